@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { serve } from './serve.js';
+
+const USAGE = `Usage: vellum <command> [options]
+
+Commands:
+  serve    Start the Vellum server
+           --config FILE   config file (default: vellum.config.{json,js,mjs,ts} in the working directory)
+           --port N        port (default 3000, or PORT)
+           --host H        host (default 0.0.0.0, or HOST)
+  help     Show this help
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } },
+        strict: true,
+      });
+      return serve({ configPath: values.config, port: values.port, host: values.host });
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return 0;
+    default:
+      process.stderr.write(`vellum: unknown command "${command}"\n\n${USAGE}`);
+      return 64;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0) process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`vellum: ${(err as Error).message}\n`);
+    process.exitCode = 64;
+  },
+);

@@ -1,0 +1,55 @@
+import { ConfigError, createApp, EXIT_CONFIG, loadConfig } from '@vellum/server';
+
+export interface ServeOptions {
+  configPath?: string;
+  port?: string;
+  host?: string;
+}
+
+/**
+ * `vellum serve`: loads the configuration (flags > env > file > defaults), starts the app and
+ * listens. A bad configuration prints one line per problem and exits 78. Returns only on failure;
+ * on SIGINT/SIGTERM it closes the server and the database before exiting.
+ */
+export async function serve(opts: ServeOptions): Promise<number> {
+  let config;
+  try {
+    config = await loadConfig({ configPath: opts.configPath, flags: { port: opts.port, host: opts.host } });
+  } catch (err) {
+    return reportStartupError(err);
+  }
+  let app;
+  try {
+    app = await createApp(config, { logger: { level: config.server.logLevel } });
+  } catch (err) {
+    return reportStartupError(err);
+  }
+  const address = await app.server.listen({ port: config.server.port, host: config.server.host });
+  const base = config.server.publicUrl ?? address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+  process.stdout.write(`Vellum is running: API ${base}${config.server.basePath}, studio ${base}/studio\n`);
+  if (app.claimToken) {
+    process.stdout.write(
+      `\nThis instance has no users yet. Claim it once (the token works until an admin exists):\n` +
+        `  ${base}/studio/claim?token=${app.claimToken}\n` +
+        `  or: curl -X POST ${base}${config.server.basePath}/auth/claim -H 'content-type: application/json' \\\n` +
+        `        -d '{"token":"${app.claimToken}","username":"admin","email":"you@example.com","password":"…"}'\n\n`,
+    );
+  }
+  const stop = async (signal: string) => {
+    process.stdout.write(`\n${signal}: shutting down\n`);
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  return new Promise<number>(() => undefined);
+}
+
+function reportStartupError(err: unknown): number {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`vellum: the configuration has problems:\n${err.problems.map((p) => `  ${p}`).join('\n')}\n`);
+    return EXIT_CONFIG;
+  }
+  process.stderr.write(`vellum: cannot start: ${(err as Error).message}\n`);
+  return 1;
+}

@@ -1,0 +1,61 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { VellumConfig } from './config/types.js';
+import { ensureAdminUser, loadJwtKey, prepareClaim } from './domain/identity/bootstrap.js';
+import { SchemaRegistry } from './domain/schemas/schema-registry.js';
+import type { Services } from './domain/services.js';
+import { TtlCache } from './domain/shared/ttl-cache.js';
+import { buildHttpServer } from './http/server.js';
+import { openDatabase } from './storage/database.js';
+import { migrateToLatest } from './storage/migrations/index.js';
+import { syncFieldIndexes } from './storage/schema-indexes.js';
+import type { StoredApiToken } from './storage/api-tokens-store.js';
+
+export interface App {
+  server: FastifyInstance;
+  services: Services;
+  /** The first-boot claim token, when the instance has no users and no configured admin. */
+  claimToken?: string;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+  now?: () => Date;
+}
+
+/**
+ * Start-up in order: database and migrations, schema indexes, the signing key, the first admin
+ * (or a claim token), then the HTTP server. Nothing listens until all of it has worked.
+ */
+export async function createApp(config: VellumConfig, opts: AppOptions = {}): Promise<App> {
+  const database = openDatabase(config.database.url);
+  try {
+    await migrateToLatest(database.db, database.dialect);
+    const schemas = new SchemaRegistry(config.schemas);
+    await syncFieldIndexes(database, schemas.indexSpecs());
+    const services: Services = {
+      database,
+      config,
+      schemas,
+      now: opts.now ?? (() => new Date()),
+      jwtKey: await loadJwtKey(database, config),
+      apiTokenCache: new TtlCache<StoredApiToken>(5_000, 10_000),
+    };
+    await ensureAdminUser(services);
+    const claimToken = await prepareClaim(services);
+    const server = buildHttpServer(services, { logger: opts.logger ?? false });
+    await server.ready();
+    return {
+      server,
+      services,
+      claimToken,
+      close: async () => {
+        await server.close();
+        await database.close();
+      },
+    };
+  } catch (err) {
+    await database.close().catch(() => undefined);
+    throw err;
+  }
+}

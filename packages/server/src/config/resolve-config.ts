@@ -1,0 +1,158 @@
+import { ConfigReader } from './reader.js';
+import { ConfigError } from './config-error.js';
+import { parseDuration } from './duration.js';
+import { validateSchemas } from './validate-schemas.js';
+import type { AdminUserConfig, VellumConfig } from './types.js';
+
+export interface ConfigFlags {
+  port?: string | number;
+  host?: string;
+}
+
+const TOP_LEVEL = ['server', 'database', 'redis', 'security', 'oauth2', 'media', 'mail', 'schemas', 'webhooks', 'documents', 'studio'];
+const SECURITY = [
+  'jwtSecret', 'adminUser', 'tokenExpiry', 'refreshTokenExpiry', 'tokens', 'passwordPolicy', 'rateLimit', 'session',
+  'bcryptRounds', 'cookie', 'oauth', 'validateUser', 'assignRole', 'passkey', 'auditLog', 'captcha',
+];
+const DAY = 86_400_000;
+
+/**
+ * Merges defaults < config file < environment < CLI flags (DESIGN.md §10), validates the result and
+ * freezes it. Every problem becomes one line of the ConfigError.
+ */
+export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): VellumConfig {
+  const r = new ConfigReader();
+  const root = r.object('', file, TOP_LEVEL);
+  const server = r.object('server', root.server, ['port', 'host', 'basePath', 'trustProxy', 'cors', 'logLevel', 'bodyLimit', 'publicUrl']);
+  const database = r.object('database', root.database, ['url']);
+  const redis = r.object('redis', root.redis, ['url']);
+  const security = r.object('security', root.security, SECURITY);
+  const documents = r.object('documents', root.documents, ['publicRead']);
+
+  const portSource = flags.port !== undefined ? '--port' : env.PORT !== undefined ? 'PORT' : 'server.port';
+  const port = r.int(portSource, flags.port ?? env.PORT ?? server.port, { def: 3000, min: 0, max: 65535 }) as number;
+  let basePath = r.string('server.basePath', server.basePath, { def: '/api' }) as string;
+  if (!/^\/[A-Za-z0-9._~/-]*$/.test(basePath)) r.problem('server.basePath', 'expected a path starting with "/"');
+  basePath = basePath.replace(/\/+$/, '');
+
+  const databaseUrl = r.string('DATABASE_URL', env.DATABASE_URL ?? database.url, { def: 'sqlite:./data/vellum.db' }) as string;
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) r.problem('database.url', 'expected sqlite:<path> or postgres://…');
+  const redisUrl = r.string('REDIS_URL', env.REDIS_URL ?? redis.url);
+
+  const jwtSecret = r.string('security.jwtSecret', env.VELLUM_JWT_SECRET ?? security.jwtSecret);
+  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) {
+    r.problem('security.jwtSecret', 'expected at least 32 bytes (leave it unset to have one generated)');
+  }
+
+  const tokens = r.object('security.tokens', security.tokens, ['accessTokenTtl']);
+  const duration = (path: string, value: unknown, def: string): number => {
+    const ms = parseDuration((value ?? def) as string);
+    if (ms === undefined || (typeof value !== 'string' && typeof value !== 'number' && value !== undefined)) {
+      r.problem(path, 'expected a duration such as "15m", "1h" or "7d"');
+      return parseDuration(def) as number;
+    }
+    return ms;
+  };
+  const accessTokenTtlMs = tokens.accessTokenTtl !== undefined
+    ? duration('security.tokens.accessTokenTtl', tokens.accessTokenTtl, '1h')
+    : duration('security.tokenExpiry', security.tokenExpiry, '1h');
+  const refreshTokenTtlMs = duration('security.refreshTokenExpiry', security.refreshTokenExpiry, '7d');
+
+  const pp = r.object('security.passwordPolicy', security.passwordPolicy, [
+    'minLength', 'requireUppercase', 'requireLowercase', 'requireNumbers', 'requireSpecial',
+  ]);
+  const session = r.object('security.session', security.session, ['maxConcurrent', 'revokeOnPasswordChange']);
+  const rateLimit = r.object('security.rateLimit', security.rateLimit, ['login', 'api']);
+  const limit = (name: 'login' | 'api') => {
+    if (rateLimit[name] === undefined) return undefined;
+    const o = r.object(`security.rateLimit.${name}`, rateLimit[name], ['windowMs', 'max']);
+    return {
+      windowMs: r.int(`security.rateLimit.${name}.windowMs`, o.windowMs, { def: 60_000, min: 1 }) as number,
+      max: r.int(`security.rateLimit.${name}.max`, o.max, { def: 10, min: 1 }) as number,
+    };
+  };
+
+  const config: VellumConfig = {
+    server: {
+      port,
+      host: r.string(flags.host !== undefined ? '--host' : 'server.host', flags.host ?? env.HOST ?? server.host, { def: '0.0.0.0' }) as string,
+      basePath,
+      trustProxy: (server.trustProxy ?? false) as boolean | string | number,
+      cors: (server.cors ?? false) as boolean | string | string[],
+      logLevel: r.string('server.logLevel', env.LOG_LEVEL ?? server.logLevel, { def: 'info' }) as string,
+      bodyLimit: r.int('server.bodyLimit', server.bodyLimit, { def: 1_048_576, min: 1024 }) as number,
+      publicUrl: r.string('server.publicUrl', server.publicUrl),
+    },
+    database: { url: databaseUrl },
+    redis: redisUrl ? { url: redisUrl } : undefined,
+    security: {
+      jwtSecret,
+      issuer: (root.oauth2 as { issuer?: string } | undefined)?.issuer ?? 'vellum',
+      adminUser: adminUser(r, security.adminUser, env),
+      accessTokenTtlMs,
+      refreshTokenTtlMs,
+      rememberMeTtlMs: Math.max(30 * DAY, refreshTokenTtlMs),
+      passwordPolicy: {
+        minLength: r.int('security.passwordPolicy.minLength', pp.minLength, { def: 10, min: 1 }) as number,
+        requireUppercase: r.bool('security.passwordPolicy.requireUppercase', pp.requireUppercase, false),
+        requireLowercase: r.bool('security.passwordPolicy.requireLowercase', pp.requireLowercase, false),
+        requireNumbers: r.bool('security.passwordPolicy.requireNumbers', pp.requireNumbers, false),
+        requireSpecial: r.bool('security.passwordPolicy.requireSpecial', pp.requireSpecial, false),
+      },
+      bcryptRounds: r.int('security.bcryptRounds', security.bcryptRounds, { def: 12, min: 4, max: 31 }) as number,
+      session: {
+        maxConcurrent: r.int('security.session.maxConcurrent', session.maxConcurrent, { min: 1 }),
+        revokeOnPasswordChange: r.bool('security.session.revokeOnPasswordChange', session.revokeOnPasswordChange, true),
+      },
+      rateLimit: { login: limit('login'), api: limit('api') },
+      validateUser: r.func('security.validateUser', security.validateUser),
+      assignRole: r.func('security.assignRole', security.assignRole),
+      cookie: optionalSection(r, 'security.cookie', security.cookie),
+      oauth: optionalSection(r, 'security.oauth', security.oauth),
+      passkey: optionalSection(r, 'security.passkey', security.passkey),
+      auditLog: optionalSection(r, 'security.auditLog', security.auditLog),
+      captcha: optionalSection(r, 'security.captcha', security.captcha),
+    },
+    documents: { publicRead: r.bool('documents.publicRead', documents.publicRead, true) },
+    schemas: validateSchemas(r, root.schemas),
+    oauth2: optionalSection(r, 'oauth2', root.oauth2),
+    media: optionalSection(r, 'media', root.media),
+    mail: optionalSection(r, 'mail', env.SMTP_URL ? { ...(root.mail as object), smtpUrl: env.SMTP_URL } : root.mail),
+    webhooks: optionalSection(r, 'webhooks', root.webhooks),
+    studio: optionalSection(r, 'studio', root.studio),
+  };
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return deepFreeze(config);
+}
+
+function adminUser(r: ConfigReader, raw: unknown, env: NodeJS.ProcessEnv): AdminUserConfig | undefined {
+  const o = r.object('security.adminUser', raw, ['username', 'email', 'password', 'firstName', 'lastName']);
+  const username = env.VELLUM_ADMIN_USERNAME ?? o.username;
+  const password = env.VELLUM_ADMIN_PASSWORD ?? o.password;
+  const email = env.VELLUM_ADMIN_EMAIL ?? o.email;
+  if (username === undefined && password === undefined && email === undefined) return undefined;
+  const result = {
+    username: r.string('security.adminUser.username', username, { minLength: 1 }) as string,
+    password: r.string('security.adminUser.password', password, { minLength: 1 }) as string,
+    email: r.string('security.adminUser.email', email ?? `${String(username)}@localhost`) as string,
+    firstName: r.string('security.adminUser.firstName', o.firstName),
+    lastName: r.string('security.adminUser.lastName', o.lastName),
+  };
+  if (result.username === undefined) r.problem('security.adminUser.username', 'required when an admin user is configured');
+  if (result.password === undefined) r.problem('security.adminUser.password', 'required when an admin user is configured');
+  return result;
+}
+
+/** Sections that later features own: accepted as objects now, validated in full by their feature. */
+function optionalSection(r: ConfigReader, path: string, raw: unknown): Record<string, unknown> | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  return r.object(path, raw);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

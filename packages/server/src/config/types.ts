@@ -1,0 +1,107 @@
+/** Field and schema definitions as written in the config (DESIGN.md §2). */
+export type FieldType =
+  | 'string' | 'text' | 'email' | 'url' | 'slug' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime'
+  | 'select' | 'markdown' | 'richtext' | 'reference' | 'image' | 'file' | 'array' | 'object' | 'geopoint' | 'json';
+
+export interface FieldDef {
+  name: string;
+  title?: string;
+  type: FieldType;
+  required?: boolean;
+  unique?: boolean;
+  indexed?: boolean;
+  default?: unknown;
+  description?: string;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  min?: number;
+  max?: number;
+  options?: string[];
+  source?: string;
+  to?: string | string[];
+  accept?: string[];
+  of?: Omit<FieldDef, 'name'> & { name?: string };
+  minItems?: number;
+  maxItems?: number;
+  fields?: FieldDef[];
+}
+
+export interface SchemaDef {
+  name: string;
+  title: string;
+  type?: 'document' | 'singleton';
+  public?: boolean;
+  fields: FieldDef[];
+}
+
+export interface PasswordPolicy {
+  minLength: number;
+  requireUppercase: boolean;
+  requireLowercase: boolean;
+  requireNumbers: boolean;
+  requireSpecial: boolean;
+}
+
+export interface AdminUserConfig {
+  username: string;
+  email: string;
+  password: string;
+  firstName?: string;
+  lastName?: string;
+}
+
+export interface UserHookInput {
+  username: string;
+  email: string;
+  firstName?: string;
+  lastName?: string;
+  role: string;
+}
+
+/** The resolved, validated and frozen configuration every layer reads. */
+export interface VellumConfig {
+  server: {
+    port: number;
+    host: string;
+    basePath: string;
+    trustProxy: boolean | string | number;
+    cors: boolean | string | string[];
+    logLevel: string;
+    bodyLimit: number;
+    publicUrl?: string;
+  };
+  database: { url: string };
+  redis?: { url: string };
+  security: {
+    jwtSecret?: string;
+    issuer: string;
+    adminUser?: AdminUserConfig;
+    /** Access-token lifetime in ms (`tokens.accessTokenTtl` wins over `tokenExpiry`). */
+    accessTokenTtlMs: number;
+    refreshTokenTtlMs: number;
+    rememberMeTtlMs: number;
+    passwordPolicy: PasswordPolicy;
+    bcryptRounds: number;
+    session: { maxConcurrent?: number; revokeOnPasswordChange: boolean };
+    rateLimit: {
+      login?: { windowMs: number; max: number };
+      api?: { windowMs: number; max: number };
+    };
+    validateUser?: (user: UserHookInput) => unknown;
+    assignRole?: (user: UserHookInput) => unknown;
+    /** Sections owned by later features; kept as given so configs written for them load. */
+    cookie?: Record<string, unknown>;
+    oauth?: Record<string, unknown>;
+    passkey?: Record<string, unknown>;
+    auditLog?: Record<string, unknown>;
+    captcha?: Record<string, unknown>;
+  };
+  documents: { publicRead: boolean };
+  schemas: SchemaDef[];
+  oauth2?: Record<string, unknown>;
+  media?: Record<string, unknown>;
+  mail?: Record<string, unknown>;
+  webhooks?: Record<string, unknown>;
+  studio?: Record<string, unknown>;
+}

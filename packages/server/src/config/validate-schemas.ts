@@ -1,0 +1,132 @@
+import type { FieldDef, FieldType, SchemaDef } from './types.js';
+import type { ConfigReader } from './reader.js';
+
+export const FIELD_TYPES: readonly FieldType[] = [
+  'string', 'text', 'email', 'url', 'slug', 'number', 'integer', 'boolean', 'date', 'datetime',
+  'select', 'markdown', 'richtext', 'reference', 'image', 'file', 'array', 'object', 'geopoint', 'json',
+];
+
+// Permission strings are `<resource>:<action>`; a schema may not take a fixed resource's name.
+const RESERVED = new Set(['content', 'media', 'users', 'settings', 'studio', 'tokens', 'webhooks']);
+const SCHEMA_NAME = /^[a-z][a-zA-Z0-9_]*$/;
+// Field names never start with `_`: that prefix belongs to the system fields.
+const FIELD_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
+const STRINGISH: readonly FieldType[] = ['string', 'text', 'email', 'url', 'select', 'markdown'];
+/** Types whose top-level value is a scalar the database can index and compare. */
+export const INDEXABLE: readonly FieldType[] = [
+  'string', 'text', 'email', 'url', 'slug', 'number', 'integer', 'boolean', 'date', 'datetime', 'select', 'reference', 'image', 'file',
+];
+
+/** Validates `schemas` from the config; problems go to the reader, the result is the typed list. */
+export function validateSchemas(r: ConfigReader, raw: unknown): SchemaDef[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    r.problem('schemas', 'expected an array of schema definitions');
+    return [];
+  }
+  const names = new Set<string>();
+  for (const s of raw) if (s && typeof s === 'object' && typeof (s as SchemaDef).name === 'string') names.add((s as SchemaDef).name);
+
+  const seen = new Set<string>();
+  return raw.map((value, i) => {
+    const path = `schemas[${i}]`;
+    const s = r.object(path, value, ['name', 'title', 'type', 'public', 'fields', 'description']);
+    const name = r.string(`${path}.name`, s.name) ?? '';
+    if (!SCHEMA_NAME.test(name)) r.problem(`${path}.name`, `expected a name matching ${SCHEMA_NAME} (got ${JSON.stringify(s.name)})`);
+    if (RESERVED.has(name)) r.problem(`${path}.name`, `"${name}" is reserved (it names a permission resource)`);
+    if (seen.has(name)) r.problem(`${path}.name`, `duplicate schema name "${name}"`);
+    seen.add(name);
+    const type = s.type ?? 'document';
+    if (type !== 'document' && type !== 'singleton') r.problem(`${path}.type`, 'expected "document" or "singleton"');
+    const fields = validateFields(r, `${path}.fields`, s.fields, names, true);
+    return {
+      name,
+      title: r.string(`${path}.title`, s.title) ?? name,
+      type: type as SchemaDef['type'],
+      public: r.bool(`${path}.public`, s.public, true),
+      fields,
+    };
+  });
+}
+
+function validateFields(r: ConfigReader, path: string, raw: unknown, schemas: Set<string>, topLevel: boolean): FieldDef[] {
+  if (!Array.isArray(raw)) {
+    r.problem(path, 'expected an array of fields');
+    return [];
+  }
+  const seen = new Set<string>();
+  const fields = raw.map((value, i) => {
+    const fpath = `${path}[${i}]`;
+    const f = r.object(fpath, value) as unknown as FieldDef;
+    if (typeof f.name !== 'string' || !FIELD_NAME.test(f.name)) {
+      r.problem(`${fpath}.name`, `expected a field name matching ${FIELD_NAME} (got ${JSON.stringify(f.name)})`);
+    } else if (seen.has(f.name)) {
+      r.problem(`${fpath}.name`, `duplicate field name "${f.name}"`);
+    }
+    seen.add(f.name);
+    validateField(r, fpath, f, schemas, topLevel);
+    return f;
+  });
+  for (const [i, f] of fields.entries()) {
+    if (f.type === 'slug' && f.source !== undefined) {
+      const src = fields.find((o) => o.name === f.source);
+      if (!src || !STRINGISH.includes(src.type)) {
+        r.problem(`${path}[${i}].source`, `expected the name of a string field beside it (got ${JSON.stringify(f.source)})`);
+      }
+    }
+  }
+  return fields;
+}
+
+function validateField(r: ConfigReader, path: string, f: FieldDef, schemas: Set<string>, topLevel: boolean): void {
+  if (!FIELD_TYPES.includes(f.type)) {
+    r.problem(`${path}.type`, `unknown field type ${JSON.stringify(f.type)} (expected one of ${FIELD_TYPES.join(', ')})`);
+    return;
+  }
+  for (const key of ['minLength', 'maxLength', 'minItems', 'maxItems'] as const) r.int(`${path}.${key}`, f[key], { min: 0 });
+  for (const key of ['min', 'max'] as const) {
+    if (f[key] !== undefined && (typeof f[key] !== 'number' || !Number.isFinite(f[key]))) r.problem(`${path}.${key}`, 'expected a number');
+  }
+  for (const key of ['required', 'unique', 'indexed'] as const) r.bool(`${path}.${key}`, f[key], false);
+  if (f.pattern !== undefined) {
+    try {
+      new RegExp(String(f.pattern), 'u');
+    } catch {
+      r.problem(`${path}.pattern`, 'expected a valid regular expression');
+    }
+  }
+  if ((f.unique || f.indexed) && (!topLevel || !INDEXABLE.includes(f.type))) {
+    r.problem(`${path}.${f.unique ? 'unique' : 'indexed'}`, 'only top-level scalar fields can be unique or indexed');
+  }
+  switch (f.type) {
+    case 'select':
+      if (!Array.isArray(f.options) || f.options.length === 0 || !f.options.every((o) => typeof o === 'string')) {
+        r.problem(`${path}.options`, 'expected a non-empty array of strings');
+      }
+      break;
+    case 'reference': {
+      const targets = Array.isArray(f.to) ? f.to : [f.to];
+      if (targets.length === 0 || targets.some((t) => typeof t !== 'string')) {
+        r.problem(`${path}.to`, 'expected a schema name or an array of schema names');
+      } else {
+        for (const t of targets) if (!schemas.has(t as string)) r.problem(`${path}.to`, `references a missing schema "${t}"`);
+      }
+      break;
+    }
+    case 'image':
+    case 'file':
+      if (f.accept !== undefined && (!Array.isArray(f.accept) || !f.accept.every((a) => typeof a === 'string'))) {
+        r.problem(`${path}.accept`, 'expected an array of MIME type prefixes');
+      }
+      break;
+    case 'array':
+      if (!f.of || typeof f.of !== 'object') r.problem(`${path}.of`, 'expected a field definition (without name)');
+      else validateField(r, `${path}.of`, { ...f.of, name: f.of.name ?? 'item' } as FieldDef, schemas, false);
+      break;
+    case 'object':
+      (f as { fields: FieldDef[] }).fields = validateFields(r, `${path}.fields`, f.fields, schemas, false);
+      break;
+    default:
+      break;
+  }
+}

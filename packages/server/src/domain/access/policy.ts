@@ -1,0 +1,87 @@
+import { errors } from '../../errors.js';
+import type { ContentAction } from './permissions.js';
+import type { Principal } from './principal.js';
+
+/**
+ * The policy: every permission decision of the service is made by the functions in this file.
+ * Routes and operations ask; they never inspect roles or permission strings themselves.
+ */
+
+export function isAdmin(p: Principal): boolean {
+  return p.role === 'admin';
+}
+
+/** A fixed permission (`users:read`, `tokens:write`, …): admin, or the permission itself. */
+export function hasPermission(p: Principal, permission: string): boolean {
+  return isAdmin(p) || p.permissions.has(permission);
+}
+
+/** The spec's content check: admin, `<schema>:<action>`, `<schema>:*`, `content:*`, `content:<action>`. */
+export function canOnSchema(p: Principal, schema: string, action: ContentAction): boolean {
+  if (isAdmin(p)) return true;
+  const perms = p.permissions;
+  return perms.has(`${schema}:${action}`) || perms.has(`${schema}:*`) || perms.has('content:*') || perms.has(`content:${action}`);
+}
+
+/** Throws 401 for anonymous callers and 403 for signed-in callers without the permission. */
+export function requirePermission(p: Principal, permission: string): void {
+  if (p.kind === 'anonymous') throw errors.unauthorized('Authentication required');
+  if (!hasPermission(p, permission)) throw errors.forbidden(`Missing permission ${permission}`);
+}
+
+export function requireSchemaAction(p: Principal, schema: string, action: ContentAction): void {
+  if (p.kind === 'anonymous') throw errors.unauthorized('Authentication required');
+  if (!canOnSchema(p, schema, action)) throw errors.forbidden(`Missing permission ${schema}:${action}`);
+}
+
+export function requireAuthenticated(p: Principal): void {
+  if (p.kind === 'anonymous') throw errors.unauthorized('Authentication required');
+}
+
+/** How documents are reached: `/documents` (public reads by default) or `/collections` (every call checked). */
+export type DocumentAccessMode = 'documents' | 'collections';
+
+export interface SchemaVisibility {
+  name: string;
+  public: boolean;
+}
+
+/**
+ * Which documents of a schema the caller may read: every status, published only, or none.
+ * On `/documents`, anonymous readers (and signed-in ones without read permission) see published
+ * documents of public schemas while `documents.publicRead` is on; `/collections` needs the permission.
+ */
+export function readScope(p: Principal, schema: SchemaVisibility, mode: DocumentAccessMode, publicRead: boolean): 'all' | 'published' | 'none' {
+  if (canOnSchema(p, schema.name, 'read')) return 'all';
+  if (mode === 'documents' && publicRead && schema.public) return 'published';
+  return 'none';
+}
+
+/** Throws the right error when the caller may not read the schema at all. */
+export function denyRead(p: Principal, mode: DocumentAccessMode): never {
+  // /documents hides closed types behind 404 (existence is not revealed to anonymous readers).
+  if (mode === 'documents' && p.kind === 'anonymous') throw errors.notFound('Document type not found');
+  if (p.kind === 'anonymous') throw errors.unauthorized('Authentication required');
+  throw errors.forbidden('Missing read permission');
+}
+
+/**
+ * The publish rule of the spec's state table: a write that moves a document to or from
+ * `published` needs the publish permission besides write. Editing a published document in place
+ * changes public content, so it counts as a write "from published" too.
+ */
+export function requirePublishIfNeeded(p: Principal, schema: string, before: string | undefined, after: string): void {
+  if (before !== 'published' && after !== 'published') return;
+  if (!canOnSchema(p, schema, 'publish')) throw errors.forbidden(`Publishing needs the ${schema}:publish or content:publish permission`);
+}
+
+/** A token may only carry permissions its creator holds (admin holds them all). */
+export function canGrant(p: Principal, permission: string, schemaNames: ReadonlySet<string>): boolean {
+  if (isAdmin(p) || p.permissions.has(permission)) return true;
+  const [resource, action] = permission.split(':');
+  if (resource === 'content') return p.permissions.has('content:*');
+  if (!schemaNames.has(resource)) return false;
+  // `posts:read` is within what a holder of content:read, content:* or posts:* has.
+  if (action === '*') return p.permissions.has('content:*');
+  return canOnSchema(p, resource, action as ContentAction);
+}

@@ -1,0 +1,22 @@
+import type { Role } from './permissions.js';
+
+/** Who is calling: resolved once per request from the bearer (or nothing), then passed to operations. */
+export interface Principal {
+  kind: 'anonymous' | 'user' | 'token';
+  /** User id or API-token id. */
+  id: string | null;
+  role: Role | null;
+  /** Effective permissions: role defaults plus the explicit list (users) or the token's own list. */
+  permissions: ReadonlySet<string>;
+  sessionId?: string;
+  username?: string;
+  name?: string;
+}
+
+export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous', id: null, role: null, permissions: new Set<string>() });
+
+/** The id recorded as `_createdBy` / `_updatedBy`. */
+export function actorId(p: Principal): string | null {
+  if (p.kind === 'token') return `token:${p.id}`;
+  return p.id;
+}

@@ -1,0 +1,35 @@
+import { errors } from '../../errors.js';
+import { inTransaction } from '../../storage/connection.js';
+import { deleteDocument as deleteRow, findDocument, findReferrers } from '../../storage/documents-store.js';
+import { requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
+import type { Principal } from '../access/principal.js';
+import type { Services } from '../services.js';
+import { schemaOr404 } from './schema-or-404.js';
+import { etagMatches } from './write-document.js';
+
+const MAX_LISTED_REFERRERS = 50;
+
+/** `DELETE /documents/:type/:id`: 409 while other documents reference it, unless `force`. */
+export async function deleteDocument(
+  svc: Services,
+  actor: Principal,
+  input: { type: string; id: string; mode: DocumentAccessMode; force: boolean; ifMatch?: string },
+): Promise<void> {
+  const schema = schemaOr404(svc, input.type);
+  requireSchemaAction(actor, schema.name, 'delete');
+  await inTransaction(svc.database, async (conn) => {
+    const current = await findDocument(conn, input.id, { forUpdate: true });
+    if (!current || current.type !== schema.name) throw errors.notFound('Document not found');
+    if (input.ifMatch !== undefined && !etagMatches(input.ifMatch, current.rev)) throw errors.preconditionFailed();
+    if (!input.force) {
+      const referrers = await findReferrers(conn, current.id, MAX_LISTED_REFERRERS);
+      if (referrers.length > 0) {
+        throw errors.conflict(
+          'Other documents reference this document; remove the references or delete with force=true',
+          referrers.map((r) => ({ field: r.path, message: `referenced by ${r.type} ${r.id}` })),
+        );
+      }
+    }
+    await deleteRow(conn, current.id);
+  });
+}

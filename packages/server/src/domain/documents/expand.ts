@@ -1,0 +1,145 @@
+import type { FieldDef } from '../../config/types.js';
+import { errors } from '../../errors.js';
+import { findDocumentsByIds } from '../../storage/documents-store.js';
+import { readScope, type DocumentAccessMode } from '../access/policy.js';
+import type { Principal } from '../access/principal.js';
+import type { SchemaRegistry } from '../schemas/schema-registry.js';
+import type { Services } from '../services.js';
+import { toApiDocument, type ApiDocument } from './document-view.js';
+
+/** One reference to expand: where it sits in the document, what it may point at, what to expand below it. */
+interface ExpandNode {
+  path: string[];
+  targets: string[];
+  children: ExpandNode[];
+}
+
+const MAX_EXPAND_PATHS = 20;
+const MAX_DEPTH = 5;
+
+/**
+ * Parses `expand=author,tags,author.company` into a tree. Dots walk through object fields and
+ * across references; every step must be a field of the schema reached so far.
+ */
+export function parseExpand(registry: SchemaRegistry, type: string, raw: string | undefined): ExpandNode[] {
+  if (!raw) return [];
+  const paths = raw.split(',').map((p) => p.trim()).filter(Boolean);
+  if (paths.length > MAX_EXPAND_PATHS) throw badExpand(`at most ${MAX_EXPAND_PATHS} paths`);
+  const roots: ExpandNode[] = [];
+  for (const dotted of paths) addPath(registry, [type], dotted.split('.'), roots, dotted, 0);
+  return roots;
+}
+
+function addPath(registry: SchemaRegistry, types: string[], segments: string[], nodes: ExpandNode[], dotted: string, depth: number): void {
+  if (depth >= MAX_DEPTH) throw badExpand(`${dotted}: at most ${MAX_DEPTH} levels`);
+  const local: string[] = [];
+  let fields = mergedFields(registry, types);
+  for (let i = 0; i < segments.length; i++) {
+    const field = fields.find((f) => f.name === segments[i]);
+    if (!field) throw badExpand(`${dotted}: unknown field ${segments[i]}`);
+    local.push(field.name);
+    if (field.type === 'object') {
+      fields = field.fields ?? [];
+      if (i === segments.length - 1) throw badExpand(`${dotted}: ${field.name} is not a reference`);
+      continue;
+    }
+    const ref = field.type === 'reference' ? field : field.type === 'array' && field.of?.type === 'reference' ? field.of : undefined;
+    if (!ref) throw badExpand(`${dotted}: ${field.name} is not a reference`);
+    const key = local.join('.');
+    let node = nodes.find((n) => n.path.join('.') === key);
+    if (!node) {
+      node = { path: [...local], targets: Array.isArray(ref.to) ? [...ref.to] : [ref.to as string], children: [] };
+      nodes.push(node);
+    }
+    const rest = segments.slice(i + 1);
+    if (rest.length > 0) addPath(registry, node.targets, rest, node.children, dotted, depth + 1);
+    return;
+  }
+}
+
+function mergedFields(registry: SchemaRegistry, types: string[]): FieldDef[] {
+  return types.flatMap((t) => registry.get(t)?.fields ?? []);
+}
+
+function badExpand(message: string) {
+  return errors.invalidInput(`expand: ${message}`, [{ field: 'expand', message }]);
+}
+
+interface Slot {
+  holder: Record<string, unknown> | unknown[];
+  key: string | number;
+  id: string;
+  node: ExpandNode;
+}
+
+/**
+ * Replaces reference ids by the referenced documents, in place, level by level: one query per
+ * level for all documents and paths together, never one per document. A target the caller could
+ * not read directly (or that is missing, or of a type the field does not allow) stays an id.
+ */
+export async function expandDocuments(
+  svc: Services,
+  actor: Principal,
+  mode: DocumentAccessMode,
+  docs: ApiDocument[],
+  roots: ExpandNode[],
+): Promise<void> {
+  let level: Array<{ doc: Record<string, unknown>; nodes: ExpandNode[] }> = docs.map((doc) => ({ doc, nodes: roots }));
+  const scopes = new Map<string, 'all' | 'published' | 'none'>();
+  const scopeOf = (type: string) => {
+    let s = scopes.get(type);
+    if (!s) {
+      const schema = svc.schemas.get(type);
+      s = schema ? readScope(actor, schema, mode, svc.config.documents.publicRead) : 'none';
+      scopes.set(type, s);
+    }
+    return s;
+  };
+
+  while (level.length > 0) {
+    const slots: Slot[] = [];
+    for (const { doc, nodes } of level) for (const node of nodes) collectSlots(doc, node, slots);
+    if (slots.length === 0) return;
+    const ids = [...new Set(slots.map((s) => s.id))];
+    const found = new Map((await findDocumentsByIds(svc.database, ids)).map((d) => [d.id, d]));
+    const next: typeof level = [];
+    // One expanded object per (node, id): the same target reached through different paths may expand differently below.
+    const made = new Map<ExpandNode, Map<string, ApiDocument>>();
+    for (const slot of slots) {
+      const target = found.get(slot.id);
+      if (!target || !slot.node.targets.includes(target.type)) continue;
+      const scope = scopeOf(target.type);
+      if (scope === 'none' || (scope === 'published' && target.status !== 'published')) continue;
+      let perNode = made.get(slot.node);
+      if (!perNode) made.set(slot.node, (perNode = new Map()));
+      let expanded = perNode.get(slot.id);
+      if (!expanded) {
+        expanded = toApiDocument(target);
+        perNode.set(slot.id, expanded);
+        if (slot.node.children.length > 0) next.push({ doc: expanded, nodes: slot.node.children });
+      }
+      (slot.holder as Record<string | number, unknown>)[slot.key] = expanded;
+    }
+    level = next;
+  }
+}
+
+function collectSlots(doc: Record<string, unknown>, node: ExpandNode, out: Slot[]): void {
+  let holder: unknown = doc;
+  for (let i = 0; i < node.path.length - 1; i++) {
+    holder = (holder as Record<string, unknown> | undefined)?.[node.path[i]];
+    if (!holder || typeof holder !== 'object' || Array.isArray(holder)) return;
+  }
+  const parent = holder as Record<string, unknown>;
+  const key = node.path[node.path.length - 1];
+  const value = parent[key];
+  if (typeof value === 'string') out.push({ holder: parent, key, id: value, node });
+  else if (Array.isArray(value)) {
+    // The array is copied so an expanded document never shares a list with the stored one.
+    const copy = [...value];
+    parent[key] = copy;
+    copy.forEach((v, i) => {
+      if (typeof v === 'string') out.push({ holder: copy, key: i, id: v, node });
+    });
+  }
+}

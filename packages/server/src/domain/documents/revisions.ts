@@ -1,0 +1,48 @@
+import { errors } from '../../errors.js';
+import { findDocument, findRevision, listRevisions as listRevisionRows } from '../../storage/documents-store.js';
+import { denyRead, readScope, requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
+import type { Principal } from '../access/principal.js';
+import { parsePaging } from '../shared/paging.js';
+import type { Services } from '../services.js';
+import type { ApiDocument } from './document-view.js';
+import { schemaOr404 } from './schema-or-404.js';
+import { updateWith } from './write-document.js';
+
+export interface RevisionView {
+  _rev: number;
+  _status: string;
+  _updatedAt: string;
+  _updatedBy: string | null;
+  data: Record<string, unknown>;
+}
+
+/** `GET …/:id/revisions`, newest first. Revisions hold drafts, so they need read permission (not public). */
+export async function listRevisions(
+  svc: Services,
+  actor: Principal,
+  input: { type: string; id: string; mode: DocumentAccessMode; limit?: unknown; offset?: unknown },
+): Promise<{ data: RevisionView[]; meta: { total: number; limit: number; offset: number } }> {
+  const schema = schemaOr404(svc, input.type);
+  if (readScope(actor, schema, input.mode, svc.config.documents.publicRead) !== 'all') denyRead(actor, input.mode);
+  const { limit, offset } = parsePaging(input.limit, input.offset);
+  const doc = await findDocument(svc.database, input.id);
+  if (!doc || doc.type !== schema.name) throw errors.notFound('Document not found');
+  const { rows, total } = await listRevisionRows(svc.database, doc.id, limit, offset);
+  return {
+    data: rows.map((r) => ({ _rev: r.rev, _status: r.status, _updatedAt: r.updatedAt, _updatedBy: r.updatedBy, data: r.data })),
+    meta: { total, limit, offset },
+  };
+}
+
+/** `POST …/:id/revisions/:rev/restore`: that revision's fields become a new revision (status kept). */
+export async function restoreRevision(
+  svc: Services,
+  actor: Principal,
+  input: { type: string; id: string; rev: number; mode: DocumentAccessMode },
+): Promise<ApiDocument> {
+  const schema = schemaOr404(svc, input.type);
+  requireSchemaAction(actor, schema.name, 'write');
+  const revision = await findRevision(svc.database, input.id, input.rev);
+  if (!revision) throw errors.notFound('Revision not found');
+  return updateWith(svc, actor, { type: schema.name, id: input.id, mode: input.mode, body: {} }, () => revision.data);
+}

@@ -1,0 +1,12 @@
+const MAX_SLUG = 96;
+
+/** DESIGN.md §10: lower-case, accents stripped, runs of other characters → `-`, trimmed, ≤ 96 chars. */
+export function slugify(input: string, maxLength = MAX_SLUG): string {
+  const slug = input
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug.slice(0, Math.min(maxLength, MAX_SLUG)).replace(/-+$/g, '');
+}

@@ -1,0 +1,20 @@
+import type { FieldType } from '../../config/types.js';
+import type { SystemColumn } from '../../storage/documents-store.js';
+
+/** System fields that can be filtered and ordered on, with the column and type they compare as. */
+export const SYSTEM_FIELD_COLUMNS: Readonly<Record<string, { column: SystemColumn; type: FieldType }>> = {
+  _id: { column: 'id', type: 'string' },
+  _status: { column: 'status', type: 'string' },
+  _rev: { column: 'rev', type: 'integer' },
+  _createdAt: { column: 'created_at', type: 'datetime' },
+  _updatedAt: { column: 'updated_at', type: 'datetime' },
+  _createdBy: { column: 'created_by', type: 'string' },
+  _updatedBy: { column: 'updated_by', type: 'string' },
+};
+
+export const STATUSES = ['draft', 'published', 'archived'] as const;
+export type DocumentStatus = (typeof STATUSES)[number];
+
+export function systemField(name: string) {
+  return Object.hasOwn(SYSTEM_FIELD_COLUMNS, name) ? SYSTEM_FIELD_COLUMNS[name] : undefined;
+}

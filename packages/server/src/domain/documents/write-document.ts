@@ -1,0 +1,198 @@
+import type { FieldDef } from '../../config/types.js';
+import { errors, type ErrorDetail } from '../../errors.js';
+import { inTransaction, type Conn } from '../../storage/connection.js';
+import {
+  findDocument, findDocumentsByIds, insertDocument, typeHasDocuments, updateDocument, valueTaken, type StoredDocument,
+} from '../../storage/documents-store.js';
+import { requirePublishIfNeeded, requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
+import { actorId, type Principal } from '../access/principal.js';
+import { uuidv7 } from '../shared/ids.js';
+import { mergePatch } from '../shared/merge-patch.js';
+import type { CompiledSchema } from '../schemas/schema-registry.js';
+import type { Services } from '../services.js';
+import { toApiDocument, type ApiDocument } from './document-view.js';
+import { schemaOr404 } from './schema-or-404.js';
+import { searchText } from './search-text.js';
+import { slugify } from './slugify.js';
+import { STATUSES } from './system-fields.js';
+import { ID_PATTERN, validateDocument, type ValidationResult } from './validate-document.js';
+
+export interface WriteInput {
+  type: string;
+  mode: DocumentAccessMode;
+  body: unknown;
+}
+
+export interface UpdateInput extends WriteInput {
+  id: string;
+  /** The `If-Match` header, when sent. */
+  ifMatch?: string;
+}
+
+/** `POST /documents/:type`. */
+export async function createDocument(svc: Services, actor: Principal, input: WriteInput): Promise<ApiDocument> {
+  // 1. Type, write permission, body shape.
+  const schema = schemaOr404(svc, input.type);
+  requireSchemaAction(actor, schema.name, 'write');
+  const body = asObject(input.body);
+  // 2. Status (publishing needs the publish permission too) and id.
+  const status = statusOf(body, 'draft');
+  requirePublishIfNeeded(actor, schema.name, undefined, status);
+  const id = body._id === undefined ? uuidv7() : body._id;
+  if (typeof id !== 'string' || !ID_PATTERN.test(id)) {
+    throw errors.validation([{ field: '_id', message: 'must be 1–64 characters of A–Z, a–z, 0–9, ".", "_" or "-"' }]);
+  }
+  // 3. Fields, with defaults.
+  const result = validateDocument(schema, body, true);
+  if (result.errors.length > 0) throw errors.validation(result.errors);
+
+  // 4. In one transaction: id free, references real, slugs and unique values free, then insert.
+  return inTransaction(svc.database, async (conn) => {
+    if (await findDocument(conn, id)) throw errors.conflict(`A document with _id ${id} exists`, [{ field: '_id', message: 'is taken' }]);
+    if (schema.singleton && (await typeHasDocuments(conn, schema.name))) {
+      throw errors.conflict(`${schema.name} is a singleton and already has its document`);
+    }
+    await checkAndComplete(conn, schema, result, id);
+    const at = svc.now().toISOString();
+    const doc: StoredDocument = {
+      id, type: schema.name, status, rev: 1, createdAt: at, updatedAt: at,
+      createdBy: actorId(actor), updatedBy: actorId(actor), data: result.data,
+    };
+    await guardUnique(conn, () => insertDocument(conn, doc, refsOf(result), searchText(schema, doc.data)));
+    return toApiDocument(doc);
+  });
+}
+
+/** `PUT /documents/:type/:id`: replaces every non-system field; `_status` kept unless given. */
+export function replaceDocument(svc: Services, actor: Principal, input: UpdateInput): Promise<ApiDocument> {
+  return updateWith(svc, actor, input, (_current, body) => body);
+}
+
+/** `PATCH /documents/:type/:id`: JSON Merge Patch over the current fields. */
+export function patchDocument(svc: Services, actor: Principal, input: UpdateInput): Promise<ApiDocument> {
+  return updateWith(svc, actor, input, (current, patch) => mergePatch(current.data, stripSystem(patch)) as Record<string, unknown>);
+}
+
+/** Writes `data` (with optional `_status`) as the next revision of a document; used by restore too. */
+export async function updateWith(
+  svc: Services,
+  actor: Principal,
+  input: UpdateInput,
+  nextData: (current: StoredDocument, body: Record<string, unknown>) => Record<string, unknown>,
+): Promise<ApiDocument> {
+  // 1. Type, write permission, body shape.
+  const schema = schemaOr404(svc, input.type);
+  requireSchemaAction(actor, schema.name, 'write');
+  const body = asObject(input.body);
+
+  return inTransaction(svc.database, async (conn) => {
+    // 2. The current version, locked for this transaction; If-Match against its revision.
+    const current = await findDocument(conn, input.id, { forUpdate: true });
+    if (!current || current.type !== schema.name) throw errors.notFound('Document not found');
+    if (input.ifMatch !== undefined && !etagMatches(input.ifMatch, current.rev)) throw errors.preconditionFailed();
+    // 3. Status rule, then the new fields validated as a whole.
+    const status = statusOf(body, current.status);
+    requirePublishIfNeeded(actor, schema.name, current.status, status);
+    const result = validateDocument(schema, nextData(current, body), false);
+    if (result.errors.length > 0) throw errors.validation(result.errors);
+    await checkAndComplete(conn, schema, result, current.id);
+    // 4. Write the next revision; the rev check makes a lost update impossible even without locks.
+    const doc: StoredDocument = {
+      ...current, status, rev: current.rev + 1, updatedAt: svc.now().toISOString(), updatedBy: actorId(actor), data: result.data,
+    };
+    const written = await guardUnique(conn, () => updateDocument(conn, doc, current.rev, refsOf(result), searchText(schema, doc.data)));
+    if (!written) throw errors.conflict('The document was changed by another write; retry');
+    return toApiDocument(doc);
+  });
+}
+
+export function etagMatches(header: string, rev: number): boolean {
+  return header
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .some((t) => t === '*' || t === `"${rev}"`);
+}
+
+function asObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw errors.validation([{ field: '(body)', message: 'must be a JSON object' }], 'The body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+function stripSystem(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([k]) => !k.startsWith('_')));
+}
+
+function statusOf(body: Record<string, unknown>, fallback: string): string {
+  const s = body._status;
+  if (s === undefined || s === null) return fallback;
+  if (typeof s !== 'string' || !(STATUSES as readonly string[]).includes(s)) {
+    throw errors.validation([{ field: '_status', message: `must be one of ${STATUSES.join(', ')}` }]);
+  }
+  return s;
+}
+
+/**
+ * Checks what needs the database: references point at existing documents of an allowed type
+ * (one query for all of them), unique values are free, and empty slugs get generated.
+ */
+async function checkAndComplete(conn: Conn, schema: CompiledSchema, result: ValidationResult, selfId: string): Promise<void> {
+  const details: ErrorDetail[] = [];
+  if (result.references.length > 0) {
+    const ids = [...new Set(result.references.map((r) => r.id))].filter((id) => id !== selfId);
+    const found = new Map((await findDocumentsByIds(conn, ids)).map((d) => [d.id, d.type]));
+    found.set(selfId, schema.name);
+    for (const ref of result.references) {
+      const type = found.get(ref.id);
+      if (type === undefined) details.push({ field: ref.path, message: `references a missing document ${ref.id}` });
+      else if (!ref.to.includes(type)) details.push({ field: ref.path, message: `must reference ${ref.to.join(' or ')}, not ${type}` });
+    }
+  }
+  for (const field of result.emptySlugs) {
+    const slug = await generateSlug(conn, schema, field, result.data, selfId);
+    if (slug) result.data[field.name] = { current: slug };
+    else if (field.required) details.push({ field: field.name, message: 'is required' });
+  }
+  if (details.length > 0) throw errors.validation(details);
+
+  const taken: ErrorDetail[] = [];
+  for (const field of schema.fields) {
+    const value = result.data[field.name];
+    if (value === undefined || !(field.unique || field.type === 'slug') || result.emptySlugs.includes(field)) continue;
+    const path = field.type === 'slug' ? [field.name, 'current'] : [field.name];
+    const scalar = field.type === 'slug' ? (value as { current: string }).current : (value as string | number | boolean);
+    if (await valueTaken(conn, schema.name, path, scalar, selfId)) taken.push({ field: field.name, message: 'is already taken' });
+  }
+  if (taken.length > 0) throw errors.conflict('A unique value is already taken', taken);
+}
+
+/** `source` slugified; `-2`, `-3`… appended until it is free within the type. */
+async function generateSlug(conn: Conn, schema: CompiledSchema, field: FieldDef, data: Record<string, unknown>, selfId: string): Promise<string | undefined> {
+  const source = field.source ? data[field.source] : undefined;
+  if (typeof source !== 'string') return undefined;
+  const base = slugify(source, field.maxLength);
+  if (!base) return undefined;
+  for (let n = 1; n < 1000; n++) {
+    const suffix = n === 1 ? '' : `-${n}`;
+    const candidate = base.slice(0, Math.min(field.maxLength ?? 96, 96) - suffix.length) + suffix;
+    if (!(await valueTaken(conn, schema.name, [field.name, 'current'], candidate, selfId))) return candidate;
+  }
+  throw errors.conflict(`No free slug for ${base}`);
+}
+
+function refsOf(result: ValidationResult) {
+  return result.references.map((r) => ({ targetId: r.id, path: r.path }));
+}
+
+/** A unique index that fires under a race is still a conflict, not a server error. */
+async function guardUnique<T>(conn: Conn, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (conn.dialect.isUniqueViolation(err)) {
+      throw errors.conflict('A unique value is already taken (concurrent write)');
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { ConfigError } from '../../config/config-error.js';
+import type { VellumConfig } from '../../config/types.js';
+import type { Database } from '../../storage/database.js';
+import { putInstanceValueOnce, setInstanceValue } from '../../storage/instance-store.js';
+import { countUsers, findUserByUsername } from '../../storage/users-store.js';
+import { isAppError } from '../../errors.js';
+import type { Services } from '../services.js';
+import { createUser } from './create-user.js';
+import { randomBase62, sha256Hex } from './secrets.js';
+
+export const CLAIM_KEY = 'claim_token_hash';
+
+/**
+ * The access-token key: the configured secret, or one generated on first start and kept in the
+ * database so restarts (and other nodes) keep accepting the same tokens.
+ */
+export async function loadJwtKey(database: Database, config: VellumConfig): Promise<Uint8Array> {
+  const secret = config.security.jwtSecret ?? (await putInstanceValueOnce(database, 'jwt_secret', randomBytes(48).toString('base64url')));
+  return new TextEncoder().encode(secret);
+}
+
+/** Creates `security.adminUser` when that username does not exist yet. */
+export async function ensureAdminUser(svc: Services): Promise<void> {
+  const admin = svc.config.security.adminUser;
+  if (!admin) return;
+  if (await findUserByUsername(svc.database, admin.username)) return;
+  try {
+    await createUser(svc, svc.database, { ...admin, role: 'admin' });
+  } catch (err) {
+    // A bad admin in the config is a configuration problem: report it like one.
+    if (isAppError(err) && err.details) throw new ConfigError(err.details.map((d) => `security.adminUser.${d.field}: ${d.message}`));
+    throw err;
+  }
+}
+
+/**
+ * With no users at all and no admin configured, a one-time claim token lets the first person
+ * create the admin account (never a default password). Returns the token to print, or undefined.
+ */
+export async function prepareClaim(svc: Services): Promise<string | undefined> {
+  if ((await countUsers(svc.database)) > 0) return undefined;
+  const token = randomBase62(32);
+  await setInstanceValue(svc.database, CLAIM_KEY, sha256Hex(token));
+  return token;
+}

@@ -1,0 +1,42 @@
+import { errors } from '../../errors.js';
+import { findUserByEmail, findUserByUsername, setLastLogin, type StoredUser } from '../../storage/users-store.js';
+import type { Services } from '../services.js';
+import { verifyPassword } from './passwords.js';
+import { startSession, type ClientInfo, type IssuedTokens } from './sessions.js';
+import { toUserView, type UserView } from './user-view.js';
+
+export interface LoginInput extends ClientInfo {
+  username: string;
+  password: string;
+  rememberMe?: boolean;
+  deviceId?: string;
+  captchaToken?: string;
+}
+
+/**
+ * The outcomes of a password login. Only `success` exists today; the MFA outcomes
+ * (`requiresMFA`, `requiresMFASetup`) join this union without changing callers.
+ */
+export type LoginResult = { outcome: 'success'; tokens: IssuedTokens; user: UserView };
+
+const FAILED = 'Invalid username or password';
+
+/** `POST /auth/login`: unknown user, wrong password and inactive account fail alike, in about the same time. */
+export async function login(svc: Services, input: LoginInput): Promise<LoginResult> {
+  // 1. Find the user by username (or by email, when an address is given).
+  const user = await findLoginUser(svc, input.username);
+  // 2. Always one bcrypt comparison, so timing does not tell whether the user exists.
+  const ok = await verifyPassword(input.password, user?.passwordHash, svc.config.security.bcryptRounds);
+  if (!user || !ok || !user.active) throw errors.unauthorized(FAILED);
+  // 3. Session and tokens.
+  const tokens = await startSession(svc, user, input);
+  const at = svc.now().toISOString();
+  await setLastLogin(svc.database, user.id, at);
+  return { outcome: 'success', tokens, user: toUserView({ ...user, lastLogin: at }) };
+}
+
+async function findLoginUser(svc: Services, name: string): Promise<StoredUser | undefined> {
+  const byName = await findUserByUsername(svc.database, name);
+  if (byName || !name.includes('@')) return byName;
+  return findUserByEmail(svc.database, name);
+}

@@ -1,0 +1,64 @@
+import { errors } from '../../errors.js';
+import { findApiTokenByHash, touchApiToken } from '../../storage/api-tokens-store.js';
+import { findSessionPrincipal } from '../../storage/sessions-store.js';
+import { ANONYMOUS, type Principal } from '../access/principal.js';
+import { isRole } from '../access/permissions.js';
+import type { Services } from '../services.js';
+import { verifyAccessToken } from './access-tokens.js';
+import { API_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, sha256Hex } from './secrets.js';
+import { displayName, effectivePermissions } from './user-view.js';
+
+const BEARER = /^Bearer +([\x21-\x7e]+)$/i;
+/** lastUsedAt is written at most this often per token, so busy tokens do not turn reads into writes. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * Resolves the `Authorization` header to a principal. No header: anonymous. A header that is
+ * present but not a valid credential is a 401 everywhere, so clients learn to refresh.
+ */
+export async function resolvePrincipal(svc: Services, authorization: string | undefined): Promise<Principal> {
+  if (authorization === undefined || authorization === '') return ANONYMOUS;
+  const m = BEARER.exec(authorization);
+  if (!m) throw errors.unauthorized('Malformed Authorization header; expected "Bearer <token>"');
+  return principalFromBearer(svc, m[1]);
+}
+
+export async function principalFromBearer(svc: Services, credential: string): Promise<Principal> {
+  if (credential.startsWith(API_TOKEN_PREFIX)) return apiTokenPrincipal(svc, credential);
+  if (credential.startsWith(REFRESH_TOKEN_PREFIX)) {
+    throw errors.unauthorized('A refresh token is not an access token; exchange it at POST /auth/refresh');
+  }
+  const now = svc.now();
+  const claims = await verifyAccessToken(svc.jwtKey, svc.config.security.issuer, credential, now);
+  // The session row is the truth: revoked sessions and deactivated users stop at once, not at expiry.
+  const session = await findSessionPrincipal(svc.database, claims.sid);
+  if (!session || session.userId !== claims.sub) throw errors.unauthorized('Session not found');
+  if (session.revokedAt !== null) throw errors.unauthorized('Session revoked');
+  if (!session.active) throw errors.unauthorized('Account deactivated');
+  return {
+    kind: 'user',
+    id: session.userId,
+    role: isRole(session.role) ? session.role : null,
+    permissions: effectivePermissions(session.role, session.permissions),
+    sessionId: session.sessionId,
+    username: session.username,
+    name: displayName(session),
+  };
+}
+
+async function apiTokenPrincipal(svc: Services, credential: string): Promise<Principal> {
+  const hash = sha256Hex(credential);
+  let token = svc.apiTokenCache.get(hash);
+  if (!token) {
+    token = await findApiTokenByHash(svc.database, hash);
+    if (!token) throw errors.unauthorized('Invalid API token');
+    svc.apiTokenCache.set(hash, token);
+  }
+  const now = svc.now();
+  if (token.expiresAt !== null && token.expiresAt <= now.toISOString()) throw errors.unauthorized('API token expired');
+  if (!token.lastUsedAt || now.getTime() - Date.parse(token.lastUsedAt) > TOUCH_INTERVAL_MS) {
+    token.lastUsedAt = now.toISOString();
+    await touchApiToken(svc.database, token.id, token.lastUsedAt);
+  }
+  return { kind: 'token', id: token.id, role: 'api', permissions: new Set(token.permissions), name: token.name };
+}

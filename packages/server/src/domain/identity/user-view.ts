@@ -1,0 +1,46 @@
+import type { StoredUser } from '../../storage/users-store.js';
+import { ROLE_PERMISSIONS, isRole } from '../access/permissions.js';
+
+/** The user as served by `/users` and `/auth/me` (DESIGN.md §5): never a hash or secret. */
+export interface UserView {
+  id: string;
+  username: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  name: string;
+  role: string;
+  permissions: string[];
+  active: boolean;
+  mfaEnabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  lastLogin: string | null;
+}
+
+export function displayName(u: { username: string; firstName: string | null; lastName: string | null }): string {
+  return [u.firstName, u.lastName].filter(Boolean).join(' ') || u.username;
+}
+
+export function toUserView(u: StoredUser): UserView {
+  return {
+    id: u.id,
+    username: u.username,
+    email: u.email,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    name: displayName(u),
+    role: u.role,
+    permissions: u.permissions,
+    active: u.active,
+    mfaEnabled: false,
+    createdAt: u.createdAt,
+    updatedAt: u.updatedAt,
+    lastLogin: u.lastLogin,
+  };
+}
+
+/** Role defaults plus the user's explicit permissions. */
+export function effectivePermissions(role: string, explicit: readonly string[]): Set<string> {
+  return new Set([...(isRole(role) ? ROLE_PERMISSIONS[role] : []), ...explicit]);
+}

@@ -1,0 +1,23 @@
+import type { VellumConfig } from '../config/types.js';
+import type { Database } from '../storage/database.js';
+import type { StoredApiToken } from '../storage/api-tokens-store.js';
+import type { TtlCache } from './shared/ttl-cache.js';
+import type { SchemaRegistry } from './schemas/schema-registry.js';
+
+/**
+ * What operations need besides the caller: built once at start-up and shared by HTTP, CLI and
+ * tests. `now` is injectable so tests can freeze the clock.
+ */
+export interface Services {
+  database: Database;
+  config: VellumConfig;
+  schemas: SchemaRegistry;
+  now(): Date;
+  /** HS256 key for access tokens (configured or generated and stored once). */
+  jwtKey: Uint8Array;
+  /**
+   * API tokens by hash, for a few seconds: spares the lookup on busy integrations. Revocation on
+   * this node evicts at once; other nodes see it within the TTL.
+   */
+  apiTokenCache: TtlCache<StoredApiToken>;
+}

@@ -1,0 +1,57 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
+
+interface AjvError {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+/** `/a/b/0` → `a.b.0`, with the offending property appended for required/additionalProperties. */
+function ajvDetail(e: AjvError): ErrorDetail {
+  const base = e.instancePath.split('/').filter(Boolean).join('.');
+  const join = (name: unknown) => (base ? `${base}.${String(name)}` : String(name));
+  if (e.keyword === 'required') return { field: join(e.params.missingProperty), message: 'is required' };
+  if (e.keyword === 'additionalProperties') return { field: join(e.params.additionalProperty), message: 'unknown field' };
+  return { field: base || '(root)', message: e.message ?? 'is invalid' };
+}
+
+/** Fastify's own client errors, mapped onto the spec's codes (never a 500 for bad input). */
+function fromFastifyError(err: FastifyError): AppError | undefined {
+  if (err.validation) {
+    const details = (err.validation as unknown as AjvError[]).map(ajvDetail);
+    return err.validationContext === 'body'
+      ? new AppError('VALIDATION_ERROR', 422, 'Validation failed', details)
+      : new AppError('INVALID_INPUT', 400, `Invalid ${err.validationContext ?? 'request'}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+  }
+  const status = err.statusCode ?? 500;
+  if (status >= 500) return undefined;
+  const byStatus: Record<number, ErrorCode> = { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 413: 'PAYLOAD_TOO_LARGE', 429: 'RATE_LIMITED' };
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError('INVALID_INPUT', 400, `Unsupported Content-Type; send application/json`);
+  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 413, 'Request body is too large');
+  const code = byStatus[status] ?? 'INVALID_INPUT';
+  // Other 4xx from the framework are malformed requests (bad JSON, bad Content-Length, …).
+  return new AppError(code, code === 'INVALID_INPUT' ? 400 : status, err.message.replace(/^Body cannot be empty.*/, 'Request body is empty or not JSON'));
+}
+
+export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+  const body: { error: Record<string, unknown> } = { error: { code: err.code, message: err.message } };
+  if (err.details) body.error.details = err.details;
+  if (err.retryAfter !== undefined) body.error.retryAfter = err.retryAfter;
+  return reply.status(err.status).type('application/json; charset=utf-8').send(body);
+}
+
+/** Every error leaves as `{error: {code, message, details?, retryAfter?}}`; a 500 shows no internals. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const mapped = isAppError(err) ? err : fromFastifyError(err);
+    if (mapped && mapped.status < 500) return sendError(reply, mapped);
+    request.log.error({ err, reqId: request.id }, 'request failed');
+    return sendError(reply, mapped ?? new AppError('INTERNAL_ERROR', 500, `Internal server error (request id ${request.id})`));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new AppError('NOT_FOUND', 404, `No route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}

@@ -1,0 +1,83 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { errors } from '../../../errors.js';
+import { requireAuthenticated } from '../../../domain/access/policy.js';
+import { claimInstance, claimStatus } from '../../../domain/identity/claim.js';
+import { currentUser } from '../../../domain/identity/current-user.js';
+import { login } from '../../../domain/identity/login.js';
+import { logout } from '../../../domain/identity/logout.js';
+import { refreshSession } from '../../../domain/identity/refresh.js';
+import { resolvePrincipal } from '../../../domain/identity/resolve-principal.js';
+import type { Services } from '../../../domain/services.js';
+import * as S from './schemas.js';
+
+const client = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
+
+export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
+  app.post<{ Body: Static<typeof S.LoginBody> }>(
+    '/auth/login',
+    { schema: { body: S.LoginBody, response: { 200: S.LoginSuccess, ...S.errorResponses } } },
+    async (req) => {
+      const result = await login(svc, { ...req.body, ...client(req) });
+      return { data: { ...result.tokens, user: result.user } };
+    },
+  );
+
+  app.get('/auth/me', { schema: { response: { 200: S.MeResponse, ...S.errorResponses } } }, async (req) => ({
+    data: await currentUser(svc, req.principal),
+  }));
+
+  app.post<{ Body: Static<typeof S.ValidateBody> }>(
+    '/auth/validate',
+    { schema: { body: S.ValidateBody, response: { 200: S.ValidateResponse, ...S.errorResponses } } },
+    async (req) => {
+      // The token to check comes in the body, or is the bearer itself.
+      const p = req.body?.token ? await resolvePrincipal(svc, `Bearer ${req.body.token}`) : req.principal;
+      requireAuthenticated(p);
+      return {
+        data: {
+          valid: true as const,
+          kind: p.kind as 'user' | 'token',
+          user: p.kind === 'user' ? { id: p.id as string, username: p.username as string, role: p.role as string, name: p.name as string } : undefined,
+          token: p.kind === 'token' ? { id: p.id as string, name: p.name as string } : undefined,
+          sessionId: p.sessionId,
+          role: p.role ?? 'api',
+          permissions: [...p.permissions].sort(),
+        },
+      };
+    },
+  );
+
+  app.post<{ Body: Static<typeof S.RefreshBody> }>(
+    '/auth/refresh',
+    { config: { ownBearer: true }, schema: { body: S.RefreshBody, response: { 200: S.RefreshResponse, ...S.errorResponses } } },
+    async (req) => {
+      const bearer = /^Bearer +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      const token = req.body?.refreshToken ?? bearer;
+      if (!token) throw errors.unauthorized('A refresh token is required (body refreshToken or bearer)');
+      return { data: await refreshSession(svc, token) };
+    },
+  );
+
+  app.post<{ Body: Static<typeof S.LogoutBody> }>(
+    '/auth/logout',
+    { schema: { body: S.LogoutBody, response: { 200: S.Success, ...S.errorResponses } } },
+    async (req) => {
+      await logout(svc, req.principal, req.body?.refreshToken);
+      return { success: true as const };
+    },
+  );
+
+  app.get('/auth/claim', { schema: { response: { 200: S.ClaimStatus, ...S.errorResponses } } }, async () => ({
+    data: await claimStatus(svc),
+  }));
+
+  app.post<{ Body: Static<typeof S.ClaimBody> }>(
+    '/auth/claim',
+    { schema: { body: S.ClaimBody, response: { 201: S.LoginSuccess, ...S.errorResponses } } },
+    async (req, reply) => {
+      const result = await claimInstance(svc, { ...req.body, ...client(req) });
+      return reply.status(201).send({ data: result });
+    },
+  );
+}

@@ -1,0 +1,55 @@
+import { Type } from '@sinclair/typebox';
+import { data, errorResponses, Success, User } from '../../schemas/common.js';
+
+export const LoginBody = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 256 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    rememberMe: Type.Optional(Type.Boolean()),
+    deviceId: Type.Optional(Type.String({ maxLength: 256 })),
+    captchaToken: Type.Optional(Type.String({ maxLength: 4096 })),
+  },
+  { additionalProperties: false },
+);
+
+const Tokens = {
+  token: Type.String(),
+  refreshToken: Type.String(),
+  expiresAt: Type.String(),
+};
+
+export const LoginSuccess = data(Type.Object({ ...Tokens, user: User }));
+
+export const RefreshBody = Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 256 })) }, { additionalProperties: false });
+export const RefreshResponse = data(Type.Object(Tokens));
+
+export const LogoutBody = Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 256 })) }, { additionalProperties: false });
+
+export const ValidateBody = Type.Object({ token: Type.Optional(Type.String({ maxLength: 4096 })) }, { additionalProperties: false });
+export const ValidateResponse = data(
+  Type.Object({
+    valid: Type.Literal(true),
+    kind: Type.Union([Type.Literal('user'), Type.Literal('token')]),
+    user: Type.Optional(Type.Object({ id: Type.String(), username: Type.String(), role: Type.String(), name: Type.String() })),
+    token: Type.Optional(Type.Object({ id: Type.String(), name: Type.String() })),
+    sessionId: Type.Optional(Type.String()),
+    role: Type.String(),
+    permissions: Type.Array(Type.String()),
+  }),
+);
+
+export const ClaimStatus = data(Type.Object({ claimable: Type.Boolean() }));
+export const ClaimBody = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 256 }),
+    username: Type.String({ minLength: 1, maxLength: 64 }),
+    email: Type.String({ minLength: 3, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    firstName: Type.Optional(Type.String({ maxLength: 100 })),
+    lastName: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+export const MeResponse = data(User);
+export { errorResponses, Success };

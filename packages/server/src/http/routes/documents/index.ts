@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import type { DocumentAccessMode } from '../../../domain/access/policy.js';
+import { deleteDocument } from '../../../domain/documents/delete-document.js';
+import type { ApiDocument } from '../../../domain/documents/document-view.js';
+import { getDocument, listDocuments } from '../../../domain/documents/read-documents.js';
+import { listRevisions, restoreRevision } from '../../../domain/documents/revisions.js';
+import { createDocument, etagMatches, patchDocument, replaceDocument } from '../../../domain/documents/write-document.js';
+import type { Services } from '../../../domain/services.js';
+import { errorResponses } from '../../schemas/common.js';
+import * as S from './schemas.js';
+
+type DocRequest = FastifyRequest<{ Params: Static<typeof S.DocParams> }>;
+
+const ifMatch = (req: FastifyRequest) => req.headers['if-match'];
+
+function sendDocument(reply: FastifyReply, doc: ApiDocument, status = 200) {
+  return reply.status(status).header('etag', `"${doc._rev}"`).send({ data: doc });
+}
+
+/**
+ * The documents API, mounted twice: `/documents` (public reads by default) and `/collections`
+ * (every call permission-checked). The routes only translate HTTP; the operations decide.
+ */
+export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc: Services; mode: DocumentAccessMode }) {
+  const base = `/${mode}/:type`;
+  const responses = { response: errorResponses };
+
+  app.get<{ Params: Static<typeof S.TypeParams> }>(base, { schema: { params: S.TypeParams, ...responses } }, async (req) =>
+    listDocuments(svc, req.principal, { type: req.params.type, mode, query: req.query as Record<string, unknown> }),
+  );
+
+  app.get<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.GetQuery> }>(
+    `${base}/:id`,
+    { schema: { params: S.DocParams, querystring: S.GetQuery, ...responses } },
+    async (req, reply) => {
+      const doc = await getDocument(svc, req.principal, { ...req.params, mode, ...req.query });
+      const inm = req.headers['if-none-match'];
+      if (inm && etagMatches(inm, doc._rev)) return reply.status(304).header('etag', `"${doc._rev}"`).send();
+      return sendDocument(reply, doc);
+    },
+  );
+
+  app.post<{ Params: Static<typeof S.TypeParams> }>(base, { schema: { params: S.TypeParams, ...responses } }, async (req, reply) => {
+    const doc = await createDocument(svc, req.principal, { type: req.params.type, mode, body: req.body });
+    reply.header('location', `${req.url.split('?')[0]}/${encodeURIComponent(doc._id)}`);
+    return sendDocument(reply, doc, 201);
+  });
+
+  app.put(`${base}/:id`, { schema: { params: S.DocParams, ...responses } }, async (req: DocRequest, reply) =>
+    sendDocument(reply, await replaceDocument(svc, req.principal, { ...req.params, mode, body: req.body, ifMatch: ifMatch(req) })),
+  );
+
+  app.patch(`${base}/:id`, { schema: { params: S.DocParams, ...responses } }, async (req: DocRequest, reply) =>
+    sendDocument(reply, await patchDocument(svc, req.principal, { ...req.params, mode, body: req.body, ifMatch: ifMatch(req) })),
+  );
+
+  app.delete<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.DeleteQuery> }>(
+    `${base}/:id`,
+    { schema: { params: S.DocParams, querystring: S.DeleteQuery, ...responses } },
+    async (req) => {
+      await deleteDocument(svc, req.principal, { ...req.params, mode, force: req.query.force === 'true', ifMatch: ifMatch(req) });
+      return { success: true };
+    },
+  );
+
+  app.get<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.PagingQuery> }>(
+    `${base}/:id/revisions`,
+    { schema: { params: S.DocParams, querystring: S.PagingQuery, ...responses } },
+    async (req) => listRevisions(svc, req.principal, { ...req.params, mode, ...req.query }),
+  );
+
+  app.post<{ Params: Static<typeof S.RevParams> }>(
+    `${base}/:id/revisions/:rev/restore`,
+    { schema: { params: S.RevParams, ...responses } },
+    async (req, reply) =>
+      sendDocument(reply, await restoreRevision(svc, req.principal, { ...req.params, rev: Number(req.params.rev), mode })),
+  );
+}

@@ -1,0 +1,15 @@
+import { Type } from '@sinclair/typebox';
+
+export const TypeParams = Type.Object({ type: Type.String({ maxLength: 64 }) });
+export const DocParams = Type.Object({ type: Type.String({ maxLength: 64 }), id: Type.String({ maxLength: 256 }) });
+export const RevParams = Type.Object({
+  type: Type.String({ maxLength: 64 }),
+  id: Type.String({ maxLength: 256 }),
+  rev: Type.String({ pattern: '^[0-9]{1,9}$' }),
+});
+export const GetQuery = Type.Object(
+  { expand: Type.Optional(Type.String({ maxLength: 1000 })), fields: Type.Optional(Type.String({ maxLength: 1000 })) },
+  { additionalProperties: false },
+);
+export const DeleteQuery = Type.Object({ force: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) }, { additionalProperties: false });
+export const PagingQuery = Type.Object({ limit: Type.Optional(Type.String()), offset: Type.Optional(Type.String()) }, { additionalProperties: false });

@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { databaseReady } from '../../../domain/system/readiness.js';
+import type { Services } from '../../../domain/services.js';
+import { data, errorResponses } from '../../schemas/common.js';
+
+export async function systemRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
+  const Status = data(Type.Object({ status: Type.String() }));
+  // Liveness: answers without touching the database.
+  app.get('/health', { schema: { response: { 200: Status } } }, async () => ({ data: { status: 'ok' } }));
+  // Readiness: the database answers.
+  app.get('/ready', { schema: { response: { 200: Status, ...errorResponses } } }, async (_req, reply) => {
+    if (await databaseReady(svc)) return { data: { status: 'ok' } };
+    return reply.status(503).send({ error: { code: 'INTERNAL_ERROR', message: 'Database is not reachable' } });
+  });
+}

@@ -1,0 +1,3 @@
+export { createApp, type App, type AppOptions } from './app.js';
+export { loadConfig, resolveConfig, ConfigError, EXIT_CONFIG } from './config/index.js';
+export type { VellumConfig, SchemaDef, FieldDef } from './config/index.js';

@@ -1,0 +1,16 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from './tables.js';
+import type { Dialect } from './dialects/dialect.js';
+import type { Database } from './database.js';
+
+/** What every store function takes: a query executor (the pool or an open transaction) and the dialect. */
+export interface Conn {
+  db: Kysely<Tables>;
+  dialect: Dialect;
+}
+
+/** Runs `fn` in one transaction: everything it writes commits together or not at all. */
+export async function inTransaction<T>(database: Conn | Database, fn: (conn: Conn) => Promise<T>): Promise<T> {
+  if (database.db.isTransaction) return fn(database);
+  return database.db.transaction().execute((trx) => fn({ db: trx, dialect: database.dialect }));
+}

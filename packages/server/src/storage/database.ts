@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Tables } from './tables.js';
+import type { Dialect } from './dialects/dialect.js';
+import { sqliteDialect } from './dialects/sqlite.js';
+import { postgresDialect } from './dialects/postgres.js';
+
+export interface Database {
+  db: Kysely<Tables>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/** `sqlite:./x.db` is relative to cwd; `sqlite:/abs` and `sqlite:///abs` are absolute (DESIGN.md §10). */
+export function sqlitePath(url: string, cwd = process.cwd()): string {
+  let path = url.slice('sqlite:'.length);
+  if (path.startsWith('//')) path = path.slice(2);
+  if (path === ':memory:') return path;
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}
+
+/** Opens the database named by the URL: embedded SQLite or a PostgreSQL pool. */
+export function openDatabase(url: string): Database {
+  if (url.startsWith('sqlite:')) return openSqlite(sqlitePath(url));
+  return openPostgres(url);
+}
+
+function openSqlite(path: string): Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const raw = new BetterSqlite3(path);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('foreign_keys = ON');
+  // WAL + NORMAL stays consistent after a crash; it can only lose the last transactions on power loss.
+  raw.pragma('synchronous = NORMAL');
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  return { db, dialect: sqliteDialect, close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a small indexed query, so
+ * statements are kept by SQL text. Queries are parameterised, so the set of texts stays small.
+ */
+function withStatementCache(raw: BetterSqlite3.Database) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare: (sqlText: string) => {
+      let stmt = cache.get(sqlText);
+      if (!stmt) {
+        stmt = raw.prepare(sqlText);
+        if (cache.size >= 1000) cache.delete(cache.keys().next().value as string);
+        cache.set(sqlText, stmt);
+      }
+      return stmt;
+    },
+  };
+}
+
+function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client that loses its connection emits 'error'; without a listener that kills the process.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: postgresDialect, close: () => db.destroy() };
+}

@@ -1,0 +1,45 @@
+import type { Kysely, RawBuilder } from 'kysely';
+import type { Tables } from '../tables.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** A JSON value a filter compares with; booleans and numbers stay typed. */
+export type JsonScalar = string | number | boolean;
+
+/**
+ * Everything that differs between SQLite and PostgreSQL, as capabilities. Code outside storage/
+ * never asks which dialect it runs on; stores call these builders instead.
+ */
+export interface Dialect {
+  readonly name: DialectName;
+  /** `SELECT … FOR UPDATE` exists (PostgreSQL); SQLite serialises writers on its one connection. */
+  readonly supportsForUpdate: boolean;
+  /** Expression for the JSON value at `path` inside the `data` column, comparable with `value()`. */
+  json(path: readonly string[], table?: string): RawBuilder<unknown>;
+  /** The same value as text (for LIKE). */
+  jsonText(path: readonly string[], table?: string): RawBuilder<string>;
+  /** A bound parameter comparable with `json()`. */
+  value(v: JsonScalar): RawBuilder<unknown>;
+  /** True when the JSON array at `path` holds `v`. */
+  arrayContains(path: readonly string[], v: JsonScalar): RawBuilder<boolean>;
+  /** Case-insensitive LIKE with `\` as the escape character. */
+  like(expr: RawBuilder<unknown>, pattern: string): RawBuilder<boolean>;
+  /** ORDER BY suffix so NULLs (absent fields) sort first ascending and last descending on both dialects. */
+  nullsOrder(direction: 'asc' | 'desc'): string;
+  /** Index expression text for a top-level JSON path (must equal what `json()` renders). */
+  indexExpression(path: readonly string[]): string;
+  encodeData(data: Record<string, unknown>): unknown;
+  decodeData(raw: unknown): Record<string, unknown>;
+  isUniqueViolation(err: unknown): boolean;
+  /** Stores the full-text body of the document row `seq` (FTS5 table / tsvector column). */
+  writeSearchText(db: Kysely<Tables>, seq: number, text: string): Promise<void>;
+  /** Condition on `documents` rows: every word matches, the last one as a prefix. */
+  searchMatch(words: readonly string[]): RawBuilder<boolean>;
+}
+
+const SEGMENT = /^[A-Za-z0-9_]+$/;
+
+/** Path segments come from validated schema names, but are checked again before they meet SQL text. */
+export function assertSafePath(path: readonly string[]): void {
+  if (path.length === 0 || !path.every((p) => SEGMENT.test(p))) throw new Error(`unsafe JSON path: ${path.join('.')}`);
+}

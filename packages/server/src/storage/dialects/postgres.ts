@@ -1,0 +1,34 @@
+import { sql } from 'kysely';
+import { assertSafePath, type Dialect, type JsonScalar } from './dialect.js';
+
+function arrowPath(path: readonly string[], table?: string): string {
+  assertSafePath(path);
+  return `(${table ? `${table}.data` : 'data'}${path.map((p) => `->'${p}'`).join('')})`;
+}
+
+export const postgresDialect: Dialect = {
+  name: 'postgres',
+  supportsForUpdate: true,
+  // jsonb compares numbers numerically and strings as text, so one operator serves every scalar type.
+  json: (path, table) => sql.raw(arrowPath(path, table)),
+  jsonText: (path, table) => {
+    assertSafePath(path);
+    return sql.raw(`(${table ? `${table}.data` : 'data'}#>>'{${path.join(',')}}')`);
+  },
+  value: (v: JsonScalar) => sql`cast(${JSON.stringify(v)} as jsonb)`,
+  arrayContains: (path, v) => sql<boolean>`${sql.raw(arrowPath(path))} @> cast(${JSON.stringify([v])} as jsonb)`,
+  like: (expr, pattern) => sql<boolean>`${expr} ilike ${pattern} escape '\\'`,
+  nullsOrder: (direction) => (direction === 'asc' ? ' nulls first' : ' nulls last'),
+  indexExpression: (path) => arrowPath(path),
+  encodeData: (data) => JSON.stringify(data),
+  decodeData: (raw) => raw as Record<string, unknown>,
+  writeSearchText: async (db, seq, text) => {
+    await sql`update documents set search = to_tsvector('simple', ${text}) where seq = ${seq}`.execute(db);
+  },
+  searchMatch: (words) => {
+    // Words hold only letters and digits (see search-words.ts), so they are safe tsquery operands.
+    const query = words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
+    return sql<boolean>`documents.search @@ to_tsquery('simple', ${query})`;
+  },
+  isUniqueViolation: (err) => (err as { code?: string }).code === '23505',
+};

@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import { assertSafePath, type Dialect, type JsonScalar } from './dialect.js';
+
+function jsonPathLiteral(path: readonly string[]): string {
+  assertSafePath(path);
+  return `'$.${path.join('.')}'`;
+}
+
+function column(table?: string) {
+  return table ? `${table}.data` : 'data';
+}
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  supportsForUpdate: false,
+  json: (path, table) => sql.raw(`json_extract(${column(table)}, ${jsonPathLiteral(path)})`),
+  jsonText: (path, table) => sql.raw(`json_extract(${column(table)}, ${jsonPathLiteral(path)})`),
+  // json_extract yields 1/0 for JSON booleans.
+  value: (v: JsonScalar) => sql`${typeof v === 'boolean' ? (v ? 1 : 0) : v}`,
+  arrayContains: (path, v) =>
+    sql<boolean>`exists (select 1 from json_each(data, ${sql.raw(jsonPathLiteral(path))}) where value = ${typeof v === 'boolean' ? (v ? 1 : 0) : v})`,
+  like: (expr, pattern) => sql<boolean>`${expr} like ${pattern} escape '\\'`,
+  nullsOrder: () => '',
+  indexExpression: (path) => `json_extract(data, ${jsonPathLiteral(path)})`,
+  encodeData: (data) => JSON.stringify(data),
+  decodeData: (raw) => JSON.parse(raw as string) as Record<string, unknown>,
+  writeSearchText: async (db, seq, text) => {
+    await sql`delete from documents_fts where rowid = ${seq}`.execute(db);
+    await sql`insert into documents_fts (rowid, body) values (${seq}, ${text})`.execute(db);
+  },
+  searchMatch: (words) => {
+    // Each word is quoted so FTS5 operators typed by a user are plain text, never query syntax.
+    const query = words.map((w, i) => `"${w.replaceAll('"', '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+    return sql<boolean>`documents.seq in (select rowid from documents_fts where documents_fts match ${query})`;
+  },
+  isUniqueViolation: (err) => {
+    const code = (err as { code?: string }).code ?? '';
+    return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  },
+};

@@ -1,0 +1,299 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Conn } from './connection.js';
+import type { JsonScalar } from './dialects/dialect.js';
+
+export interface StoredDocument {
+  id: string;
+  type: string;
+  status: string;
+  rev: number;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: string | null;
+  updatedBy: string | null;
+  data: Record<string, unknown>;
+}
+
+export type SystemColumn = 'id' | 'status' | 'rev' | 'created_at' | 'updated_at' | 'created_by' | 'updated_by';
+export type Operand = { column: SystemColumn } | { json: readonly string[]; array?: boolean };
+export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin' | 'contains' | 'startsWith' | 'exists';
+
+export interface Condition {
+  operand: Operand;
+  op: FilterOp;
+  /** A list for in/nin, a boolean for exists, otherwise one typed value. */
+  value: JsonScalar | JsonScalar[];
+}
+
+export interface ListQuery {
+  type: string;
+  /** Restricts to these statuses (anonymous readers see `published` only). */
+  statuses?: readonly string[];
+  conditions: readonly Condition[];
+  searchWords?: readonly string[];
+  order: { operand: Operand; direction: 'asc' | 'desc' };
+  limit: number;
+  offset: number;
+}
+
+export interface DocumentRef {
+  targetId: string;
+  path: string;
+}
+
+interface Row {
+  id: string;
+  type: string;
+  status: string;
+  rev: number;
+  created_at: string;
+  updated_at: string;
+  created_by: string | null;
+  updated_by: string | null;
+  data: unknown;
+}
+
+const COLUMNS = ['id', 'type', 'status', 'rev', 'created_at', 'updated_at', 'created_by', 'updated_by', 'data'] as const;
+
+function toDocument(conn: Conn, row: Row): StoredDocument {
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    rev: Number(row.rev),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    data: conn.dialect.decodeData(row.data),
+  };
+}
+
+export async function findDocument(conn: Conn, id: string, opts: { forUpdate?: boolean } = {}): Promise<StoredDocument | undefined> {
+  let q = conn.db.selectFrom('documents').select(COLUMNS).where('id', '=', id);
+  if (opts.forUpdate && conn.dialect.supportsForUpdate) q = q.forUpdate();
+  const row = await q.executeTakeFirst();
+  return row ? toDocument(conn, row) : undefined;
+}
+
+export async function findDocumentsByIds(conn: Conn, ids: readonly string[]): Promise<StoredDocument[]> {
+  if (ids.length === 0) return [];
+  const rows = await conn.db.selectFrom('documents').select(COLUMNS).where('id', 'in', ids).execute();
+  return rows.map((r) => toDocument(conn, r));
+}
+
+/** Inserts a document with its first revision, references and search text. */
+export async function insertDocument(conn: Conn, doc: StoredDocument, refs: readonly DocumentRef[], searchText: string): Promise<void> {
+  const { seq } = await conn.db
+    .insertInto('documents')
+    .values({
+      id: doc.id,
+      type: doc.type,
+      status: doc.status,
+      rev: doc.rev,
+      created_at: doc.createdAt,
+      updated_at: doc.updatedAt,
+      created_by: doc.createdBy,
+      updated_by: doc.updatedBy,
+      data: conn.dialect.encodeData(doc.data),
+    })
+    .returning('seq')
+    .executeTakeFirstOrThrow();
+  await writeSideRows(conn, doc, Number(seq), refs, searchText, false);
+}
+
+/**
+ * Writes a new version when the stored one still has `expectedRev`; false when another write won
+ * the race (the caller decides between retrying and 412).
+ */
+export async function updateDocument(
+  conn: Conn,
+  doc: StoredDocument,
+  expectedRev: number,
+  refs: readonly DocumentRef[],
+  searchText: string,
+): Promise<boolean> {
+  const row = await conn.db
+    .updateTable('documents')
+    .set({
+      status: doc.status,
+      rev: doc.rev,
+      updated_at: doc.updatedAt,
+      updated_by: doc.updatedBy,
+      data: conn.dialect.encodeData(doc.data),
+    })
+    .where('id', '=', doc.id)
+    .where('rev', '=', expectedRev)
+    .returning('seq')
+    .executeTakeFirst();
+  if (!row) return false;
+  await writeSideRows(conn, doc, Number(row.seq), refs, searchText, true);
+  return true;
+}
+
+async function writeSideRows(conn: Conn, doc: StoredDocument, seq: number, refs: readonly DocumentRef[], searchText: string, replace: boolean) {
+  await conn.db
+    .insertInto('document_revisions')
+    .values({ doc_id: doc.id, rev: doc.rev, status: doc.status, data: conn.dialect.encodeData(doc.data), updated_at: doc.updatedAt, updated_by: doc.updatedBy })
+    .execute();
+  if (replace) await conn.db.deleteFrom('document_refs').where('source_id', '=', doc.id).execute();
+  if (refs.length > 0) {
+    await conn.db
+      .insertInto('document_refs')
+      .values(refs.map((r) => ({ source_id: doc.id, target_id: r.targetId, path: r.path })))
+      .execute();
+  }
+  await conn.dialect.writeSearchText(conn.db, seq, searchText);
+}
+
+export async function deleteDocument(conn: Conn, id: string): Promise<boolean> {
+  const row = await conn.db.deleteFrom('documents').where('id', '=', id).returning('seq').executeTakeFirst();
+  if (!row) return false;
+  if (conn.dialect.name === 'sqlite') await sql`delete from documents_fts where rowid = ${row.seq}`.execute(conn.db);
+  return true;
+}
+
+/** Documents whose fields point at `targetId`. */
+export async function findReferrers(conn: Conn, targetId: string, limit: number): Promise<Array<{ id: string; type: string; path: string }>> {
+  return conn.db
+    .selectFrom('document_refs')
+    .innerJoin('documents', 'documents.id', 'document_refs.source_id')
+    .select(['documents.id as id', 'documents.type as type', 'document_refs.path as path'])
+    .where('document_refs.target_id', '=', targetId)
+    .where('document_refs.source_id', '!=', targetId)
+    .orderBy('documents.id')
+    .limit(limit)
+    .execute();
+}
+
+export async function typeHasDocuments(conn: Conn, type: string): Promise<boolean> {
+  return (await conn.db.selectFrom('documents').select('id').where('type', '=', type).limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** True when another document of `type` holds `value` at the JSON path (slug and unique checks). */
+export async function valueTaken(conn: Conn, type: string, path: readonly string[], value: JsonScalar, exceptId?: string): Promise<boolean> {
+  let q = conn.db
+    .selectFrom('documents')
+    .select('id')
+    .where('type', '=', type)
+    .where(sql<boolean>`${conn.dialect.json(path)} = ${conn.dialect.value(value)}`);
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  return (await q.limit(1).executeTakeFirst()) !== undefined;
+}
+
+function operandSql(conn: Conn, operand: Operand, table?: string): RawBuilder<unknown> {
+  if ('column' in operand) return sql.raw(table ? `${table}.${operand.column}` : operand.column);
+  return conn.dialect.json(operand.json, table);
+}
+
+function conditionSql(conn: Conn, c: Condition): RawBuilder<boolean> {
+  const { dialect } = conn;
+  const isColumn = 'column' in c.operand;
+  const left = operandSql(conn, c.operand);
+  const bind = (v: JsonScalar) => (isColumn ? sql`${v}` : dialect.value(v));
+  const isArray = !isColumn && (c.operand as { array?: boolean }).array === true;
+  const path = isColumn ? [] : (c.operand as { json: readonly string[] }).json;
+  const values = Array.isArray(c.value) ? c.value : [c.value];
+  switch (c.op) {
+    case 'exists':
+      return c.value ? sql<boolean>`${left} is not null` : sql<boolean>`${left} is null`;
+    case 'eq':
+    case 'contains':
+      if (isArray) return dialect.arrayContains(path, c.value as JsonScalar);
+      if (c.op === 'contains') return dialect.like(isColumn ? left : dialect.jsonText(path), `%${escapeLike(String(c.value))}%`);
+      return sql<boolean>`${left} = ${bind(c.value as JsonScalar)}`;
+    case 'ne':
+      if (isArray) return sql<boolean>`not (${dialect.arrayContains(path, c.value as JsonScalar)})`;
+      // An absent field is "not equal" too; SQL's three-valued logic would drop it otherwise.
+      return sql<boolean>`(${left} is null or ${left} <> ${bind(c.value as JsonScalar)})`;
+    case 'in':
+      if (isArray) return sql<boolean>`(${sql.join(values.map((v) => dialect.arrayContains(path, v)), sql` or `)})`;
+      return sql<boolean>`${left} in (${sql.join(values.map(bind))})`;
+    case 'nin':
+      if (isArray) return sql<boolean>`not (${sql.join(values.map((v) => dialect.arrayContains(path, v)), sql` or `)})`;
+      return sql<boolean>`(${left} is null or ${left} not in (${sql.join(values.map(bind))}))`;
+    case 'startsWith':
+      return dialect.like(isColumn ? left : dialect.jsonText(path), `${escapeLike(String(c.value))}%`);
+    case 'gt':
+      return sql<boolean>`${left} > ${bind(c.value as JsonScalar)}`;
+    case 'gte':
+      return sql<boolean>`${left} >= ${bind(c.value as JsonScalar)}`;
+    case 'lt':
+      return sql<boolean>`${left} < ${bind(c.value as JsonScalar)}`;
+    case 'lte':
+      return sql<boolean>`${left} <= ${bind(c.value as JsonScalar)}`;
+  }
+}
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+function whereSql(conn: Conn, q: ListQuery): RawBuilder<boolean> {
+  const parts: RawBuilder<unknown>[] = [sql`documents.type = ${q.type}`];
+  if (q.statuses) parts.push(sql`documents.status in (${sql.join(q.statuses.map((s) => sql`${s}`))})`);
+  for (const c of q.conditions) parts.push(conditionSql(conn, c));
+  if (q.searchWords) parts.push(q.searchWords.length > 0 ? conn.dialect.searchMatch(q.searchWords) : sql`1 = 0`);
+  return sql<boolean>`${sql.join(parts, sql` and `)}`;
+}
+
+/**
+ * One page of documents. The page is chosen on the indexes alone (a "deferred join": only `seq`
+ * is read while skipping `offset` rows), then the full rows of that page are fetched, so deep
+ * offsets cost about what the first page costs.
+ */
+export async function listDocuments(conn: Conn, q: ListQuery): Promise<StoredDocument[]> {
+  const dir = q.order.direction === 'asc' ? 'asc' : 'desc';
+  const nulls = 'json' in q.order.operand ? conn.dialect.nullsOrder(dir) : '';
+  const orderBy = (table: string) =>
+    sql`${operandSql(conn, q.order.operand, table)} ${sql.raw(dir + nulls)}, ${sql.raw(`${table}.seq ${dir}`)}`;
+  const result = await sql<Row>`
+    select ${sql.raw(COLUMNS.map((c) => `d.${c}`).join(', '))}
+    from (select documents.seq from documents where ${whereSql(conn, q)} order by ${orderBy('documents')} limit ${q.limit} offset ${q.offset}) page
+    join documents d on d.seq = page.seq
+    order by ${orderBy('d')}`.execute(conn.db);
+  return result.rows.map((r) => toDocument(conn, r));
+}
+
+export async function countDocuments(conn: Conn, q: ListQuery): Promise<number> {
+  const result = await sql<{ n: number | string }>`select count(*) as n from documents where ${whereSql(conn, q)}`.execute(conn.db);
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+export interface StoredRevision {
+  rev: number;
+  status: string;
+  updatedAt: string;
+  updatedBy: string | null;
+  data: Record<string, unknown>;
+}
+
+export async function listRevisions(conn: Conn, docId: string, limit: number, offset: number): Promise<{ rows: StoredRevision[]; total: number }> {
+  const rows = await conn.db
+    .selectFrom('document_revisions')
+    .select(['rev', 'status', 'updated_at', 'updated_by', 'data'])
+    .where('doc_id', '=', docId)
+    .orderBy('rev', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const { n } = await conn.db
+    .selectFrom('document_revisions')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('doc_id', '=', docId)
+    .executeTakeFirstOrThrow();
+  return {
+    rows: rows.map((r) => ({ rev: Number(r.rev), status: r.status, updatedAt: r.updated_at, updatedBy: r.updated_by, data: conn.dialect.decodeData(r.data) })),
+    total: Number(n),
+  };
+}
+
+export async function findRevision(conn: Conn, docId: string, rev: number): Promise<StoredRevision | undefined> {
+  const r = await conn.db
+    .selectFrom('document_revisions')
+    .select(['rev', 'status', 'updated_at', 'updated_by', 'data'])
+    .where('doc_id', '=', docId)
+    .where('rev', '=', rev)
+    .executeTakeFirst();
+  return r ? { rev: Number(r.rev), status: r.status, updatedAt: r.updated_at, updatedBy: r.updated_by, data: conn.dialect.decodeData(r.data) } : undefined;
+}

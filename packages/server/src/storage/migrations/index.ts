@@ -1,0 +1,23 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Dialect } from '../dialects/dialect.js';
+import type { Tables } from '../tables.js';
+import { initial } from './001-initial.js';
+
+/** Migrations in order; names never change once released. */
+function migrations(dialect: Dialect): Record<string, Migration> {
+  return { '001-initial': initial(dialect) };
+}
+
+/**
+ * Brings the schema up to date. On PostgreSQL Kysely's migrator takes an advisory lock, so several
+ * nodes starting together run each migration once.
+ */
+export async function migrateToLatest(db: Kysely<Tables>, dialect: Dialect): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message}`, { cause: error });
+  }
+}

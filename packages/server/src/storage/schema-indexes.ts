@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Conn } from './connection.js';
+import { assertSafePath } from './dialects/dialect.js';
+
+export interface FieldIndexSpec {
+  type: string;
+  path: readonly string[];
+  unique: boolean;
+}
+
+const PREFIXES = ['vx_', 'vu_'];
+
+function indexName(prefix: string, type: string, path: readonly string[]): string {
+  const name = `${prefix}${type}_${path.join('_')}`;
+  // PostgreSQL cuts identifiers at 63 bytes; a hash keeps long names distinct.
+  return name.length <= 60 ? name : `${prefix}${createHash('sha256').update(name).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * Creates the per-field indexes the schemas ask for and drops the ones no schema asks for any
+ * more. Every indexed field gets `(type, value, seq)` for filtering and ordering; a unique field
+ * also gets a partial unique index (one per type), which is what really enforces uniqueness
+ * when two writers race.
+ */
+export async function syncFieldIndexes(conn: Conn, specs: readonly FieldIndexSpec[]): Promise<void> {
+  const wanted = new Map<string, string>();
+  for (const spec of specs) {
+    assertSafePath(spec.path);
+    if (!/^[A-Za-z0-9_]+$/.test(spec.type)) throw new Error(`unsafe type name ${spec.type}`);
+    const expr = conn.dialect.indexExpression(spec.path);
+    const seq = conn.dialect.name === 'postgres' ? ', seq' : ''; // SQLite indexes carry the rowid (= seq) already
+    wanted.set(indexName('vx_', spec.type, spec.path), `on documents (type, ${expr}${seq})`);
+    if (spec.unique) wanted.set(indexName('vu_', spec.type, spec.path), `on documents (${expr}) where type = '${spec.type}'`);
+  }
+  const existing = await existingIndexes(conn);
+  for (const name of existing) {
+    if (!wanted.has(name)) await sql.raw(`drop index if exists ${name}`).execute(conn.db);
+  }
+  for (const [name, body] of wanted) {
+    if (existing.has(name)) continue;
+    const unique = name.startsWith('vu_') ? 'unique ' : '';
+    try {
+      await sql.raw(`create ${unique}index if not exists ${name} ${body}`).execute(conn.db);
+    } catch (err) {
+      if (conn.dialect.isUniqueViolation(err) || /unique|duplicate/i.test((err as Error).message)) {
+        throw new Error(`cannot make ${name.slice(3)} unique: stored documents already share a value`);
+      }
+      throw err;
+    }
+  }
+}
+
+async function existingIndexes(conn: Conn): Promise<Set<string>> {
+  const rows =
+    conn.dialect.name === 'postgres'
+      ? (await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'documents' and schemaname = current_schema()`.execute(conn.db)).rows
+      : (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'documents'`.execute(conn.db)).rows;
+  return new Set(rows.map((r) => r.name).filter((n) => PREFIXES.some((p) => n.startsWith(p))));
+}

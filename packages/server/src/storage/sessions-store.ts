@@ -1,0 +1,121 @@
+import type { Conn } from './connection.js';
+
+export interface StoredSession {
+  id: string;
+  userId: string;
+  createdAt: string;
+  expiresAt: string;
+  rememberMe: boolean;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** A session joined with the live state of its user: what every authenticated request checks. */
+export interface SessionPrincipalRow {
+  sessionId: string;
+  revokedAt: string | null;
+  expiresAt: string;
+  userId: string;
+  username: string;
+  firstName: string | null;
+  lastName: string | null;
+  role: string;
+  permissions: string[];
+  active: boolean;
+}
+
+export async function insertSession(conn: Conn, s: StoredSession): Promise<void> {
+  await conn.db
+    .insertInto('sessions')
+    .values({
+      id: s.id,
+      user_id: s.userId,
+      created_at: s.createdAt,
+      last_used_at: s.createdAt,
+      expires_at: s.expiresAt,
+      revoked_at: null,
+      remember_me: s.rememberMe ? 1 : 0,
+      ip: s.ip,
+      user_agent: s.userAgent,
+    })
+    .execute();
+}
+
+export async function findSessionPrincipal(conn: Conn, sessionId: string): Promise<SessionPrincipalRow | undefined> {
+  const row = await conn.db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.id as session_id', 'sessions.revoked_at', 'sessions.expires_at', 'users.id as user_id', 'users.username',
+      'users.first_name', 'users.last_name', 'users.role', 'users.permissions', 'users.active',
+    ])
+    .where('sessions.id', '=', sessionId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    sessionId: row.session_id,
+    revokedAt: row.revoked_at,
+    expiresAt: row.expires_at,
+    userId: row.user_id,
+    username: row.username,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    role: row.role,
+    permissions: JSON.parse(row.permissions) as string[],
+    active: Boolean(row.active),
+  };
+}
+
+export async function revokeSession(conn: Conn, sessionId: string, at: string): Promise<void> {
+  await conn.db.updateTable('sessions').set({ revoked_at: at }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+}
+
+/** Live sessions of a user, oldest first (for `maxConcurrent`). */
+export async function listLiveSessionIds(conn: Conn, userId: string, now: string): Promise<string[]> {
+  const rows = await conn.db
+    .selectFrom('sessions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function insertRefreshToken(conn: Conn, t: { hash: string; sessionId: string; createdAt: string; expiresAt: string }): Promise<void> {
+  await conn.db
+    .insertInto('refresh_tokens')
+    .values({ token_hash: t.hash, session_id: t.sessionId, created_at: t.createdAt, expires_at: t.expiresAt, used_at: null })
+    .execute();
+}
+
+export async function findRefreshToken(conn: Conn, hash: string) {
+  const row = await conn.db
+    .selectFrom('refresh_tokens')
+    .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+    .select(['refresh_tokens.session_id', 'refresh_tokens.expires_at', 'refresh_tokens.used_at', 'sessions.revoked_at', 'sessions.user_id', 'sessions.remember_me'])
+    .where('refresh_tokens.token_hash', '=', hash)
+    .executeTakeFirst();
+  return row
+    ? { sessionId: row.session_id, userId: row.user_id, expiresAt: row.expires_at, usedAt: row.used_at, sessionRevokedAt: row.revoked_at, rememberMe: Boolean(row.remember_me) }
+    : undefined;
+}
+
+/** Marks a refresh token used; false if it was already used (a concurrent rotation won). */
+export async function markRefreshTokenUsed(conn: Conn, hash: string, at: string): Promise<boolean> {
+  const result = await conn.db
+    .updateTable('refresh_tokens')
+    .set({ used_at: at })
+    .where('token_hash', '=', hash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Logout: the session's refresh tokens stop working; its access tokens live until they expire. */
+export async function burnRefreshTokens(conn: Conn, sessionId: string, at: string): Promise<void> {
+  await conn.db.updateTable('refresh_tokens').set({ used_at: at }).where('session_id', '=', sessionId).where('used_at', 'is', null).execute();
+  await conn.db.updateTable('sessions').set({ expires_at: at }).where('id', '=', sessionId).where('expires_at', '>', at).execute();
+}

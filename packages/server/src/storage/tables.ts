@@ -1,0 +1,97 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Row shapes as stored. Timestamps are ISO 8601 UTC strings with milliseconds on both dialects:
+ * fixed width, so they order correctly as text and read back without conversion.
+ */
+export interface DocumentsTable {
+  seq: Generated<number>;
+  id: string;
+  type: string;
+  status: string;
+  rev: number;
+  created_at: string;
+  updated_at: string;
+  created_by: string | null;
+  updated_by: string | null;
+  /** JSON text on SQLite, jsonb on PostgreSQL (the store hides the difference). */
+  data: unknown;
+}
+
+export interface DocumentRevisionsTable {
+  doc_id: string;
+  rev: number;
+  status: string;
+  data: unknown;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+export interface DocumentRefsTable {
+  source_id: string;
+  target_id: string;
+  path: string;
+}
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  email: string;
+  password_hash: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  role: string;
+  permissions: string;
+  active: number | boolean;
+  created_at: string;
+  updated_at: string;
+  last_login: string | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  remember_me: number | boolean;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  session_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  name: string;
+  token_hash: string;
+  permissions: string;
+  created_by: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface InstanceTable {
+  key: string;
+  value: string;
+}
+
+export interface Tables {
+  documents: DocumentsTable;
+  document_revisions: DocumentRevisionsTable;
+  document_refs: DocumentRefsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  api_tokens: ApiTokensTable;
+  /** Instance-wide key/value rows: generated secrets, the first-boot claim, settings. */
+  instance: InstanceTable;
+}
