@@ -1,0 +1,67 @@
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { createApp, resolveConfig, type App } from '../../packages/server/src/index.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export const ADMIN = { username: 'admin', password: 'admin-password-1', email: 'admin@example.com' };
+
+export interface TestApp {
+  app: App;
+  db: TestDatabase;
+  /** In-process HTTP request (Fastify inject): the full stack, without a socket. */
+  request(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
+  /** Signs in and returns the access token. */
+  login(username: string, password: string): Promise<string>;
+  /** Creates a user with a role (directly through the domain, users API comes later) and returns a token. */
+  userToken(role: string, permissions?: string[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+type ConfigInput = Record<string, unknown>;
+
+function merge(base: ConfigInput, extra: ConfigInput): ConfigInput {
+  const out: ConfigInput = { ...base };
+  for (const [k, v] of Object.entries(extra)) {
+    const b = out[k];
+    out[k] = b && v && typeof b === 'object' && typeof v === 'object' && !Array.isArray(v) ? merge(b as ConfigInput, v as ConfigInput) : v;
+  }
+  return out;
+}
+
+/** Starts the app on a fresh database with a configured admin and fast bcrypt. */
+export async function startTestApp(config: ConfigInput = {}, opts: { now?: () => Date } = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const resolved = resolveConfig(
+    merge({ database: { url: db.url }, security: { bcryptRounds: 4, adminUser: ADMIN } }, config),
+    {},
+  );
+  const app = await createApp(resolved, { now: opts.now });
+  let counter = 0;
+  const request = (o: InjectOptions & { token?: string }) => {
+    const { token, ...rest } = o;
+    const headers = { ...(rest.headers ?? {}) } as Record<string, string>;
+    if (token) headers.authorization = `Bearer ${token}`;
+    return app.server.inject({ ...rest, headers });
+  };
+  const login = async (username: string, password: string) => {
+    const res = await request({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+    if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
+    return res.json().data.token as string;
+  };
+  return {
+    app,
+    db,
+    request,
+    login,
+    async userToken(role, permissions = []) {
+      const { createUser } = await import('../../packages/server/src/domain/identity/create-user.js');
+      const username = `${role}${++counter}_${Math.random().toString(36).slice(2, 8)}`;
+      const password = 'user-password-1';
+      await createUser(app.services, app.services.database, { username, email: `${username}@example.com`, password, role, permissions });
+      return login(username, password);
+    },
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
