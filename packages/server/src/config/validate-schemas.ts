@@ -57,7 +57,8 @@ function validateFields(r: ConfigReader, path: string, raw: unknown, schemas: Se
   const seen = new Set<string>();
   const fields = raw.map((value, i) => {
     const fpath = `${path}[${i}]`;
-    const f = r.object(fpath, value) as unknown as FieldDef;
+    // A copy: the caller's objects are never changed (and may be frozen).
+    const f = { ...r.object(fpath, value) } as unknown as FieldDef;
     if (typeof f.name !== 'string' || !FIELD_NAME.test(f.name)) {
       r.problem(`${fpath}.name`, `expected a field name matching ${FIELD_NAME} (got ${JSON.stringify(f.name)})`);
     } else if (seen.has(f.name)) {
@@ -121,7 +122,11 @@ function validateField(r: ConfigReader, path: string, f: FieldDef, schemas: Set<
       break;
     case 'array':
       if (!f.of || typeof f.of !== 'object') r.problem(`${path}.of`, 'expected a field definition (without name)');
-      else validateField(r, `${path}.of`, { ...f.of, name: f.of.name ?? 'item' } as FieldDef, schemas, false);
+      else {
+        const of = { ...f.of, name: f.of.name ?? 'item' } as FieldDef;
+        validateField(r, `${path}.of`, of, schemas, false);
+        f.of = of;
+      }
       break;
     case 'object':
       (f as { fields: FieldDef[] }).fields = validateFields(r, `${path}.fields`, f.fields, schemas, false);

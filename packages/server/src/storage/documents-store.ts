@@ -203,14 +203,14 @@ function conditionSql(conn: Conn, c: Condition): RawBuilder<boolean> {
       if (c.op === 'contains') return dialect.like(isColumn ? left : dialect.jsonText(path), `%${escapeLike(String(c.value))}%`);
       return sql<boolean>`${left} = ${bind(c.value as JsonScalar)}`;
     case 'ne':
-      if (isArray) return sql<boolean>`not (${dialect.arrayContains(path, c.value as JsonScalar)})`;
+      if (isArray) return sql<boolean>`(${left} is null or not (${dialect.arrayContains(path, c.value as JsonScalar)}))`;
       // An absent field is "not equal" too; SQL's three-valued logic would drop it otherwise.
       return sql<boolean>`(${left} is null or ${left} <> ${bind(c.value as JsonScalar)})`;
     case 'in':
       if (isArray) return sql<boolean>`(${sql.join(values.map((v) => dialect.arrayContains(path, v)), sql` or `)})`;
       return sql<boolean>`${left} in (${sql.join(values.map(bind))})`;
     case 'nin':
-      if (isArray) return sql<boolean>`not (${sql.join(values.map((v) => dialect.arrayContains(path, v)), sql` or `)})`;
+      if (isArray) return sql<boolean>`(${left} is null or not (${sql.join(values.map((v) => dialect.arrayContains(path, v)), sql` or `)}))`;
       return sql<boolean>`(${left} is null or ${left} not in (${sql.join(values.map(bind))}))`;
     case 'startsWith':
       return dialect.like(isColumn ? left : dialect.jsonText(path), `${escapeLike(String(c.value))}%`);
