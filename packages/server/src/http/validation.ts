@@ -10,5 +10,9 @@ const coercing = new Ajv({ allErrors: true, coerceTypes: true, removeAdditional:
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const validate = (httpPart === 'body' ? strict : coercing).compile(schema as object);
-  return (data: unknown) => (validate(data) ? { value: data } : { error: Object.assign(new Error('validation failed'), { validation: validate.errors }) });
+  return (input: unknown) => {
+    // A request without a body is validated as `{}`: optional-only bodies (logout, refresh) may be left out.
+    const data = httpPart === 'body' && (input === null || input === undefined) ? {} : input;
+    return validate(data) ? { value: data } : { error: Object.assign(new Error('validation failed'), { validation: validate.errors }) };
+  };
 };

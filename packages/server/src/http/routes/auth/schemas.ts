@@ -20,10 +20,10 @@ const Tokens = {
 
 export const LoginSuccess = data(Type.Object({ ...Tokens, user: User }));
 
-export const RefreshBody = Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 256 })) }, { additionalProperties: false });
+export const RefreshBody = Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 4096 })) }, { additionalProperties: false });
 export const RefreshResponse = data(Type.Object(Tokens));
 
-export const LogoutBody = Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 256 })) }, { additionalProperties: false });
+export const LogoutBody = Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 4096 })) }, { additionalProperties: false });
 
 export const ValidateBody = Type.Object({ token: Type.Optional(Type.String({ maxLength: 4096 })) }, { additionalProperties: false });
 export const ValidateResponse = data(
