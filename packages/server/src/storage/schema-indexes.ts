@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Conn } from './connection.js';
+import { inTransaction, type Conn } from './connection.js';
 import { assertSafePath } from './dialects/dialect.js';
 
 export interface FieldIndexSpec {
@@ -23,7 +23,15 @@ function indexName(prefix: string, type: string, path: readonly string[]): strin
  * also gets a partial unique index (one per type), which is what really enforces uniqueness
  * when two writers race.
  */
-export async function syncFieldIndexes(conn: Conn, specs: readonly FieldIndexSpec[]): Promise<void> {
+export async function syncFieldIndexes(database: Conn, specs: readonly FieldIndexSpec[]): Promise<void> {
+  // Nodes starting together take turns, so two never create the same index at once.
+  await inTransaction(database, async (conn) => {
+    await conn.dialect.lockSchema(conn.db);
+    await syncLocked(conn, specs);
+  });
+}
+
+async function syncLocked(conn: Conn, specs: readonly FieldIndexSpec[]): Promise<void> {
   const wanted = new Map<string, string>();
   for (const spec of specs) {
     assertSafePath(spec.path);

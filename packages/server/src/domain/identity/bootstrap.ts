@@ -28,6 +28,8 @@ export async function ensureAdminUser(svc: Services): Promise<void> {
   try {
     await createUser(svc, svc.database, { ...admin, role: 'admin' });
   } catch (err) {
+    // Another node starting at the same moment created it first.
+    if (isAppError(err) && err.code === 'CONFLICT' && (await findUserByUsername(svc.database, admin.username))) return;
     // A bad admin in the config is a configuration problem: report it like one.
     if (isAppError(err) && err.details) throw new ConfigError(err.details.map((d) => `security.adminUser.${d.field}: ${d.message}`));
     throw err;

@@ -31,6 +31,8 @@ export interface Dialect {
   encodeData(data: Record<string, unknown>): unknown;
   decodeData(raw: unknown): Record<string, unknown>;
   isUniqueViolation(err: unknown): boolean;
+  /** Inside a transaction: waits until no other node is changing the schema (indexes), then holds that right until commit. */
+  lockSchema(db: Kysely<Tables>): Promise<void>;
   /** Stores the full-text body of the document row `seq` (FTS5 table / tsvector column). */
   writeSearchText(db: Kysely<Tables>, seq: number, text: string): Promise<void>;
   /** Condition on `documents` rows: every word matches, the last one as a prefix. */

@@ -6,6 +6,9 @@ function arrowPath(path: readonly string[], table?: string): string {
   return `(${table ? `${table}.data` : 'data'}${path.map((p) => `->'${p}'`).join('')})`;
 }
 
+/** Any fixed number: every node uses the same one to serialise index changes. */
+const SCHEMA_LOCK_KEY = 7_341_101;
+
 export const postgresDialect: Dialect = {
   name: 'postgres',
   supportsForUpdate: true,
@@ -22,6 +25,9 @@ export const postgresDialect: Dialect = {
   indexExpression: (path) => arrowPath(path),
   encodeData: (data) => JSON.stringify(data),
   decodeData: (raw) => raw as Record<string, unknown>,
+  lockSchema: async (db) => {
+    await sql`select pg_advisory_xact_lock(${SCHEMA_LOCK_KEY})`.execute(db);
+  },
   writeSearchText: async (db, seq, text) => {
     await sql`update documents set search = to_tsvector('simple', ${text}) where seq = ${seq}`.execute(db);
   },

@@ -24,6 +24,8 @@ export const sqliteDialect: Dialect = {
   indexExpression: (path) => `json_extract(data, ${jsonPathLiteral(path)})`,
   encodeData: (data) => JSON.stringify(data),
   decodeData: (raw) => JSON.parse(raw as string) as Record<string, unknown>,
+  // One writer at a time is SQLite's own rule; the transaction itself is the lock.
+  lockSchema: async () => undefined,
   writeSearchText: async (db, seq, text) => {
     await sql`delete from documents_fts where rowid = ${seq}`.execute(db);
     await sql`insert into documents_fts (rowid, body) values (${seq}, ${text})`.execute(db);

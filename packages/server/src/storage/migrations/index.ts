@@ -15,7 +15,13 @@ function migrations(dialect: Dialect): Record<string, Migration> {
 export async function migrateToLatest(db: Kysely<Tables>, dialect: Dialect): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
   const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // SQLite has no advisory lock: when another process on the same file migrated first, the
+  // second attempt sees its work as done.
+  for (let attempt = 0; error && dialect.name === 'sqlite' && attempt < 3; attempt++) {
+    await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message}`, { cause: error });

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { createApp, resolveConfig, ConfigError } from '../../packages/server/src/index.js';
+import { ADMIN, startTestApp } from '../helpers/app.js';
+import { createTestDatabase } from '../helpers/database.js';
+import { TEST_SCHEMAS } from '../helpers/schemas.js';
+
+const config = (url: string, extra: Record<string, unknown> = {}) =>
+  resolveConfig({ database: { url }, security: { bcryptRounds: 4, adminUser: ADMIN, ...extra }, schemas: TEST_SCHEMAS }, {});
+
+describe('start-up', () => {
+  it('health answers without the database; ready checks it', async () => {
+    const t = await startTestApp();
+    try {
+      const health = await t.request({ method: 'GET', url: '/api/health' });
+      expect(health.json()).toEqual({ data: { status: 'ok' } });
+      expect(health.headers['x-request-id']).toBeTruthy();
+      const ready = await t.request({ method: 'GET', url: '/api/ready', headers: { 'x-request-id': 'trace-123' } });
+      expect(ready.json()).toEqual({ data: { status: 'ok' } });
+      expect(ready.headers['x-request-id']).toBe('trace-123');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('serves the schemas publicly', async () => {
+    const t = await startTestApp({ schemas: TEST_SCHEMAS });
+    try {
+      const res = await t.request({ method: 'GET', url: '/api/config/schemas' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.map((s: { name: string }) => s.name)).toEqual(['company', 'author', 'post', 'secret', 'site']);
+      const post = res.json().data.find((s: { name: string }) => s.name === 'post');
+      expect(post).toMatchObject({ title: 'Post', type: 'document', public: true });
+      expect(post.fields.find((f: { name: string }) => f.name === 'author')).toMatchObject({ type: 'reference', to: 'author' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a restart on the same database keeps data, the generated JWT secret and sessions', async () => {
+    const db = await createTestDatabase();
+    try {
+      const first = await createApp(config(db.url));
+      const login = await first.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } });
+      const token = login.json().data.token;
+      await first.close();
+      const second = await createApp(config(db.url));
+      try {
+        const me = await second.server.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+        expect(me.statusCode).toBe(200);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('two nodes starting together on one fresh database both come up (migrations run once)', async () => {
+    const db = await createTestDatabase();
+    try {
+      const apps = await Promise.all([createApp(config(db.url)), createApp(config(db.url))]);
+      for (const app of apps) expect((await app.server.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+      await Promise.all(apps.map((a) => a.close()));
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('a configured secret signs tokens that another node with the same secret accepts', async () => {
+    const db = await createTestDatabase();
+    const jwtSecret = 'x'.repeat(40);
+    try {
+      const a = await createApp(config(db.url, { jwtSecret }));
+      const token = (await a.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })).json().data.token;
+      const b = await createApp(config(db.url, { jwtSecret }));
+      expect((await b.server.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+      await a.close();
+      await b.close();
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('an admin password the policy refuses stops start-up with a config problem', async () => {
+    const db = await createTestDatabase();
+    try {
+      const bad = resolveConfig({ database: { url: db.url }, security: { bcryptRounds: 4, adminUser: { username: 'root', password: 'short' } } }, {});
+      const err = await createApp(bad).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).problems).toEqual(['security.adminUser.password: must be at least 10 characters']);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('making a field unique when stored documents share a value fails start-up clearly', async () => {
+    const db = await createTestDatabase();
+    const schemas = [{ name: 'tag', title: 'Tag', fields: [{ name: 'label', type: 'string' }] }];
+    try {
+      const first = await createApp(resolveConfig({ database: { url: db.url }, security: { bcryptRounds: 4, adminUser: ADMIN }, schemas }, {}));
+      const token = (await first.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })).json().data.token;
+      for (let i = 0; i < 2; i++) {
+        await first.server.inject({ method: 'POST', url: '/api/documents/tag', headers: { authorization: `Bearer ${token}` }, payload: { label: 'same' } });
+      }
+      await first.close();
+      const unique = [{ name: 'tag', title: 'Tag', fields: [{ name: 'label', type: 'string', unique: true }] }];
+      const err = await createApp(resolveConfig({ database: { url: db.url }, security: { bcryptRounds: 4 }, schemas: unique }, {})).catch((e: unknown) => e);
+      expect((err as Error).message).toMatch(/cannot make tag_label unique/);
+    } finally {
+      await db.drop();
+    }
+  });
+});
+
+describe('first-boot claim', () => {
+  it('with no users and no configured admin, one claim creates the admin', async () => {
+    const t = await startTestApp({ security: { adminUser: undefined } });
+    try {
+      const token = t.app.claimToken as string;
+      expect(token).toMatch(/^[0-9A-Za-z]{32}$/);
+      expect((await t.request({ method: 'GET', url: '/api/auth/claim' })).json()).toEqual({ data: { claimable: true } });
+      const wrong = await t.request({ method: 'POST', url: '/api/auth/claim', payload: { token: 'x'.repeat(32), username: 'owner', email: 'o@example.com', password: 'owner-password-1' } });
+      expect(wrong.statusCode).toBe(403);
+      const weak = await t.request({ method: 'POST', url: '/api/auth/claim', payload: { token, username: 'owner', email: 'o@example.com', password: 'short' } });
+      expect(weak.statusCode).toBe(422);
+      const ok = await t.request({ method: 'POST', url: '/api/auth/claim', payload: { token, username: 'owner', email: 'o@example.com', password: 'owner-password-1' } });
+      expect(ok.statusCode).toBe(201);
+      expect(ok.json().data.user).toMatchObject({ username: 'owner', role: 'admin' });
+      expect((await t.request({ method: 'GET', url: '/api/auth/me', token: ok.json().data.token })).statusCode).toBe(200);
+      const again = await t.request({ method: 'POST', url: '/api/auth/claim', payload: { token, username: 'thief', email: 't@example.com', password: 'thief-password-1' } });
+      expect(again.statusCode).toBe(403);
+      expect((await t.request({ method: 'GET', url: '/api/auth/claim' })).json()).toEqual({ data: { claimable: false } });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('with a configured admin there is nothing to claim', async () => {
+    const t = await startTestApp();
+    try {
+      expect(t.app.claimToken).toBeUndefined();
+      expect((await t.request({ method: 'GET', url: '/api/auth/claim' })).json()).toEqual({ data: { claimable: false } });
+    } finally {
+      await t.close();
+    }
+  });
+});
