@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const BIN = resolve(__dirname, '../../packages/cli/dist/bin.js');
+
+/** Runs the built `vellum` bin; resolves when it exits or when `until` matches its stdout. */
+function run(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; until?: RegExp }) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string; kill?: () => Promise<number | null> }>((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: { PATH: process.env.PATH, ...opts.env } });
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (opts.until?.test(stdout)) done({ code: null, stdout, stderr, kill: () => (child.kill('SIGTERM'), exited) });
+    });
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', fail);
+    void exited.then((code) => done({ code, stdout, stderr }));
+  });
+}
+
+describe('vellum serve', () => {
+  it('is built', () => {
+    expect(existsSync(BIN)).toBe(true);
+  });
+
+  it('a bad configuration prints one line per problem and exits 78', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'vellum-cli-'));
+    writeFileSync(join(cwd, 'vellum.config.json'), JSON.stringify({ security: { passwordPolicy: { minLength: 0 } }, schemas: [{ name: 'post', fields: [{ name: 't', type: 'nope' }] }] }));
+    const res = await run(['serve'], { cwd });
+    expect(res.code).toBe(78);
+    expect(res.stderr).toContain('  security.passwordPolicy.minLength: expected integer ≥ 1\n');
+    expect(res.stderr).toContain('  schemas[0].fields[0].type: unknown field type "nope"');
+  });
+
+  it('starts on SQLite under ./data, prints a claim URL, serves the API and stops on SIGTERM', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'vellum-cli-'));
+    writeFileSync(join(cwd, 'vellum.config.json'), JSON.stringify({ schemas: [{ name: 'post', title: 'Post', fields: [{ name: 'title', type: 'string' }] }] }));
+    const res = await run(['serve', '--port', '0', '--host', '127.0.0.1'], { cwd, until: /claim\?token=\w+/ });
+    expect(res.kill).toBeDefined();
+    const base = /API (http:\/\/127\.0\.0\.1:\d+)\/api/.exec(res.stdout)?.[1];
+    expect(base).toBeTruthy();
+    const schemas = await (await fetch(`${base}/api/config/schemas`)).json();
+    expect(schemas.data[0].name).toBe('post');
+    expect(existsSync(join(cwd, 'data', 'vellum.db'))).toBe(true);
+    expect(await res.kill!()).toBe(0);
+  });
+
+  it('unknown commands exit 64 with usage', async () => {
+    const res = await run(['frobnicate'], { cwd: tmpdir() });
+    expect(res.code).toBe(64);
+    expect(res.stderr).toContain('Usage: vellum');
+  });
+});
