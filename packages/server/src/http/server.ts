@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Services } from '../domain/services.js';
 import { registerAuthentication } from './plugins/authenticate.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { registerErrorHandling, sendError } from './plugins/errors.js';
+import { registerInputGuard } from './plugins/input-guard.js';
+import { AppError } from '../errors.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { authRoutes } from './routes/auth/index.js';
 import { configRoutes } from './routes/config/index.js';
@@ -34,9 +36,16 @@ export function buildHttpServer(svc: Services, opts: HttpOptions): FastifyInstan
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { maxParamLength: 512 },
+    // Errors raised before routing (a malformed URL) still leave in the spec's error body.
+    frameworkErrors: (err, _req, reply) => {
+      sendError(reply, new AppError('INVALID_INPUT', 400, err.code === 'FST_ERR_BAD_URL' ? 'Malformed URL' : err.message));
+    },
   });
+  // JSON is the only body type of the API (multipart joins for media); a text/plain body is a wrong content type.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
+  registerInputGuard(app);
   registerRequestLog(app);
 
   app.register(

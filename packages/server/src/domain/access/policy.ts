@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import type { ContentAction } from './permissions.js';
+import { CONTENT_ACTIONS, type ContentAction } from './permissions.js';
 import type { Principal } from './principal.js';
 
 /**
@@ -79,9 +79,12 @@ export function requirePublishIfNeeded(p: Principal, schema: string, before: str
 export function canGrant(p: Principal, permission: string, schemaNames: ReadonlySet<string>): boolean {
   if (isAdmin(p) || p.permissions.has(permission)) return true;
   const [resource, action] = permission.split(':');
-  if (resource === 'content') return p.permissions.has('content:*');
+  const holdsAll = (schema: string | null) =>
+    CONTENT_ACTIONS.every((a) => (schema ? canOnSchema(p, schema, a) : p.permissions.has(`content:${a}`)));
+  // `content:*` and `<schema>:*` are within reach of a caller who holds every content action they cover.
+  if (resource === 'content') return action === '*' && holdsAll(null);
   if (!schemaNames.has(resource)) return false;
+  if (action === '*') return holdsAll(resource);
   // `posts:read` is within what a holder of content:read, content:* or posts:* has.
-  if (action === '*') return p.permissions.has('content:*');
   return canOnSchema(p, resource, action as ContentAction);
 }

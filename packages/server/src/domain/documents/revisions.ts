@@ -23,7 +23,10 @@ export async function listRevisions(
   input: { type: string; id: string; mode: DocumentAccessMode; limit?: unknown; offset?: unknown },
 ): Promise<{ data: RevisionView[]; meta: { total: number; limit: number; offset: number } }> {
   const schema = schemaOr404(svc, input.type);
-  if (readScope(actor, schema, input.mode, svc.config.documents.publicRead) !== 'all') denyRead(actor, input.mode);
+  const scope = readScope(actor, schema, input.mode, svc.config.documents.publicRead);
+  // Revisions hold drafts: published-only readers (anonymous on a public type) need to sign in.
+  if (scope === 'published') requireSchemaAction(actor, schema.name, 'read');
+  if (scope === 'none') denyRead(actor, input.mode);
   const { limit, offset } = parsePaging(input.limit, input.offset);
   const doc = await findDocument(svc.database, input.id);
   if (!doc || doc.type !== schema.name) throw errors.notFound('Document not found');

@@ -7,7 +7,7 @@ import { sanitizeRichtext } from './sanitize-richtext.js';
 export const ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+export const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 const URL_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:']);
 
 /** A reference found while validating, checked against the database afterwards in one query. */

@@ -7,6 +7,7 @@ import { uuidv7 } from '../shared/ids.js';
 import { parsePaging } from '../shared/paging.js';
 import type { Services } from '../services.js';
 import { newApiToken, sha256Hex } from './secrets.js';
+import { DATETIME } from '../documents/validate-document.js';
 
 /** The stored record as served: never the hash. */
 export interface ApiTokenView {
@@ -43,7 +44,7 @@ export async function createApiToken(svc: Services, actor: Principal, input: Cre
   let expiresAt: string | null = null;
   if (input.expiresAt !== undefined) {
     const ms = Date.parse(input.expiresAt);
-    if (!/^\d{4}-\d{2}-\d{2}T/.test(input.expiresAt) || Number.isNaN(ms)) details.push({ field: 'expiresAt', message: 'must be an ISO 8601 date-time' });
+    if (!DATETIME.test(input.expiresAt) || Number.isNaN(ms)) details.push({ field: 'expiresAt', message: 'must be an ISO 8601 date-time with a time zone' });
     else if (ms <= svc.now().getTime()) details.push({ field: 'expiresAt', message: 'must be in the future' });
     else expiresAt = new Date(ms).toISOString();
   }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ANONYMOUS, type Principal } from '../../domain/access/principal.js';
+import { requireAuthenticated } from '../../domain/access/policy.js';
 import { resolvePrincipal } from '../../domain/identity/resolve-principal.js';
 import type { Services } from '../../domain/services.js';
 
@@ -10,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route reads the bearer itself (`POST /auth/refresh` accepts a refresh token there). */
     ownBearer?: boolean;
+    /** The route needs a signed-in caller: anonymous requests get 401 before their body is validated. */
+    auth?: boolean;
   }
 }
 
@@ -20,5 +23,6 @@ export function registerAuthentication(app: FastifyInstance, svc: Services): voi
     request.principal = ANONYMOUS;
     if (request.routeOptions.config?.ownBearer) return;
     request.principal = await resolvePrincipal(svc, request.headers.authorization);
+    if (request.routeOptions.config?.auth) requireAuthenticated(request.principal);
   });
 }

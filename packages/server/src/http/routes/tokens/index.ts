@@ -18,6 +18,10 @@ const ListQuery = Type.Object({ limit: Type.Optional(Type.String()), offset: Typ
 const IdParams = Type.Object({ id: Type.String({ maxLength: 128 }) });
 
 export async function tokenRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
+  // Every token route needs a signed-in caller; the policy then checks tokens:read/write/delete.
+  app.addHook('onRoute', (route) => {
+    route.config = { ...(route.config as object), auth: true };
+  });
   app.post<{ Body: Static<typeof CreateBody> }>(
     '/tokens',
     { schema: { body: CreateBody, response: { 201: data(Type.Object({ token: Type.String(), apiToken: ApiToken })), ...errorResponses } } },

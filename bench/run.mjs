@@ -1,0 +1,276 @@
+// Vellum benchmark: `npm run bench` (SQLite) or `npm run bench -- --pg` (PostgreSQL).
+// Starts the built server in a child process on 127.0.0.1, seeds 100 authors and 10 000 posts
+// through the HTTP API, runs each scenario with autocannon and prints one JSON line per scenario
+// on stdout (progress and diagnostics go to stderr, so stdout stays machine-readable).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'packages/cli/dist/bin.js');
+const PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const USE_PG = process.argv.includes('--pg');
+const DIALECT = USE_PG ? 'postgres' : 'sqlite';
+const ADMIN = { username: 'admin', password: 'bench-password-1', email: 'admin@example.com' };
+const AUTHORS = 100;
+const POSTS = 10_000;
+const SEED_CONCURRENCY = 20;
+const CONNECTIONS = 10;
+const WARMUP_S = 2;
+const MEASURE_S = 10;
+// Hard ceiling for the whole run: a hung server or seed must not keep the process alive.
+const WATCHDOG_MS = 6 * 60_000;
+
+const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const children = [];
+const cleanups = [];
+
+/** Asks the OS for a free port (bind to 0, read it, release it): the CLI needs a port number up front. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer().once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns a child and remembers it, so cleanup kills it whatever path the run ends on. */
+function start(args, options) {
+  const child = spawn(process.execPath, args, options);
+  children.push(child);
+  child.exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  return child;
+}
+
+async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timedOut = await Promise.race([child.exited.then(() => false), sleep(5000).then(() => true)]);
+  if (timedOut) child.kill('SIGKILL');
+}
+
+/** Polls the URL until it answers 200; fails early if the child dies (bad config, port taken...). */
+async function waitFor(url, child, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before ${url} answered`);
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch { /* not listening yet */ }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+}
+
+async function api(base, method, path, token, body) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json().catch(() => null) };
+}
+
+/** Runs fn(i) for i in [0, n) with at most `limit` calls in flight; results keep their index. */
+async function pool(n, limit, fn) {
+  const out = new Array(n);
+  let next = 0;
+  const worker = async () => { while (next < n) { const i = next++; out[i] = await fn(i); } };
+  await Promise.all(Array.from({ length: Math.min(limit, n) }, worker));
+  return out;
+}
+
+/** Creates one document and aborts the whole run on anything but 201: seeding must be exact. */
+async function create(base, token, type, body) {
+  const res = await api(base, 'POST', `/api/documents/${type}`, token, { ...body, _status: 'published' });
+  if (res.status !== 201) throw new Error(`seeding ${type}: ${res.status} ${JSON.stringify(res.json)}`);
+  return res.json.data._id;
+}
+
+const CATEGORIES = ['news', 'guide', 'opinion'];
+const postBody = (i, authorIds) => ({
+  title: `Post number ${i}`,
+  body: `# Post ${i}\n\n` + 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor. '.repeat(4).slice(0, 290),
+  category: CATEGORIES[i % CATEGORIES.length],
+  price: (i % 500) + 0.99,
+  author: authorIds[i % authorIds.length],
+});
+
+async function seed(base, token) {
+  const t0 = Date.now();
+  const authorIds = await pool(AUTHORS, SEED_CONCURRENCY, (i) => create(base, token, 'author', { name: `Author ${i}`, bio: `Bio of author ${i}.` }));
+  let done = 0;
+  const postIds = await pool(POSTS, SEED_CONCURRENCY, async (i) => {
+    const id = await create(base, token, 'post', postBody(i, authorIds));
+    if (++done % 1000 === 0) log(`seeded ${done}/${POSTS} posts (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    return id;
+  });
+  log(`seeding done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return { authorIds, postIds };
+}
+
+/** Samples VmRSS of `pid` every 200 ms while `active` is set; keeps the maximum (kB). */
+function rssSampler(pid) {
+  const s = { active: false, maxKb: 0 };
+  const timer = setInterval(() => {
+    if (!s.active) return;
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      s.maxKb = Math.max(s.maxKb, kb);
+    } catch { /* process gone or no /proc: leave the maximum as is */ }
+  }, 200);
+  timer.unref();
+  return s;
+}
+
+/** A 2 s warm-up (discarded: JIT, caches, connection pools) then the 10 s measured run. */
+async function measure(name, opts, rss) {
+  log(`scenario ${name}`);
+  await autocannon({ ...opts, connections: CONNECTIONS, duration: WARMUP_S });
+  if (rss) rss.active = true;
+  const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: MEASURE_S });
+  if (rss) rss.active = false;
+  if (r.errors || r.timeouts) log(`  ${name}: ${r.errors} connection errors, ${r.timeouts} timeouts`);
+  if (r.non2xx) log(`  ${name}: status codes ${JSON.stringify(r.statusCodeStats)}`);
+  const line = { scenario: name, dialect: DIALECT, rps: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx };
+  process.stdout.write(JSON.stringify(line) + '\n');
+  return line;
+}
+
+async function main() {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build first`);
+  const tmp = mkdtempSync(join(tmpdir(), 'vellum-bench-'));
+  cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
+
+  let databaseUrl = `sqlite:${join(tmp, 'bench.db')}`;
+  if (USE_PG) {
+    const dbName = `vellum_bench_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    await admin.end();
+    // Registered after the server is stopped (cleanups run in reverse), `with (force)` anyway.
+    cleanups.push(async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${dbName} with (force)`);
+      await c.end();
+    });
+    databaseUrl = PG_ADMIN_URL.replace(/\/test$/, `/${dbName}`);
+  }
+
+  const configFile = join(tmp, 'vellum.config.json');
+  writeFileSync(configFile, JSON.stringify({
+    security: { adminUser: ADMIN, bcryptRounds: 4 },
+    schemas: [
+      { name: 'author', fields: [{ name: 'name', type: 'string', required: true }, { name: 'bio', type: 'text' }] },
+      { name: 'post', fields: [
+        { name: 'title', type: 'string', required: true },
+        { name: 'slug', type: 'slug', source: 'title' },
+        { name: 'body', type: 'markdown' },
+        { name: 'category', type: 'select', options: CATEGORIES },
+        { name: 'price', type: 'number', indexed: true },
+        { name: 'author', type: 'reference', to: 'author' },
+      ] },
+    ],
+  }, null, 2));
+
+  // Default log level (info) on purpose: request logging is part of the real cost. Its stdout is
+  // dropped so it neither floods the terminal nor mixes with our JSON lines; stderr stays visible.
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = start([BIN, 'serve', '--config', configFile, '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: tmp, // the server's ./data (media) lands in the temp dir, not in the repo
+    env: { ...process.env, DATABASE_URL: databaseUrl, MEDIA_DIR: join(tmp, 'media') },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  cleanups.push(() => stop(server));
+  await waitFor(`${base}/api/health`, server);
+  log(`server up on ${base} (${DIALECT})`);
+
+  const login = await api(base, 'POST', '/api/auth/login', null, { username: ADMIN.username, password: ADMIN.password });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.json)}`);
+  const token = login.json.data.token;
+  const { authorIds, postIds } = await seed(base, token);
+
+  const list = '/api/documents/post?limit=20';
+  const rss = rssSampler(server.pid);
+  const results = {};
+  const run = async (name, path, opts = {}) => { results[name] = await measure(name, { url: base + path, ...opts }, rss); };
+
+  // Captured before `create` adds documents, so the baseline serves what list20_expand served.
+  const expandBytes = Buffer.from(await (await fetch(`${base}${list}&expand=author`)).arrayBuffer());
+
+  await run('list20', list);
+  await run('list20_expand', `${list}&expand=author`);
+  await run('filter_select', '/api/documents/post?filter[category]=guide&limit=20');
+  // Rotate over 100 ids so one cached row does not stand in for the whole table.
+  const sampleIds = postIds.filter((_, i) => i % (POSTS / 100) === 0);
+  let getN = 0;
+  await run('get_expand', '', { requests: [{ setupRequest: (req) => ({ ...req, path: `/api/documents/post/${sampleIds[getN++ % sampleIds.length]}?expand=author` }) }] });
+  await run('offset0', `${list}&offset=0`);
+  await run('offset9000', `${list}&offset=9000`);
+  let createN = 0;
+  // A counter varies the titles (and so the slugs) without a slug-suffix search on every insert.
+  await run('create', '/api/documents/post', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...postBody(createN, authorIds), title: `Bench create ${createN++}`, _status: 'published' }) }) }],
+  });
+
+  // The baseline gets its own child process so it does not share an event loop with autocannon.
+  const bodyFile = join(tmp, 'list20_expand.json');
+  writeFileSync(bodyFile, expandBytes);
+  const baseline = start([join(ROOT, 'bench/baseline-server.mjs'), bodyFile, '/api/documents/post'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  cleanups.push(() => stop(baseline));
+  const basePort = await new Promise((resolve, reject) => {
+    baseline.stdout.on('data', (d) => { const m = /port=(\d+)/.exec(String(d)); if (m) resolve(Number(m[1])); });
+    baseline.once('exit', (code) => reject(new Error(`baseline server exited with code ${code}`)));
+  });
+  const baselineUrl = `http://127.0.0.1:${basePort}/api/documents/post`;
+  await waitFor(baselineUrl, baseline);
+  results.baseline_fastify = await measure('baseline_fastify', { url: baselineUrl }, null);
+
+  const ratio = (a, b) => (b ? Math.round((a / b) * 1000) / 1000 : null);
+  process.stdout.write(JSON.stringify({
+    scenario: 'summary',
+    dialect: DIALECT,
+    max_rss_mb: Math.round(rss.maxKb / 1024),
+    expand_vs_baseline: ratio(results.list20_expand.rps, results.baseline_fastify.rps),
+    offset9000_vs_offset0_p50: ratio(results.offset9000.p50_ms, results.offset0.p50_ms),
+  }) + '\n');
+}
+
+/** Runs the cleanups in reverse order of registration, each one on its own (one failure must not skip the rest). */
+async function cleanup() {
+  for (const fn of cleanups.reverse()) {
+    try { await fn(); } catch (err) { log(`cleanup: ${err.message}`); }
+  }
+  cleanups.length = 0;
+}
+
+const watchdog = setTimeout(() => {
+  log(`watchdog: still running after ${WATCHDOG_MS / 1000} s, giving up`);
+  for (const c of children) c.kill('SIGKILL');
+  cleanup().finally(() => process.exit(1));
+}, WATCHDOG_MS);
+watchdog.unref();
+process.once('SIGINT', () => cleanup().finally(() => process.exit(130)));
+
+main().then(
+  () => cleanup(),
+  async (err) => {
+    log(`error: ${err.message}`);
+    await cleanup();
+    process.exitCode = 1;
+  },
+);
