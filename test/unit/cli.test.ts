@@ -44,7 +44,7 @@ describe('vellum serve', () => {
     expect(res.kill).toBeDefined();
     const base = /API (http:\/\/127\.0\.0\.1:\d+)\/api/.exec(res.stdout)?.[1];
     expect(base).toBeTruthy();
-    const schemas = await (await fetch(`${base}/api/config/schemas`)).json();
+    const schemas = (await (await fetch(`${base}/api/config/schemas`)).json()) as { data: Array<{ name: string }> };
     expect(schemas.data[0].name).toBe('post');
     expect(existsSync(join(cwd, 'data', 'vellum.db'))).toBe(true);
     expect(await res.kill!()).toBe(0);
