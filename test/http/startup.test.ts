@@ -22,6 +22,23 @@ describe('start-up', () => {
     }
   });
 
+  it('CORS is off by default and allows exactly the configured origins', async () => {
+    const plain = await startTestApp();
+    const open = await startTestApp({ server: { cors: ['https://studio.example'] } });
+    try {
+      const none = await plain.request({ method: 'GET', url: '/api/health', headers: { origin: 'https://studio.example' } });
+      expect(none.headers['access-control-allow-origin']).toBeUndefined();
+      const allowed = await open.request({ method: 'OPTIONS', url: '/api/documents/post', headers: { origin: 'https://studio.example', 'access-control-request-method': 'POST' } });
+      expect(allowed.statusCode).toBe(204);
+      expect(allowed.headers['access-control-allow-origin']).toBe('https://studio.example');
+      const other = await open.request({ method: 'GET', url: '/api/health', headers: { origin: 'https://evil.example' } });
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await plain.close();
+      await open.close();
+    }
+  });
+
   it('serves the schemas publicly', async () => {
     const t = await startTestApp({ schemas: TEST_SCHEMAS });
     try {

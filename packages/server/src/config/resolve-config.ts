@@ -77,8 +77,8 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       port,
       host: r.string(flags.host !== undefined ? '--host' : 'server.host', flags.host ?? env.HOST ?? server.host, { def: '0.0.0.0' }) as string,
       basePath,
-      trustProxy: (server.trustProxy ?? false) as boolean | string | number,
-      cors: (server.cors ?? false) as boolean | string | string[],
+      trustProxy: trustProxy(r, server.trustProxy),
+      cors: cors(r, server.cors),
       logLevel: r.string('server.logLevel', env.LOG_LEVEL ?? server.logLevel, { def: 'info' }) as string,
       bodyLimit: r.int('server.bodyLimit', server.bodyLimit, { def: 1_048_576, min: 1024 }) as number,
       publicUrl: r.string('server.publicUrl', server.publicUrl),
@@ -141,6 +141,22 @@ function adminUser(r: ConfigReader, raw: unknown, env: NodeJS.ProcessEnv): Admin
   if (result.username === undefined) r.problem('security.adminUser.username', 'required when an admin user is configured');
   if (result.password === undefined) r.problem('security.adminUser.password', 'required when an admin user is configured');
   return result;
+}
+
+/** `server.trustProxy`: as Fastify takes it (true, hop count, or addresses/CIDRs). */
+function trustProxy(r: ConfigReader, raw: unknown): boolean | string | number {
+  if (raw === undefined || raw === null) return false;
+  if (typeof raw === 'boolean' || typeof raw === 'string' || (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0)) return raw;
+  r.problem('server.trustProxy', 'expected true/false, a hop count or a comma-separated list of addresses');
+  return false;
+}
+
+/** `server.cors`: false (default), true (any origin) or the allowed origins. */
+function cors(r: ConfigReader, raw: unknown): boolean | string | string[] {
+  if (raw === undefined || raw === null) return false;
+  if (typeof raw === 'boolean' || typeof raw === 'string' || (Array.isArray(raw) && raw.every((o) => typeof o === 'string'))) return raw as boolean | string | string[];
+  r.problem('server.cors', 'expected true/false, an origin or a list of origins');
+  return false;
 }
 
 /** Sections that later features own: accepted as objects now, validated in full by their feature. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Services } from '../domain/services.js';
 import { registerAuthentication } from './plugins/authenticate.js';
@@ -46,6 +47,8 @@ export function buildHttpServer(svc: Services, opts: HttpOptions): FastifyInstan
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
   registerInputGuard(app);
+  // Off by default; `true` reflects any origin, a string or list allows exactly those origins.
+  if (server.cors) app.register(cors, { origin: server.cors === true ? true : server.cors, exposedHeaders: ['etag', 'x-request-id', 'location', 'retry-after'] });
   registerRequestLog(app);
 
   app.register(
