@@ -92,7 +92,7 @@ function validateValue(field: FieldDef, value: unknown, path: string, ctx: Valid
       const v = field.type === 'richtext' ? sanitizeRichtext(value) : value;
       if (field.minLength !== undefined && length(v) < field.minLength) return fail(ctx, path, `must be at least ${field.minLength} characters`);
       if (field.maxLength !== undefined && length(v) > field.maxLength) return fail(ctx, path, `must be at most ${field.maxLength} characters`);
-      if (field.pattern !== undefined && !new RegExp(field.pattern, 'u').test(v)) return fail(ctx, path, `must match ${field.pattern}`);
+      if (field.pattern !== undefined && !compiledPattern(field.pattern).test(v)) return fail(ctx, path, `must match ${field.pattern}`);
       return v;
     }
     case 'email':
@@ -178,6 +178,15 @@ function validateValue(field: FieldDef, value: unknown, path: string, ctx: Valid
     case 'json':
       return value;
   }
+}
+
+const patterns = new Map<string, RegExp>();
+
+/** Schema patterns are compiled once (they were checked at start-up). */
+function compiledPattern(source: string): RegExp {
+  let re = patterns.get(source);
+  if (!re) patterns.set(source, (re = new RegExp(source, 'u')));
+  return re;
 }
 
 function isRealDate(y: number, m: number, d: number): boolean {
