@@ -71,11 +71,19 @@ async function waitFor(url, child, timeoutMs = 30_000) {
   throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
 }
 
+/** One statement on the maintenance database (create/drop the throwaway bench database). */
+async function pgAdmin(statement) {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try { await client.query(statement); } finally { await client.end(); }
+}
+
 async function api(base, method, path, token, body) {
   const res = await fetch(base + path, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000), // a stuck request fails the run instead of hanging it
   });
   return { status: res.status, json: await res.json().catch(() => null) };
 }
@@ -154,35 +162,25 @@ async function main() {
   let databaseUrl = `sqlite:${join(tmp, 'bench.db')}`;
   if (USE_PG) {
     const dbName = `vellum_bench_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    // Registered after the server is stopped (cleanups run in reverse), `with (force)` anyway.
-    cleanups.push(async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${dbName} with (force)`);
-      await c.end();
-    });
+    await pgAdmin(`create database ${dbName}`);
+    // Registered before the server's stop, so it runs after it (cleanups run in reverse);
+    // `with (force)` ends any connection the server left behind anyway.
+    cleanups.push(() => pgAdmin(`drop database if exists ${dbName} with (force)`));
     databaseUrl = PG_ADMIN_URL.replace(/\/test$/, `/${dbName}`);
   }
 
   const configFile = join(tmp, 'vellum.config.json');
   writeFileSync(configFile, JSON.stringify({
-    security: { adminUser: ADMIN, bcryptRounds: 4 },
+    security: { adminUser: ADMIN, bcryptRounds: 4 }, // cheap hashing: login is not what we measure
     schemas: [
       { name: 'author', fields: [{ name: 'name', type: 'string', required: true }, { name: 'bio', type: 'text' }] },
       { name: 'post', fields: [
-        { name: 'title', type: 'string', required: true },
-        { name: 'slug', type: 'slug', source: 'title' },
-        { name: 'body', type: 'markdown' },
-        { name: 'category', type: 'select', options: CATEGORIES },
-        { name: 'price', type: 'number', indexed: true },
-        { name: 'author', type: 'reference', to: 'author' },
+        { name: 'title', type: 'string', required: true }, { name: 'slug', type: 'slug', source: 'title' },
+        { name: 'body', type: 'markdown' }, { name: 'category', type: 'select', options: CATEGORIES },
+        { name: 'price', type: 'number', indexed: true }, { name: 'author', type: 'reference', to: 'author' },
       ] },
     ],
-  }, null, 2));
+  }));
 
   // Default log level (info) on purpose: request logging is part of the real cost. Its stdout is
   // dropped so it neither floods the terminal nor mixes with our JSON lines; stderr stays visible.
@@ -219,8 +217,8 @@ async function main() {
   await run('get_expand', '', { requests: [{ setupRequest: (req) => ({ ...req, path: `/api/documents/post/${sampleIds[getN++ % sampleIds.length]}?expand=author` }) }] });
   await run('offset0', `${list}&offset=0`);
   await run('offset9000', `${list}&offset=9000`);
+  // A counter varies the titles, so each insert gets a fresh slug rather than a -N suffix hunt.
   let createN = 0;
-  // A counter varies the titles (and so the slugs) without a slug-suffix search on every insert.
   await run('create', '/api/documents/post', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -242,20 +240,25 @@ async function main() {
 
   const ratio = (a, b) => (b ? Math.round((a / b) * 1000) / 1000 : null);
   process.stdout.write(JSON.stringify({
-    scenario: 'summary',
-    dialect: DIALECT,
-    max_rss_mb: Math.round(rss.maxKb / 1024),
+    scenario: 'summary', dialect: DIALECT, max_rss_mb: Math.round(rss.maxKb / 1024),
     expand_vs_baseline: ratio(results.list20_expand.rps, results.baseline_fastify.rps),
     offset9000_vs_offset0_p50: ratio(results.offset9000.p50_ms, results.offset0.p50_ms),
   }) + '\n');
 }
 
-/** Runs the cleanups in reverse order of registration, each one on its own (one failure must not skip the rest). */
-async function cleanup() {
-  for (const fn of cleanups.reverse()) {
-    try { await fn(); } catch (err) { log(`cleanup: ${err.message}`); }
-  }
-  cleanups.length = 0;
+/**
+ * Runs the cleanups once, in reverse order of registration (server stopped before its database is
+ * dropped), each on its own so one failure does not skip the rest. A signal and main's own failure
+ * may both ask for it: they share the one run.
+ */
+let cleaning;
+function cleanup() {
+  cleaning ??= (async () => {
+    for (const fn of cleanups.splice(0).reverse()) {
+      try { await fn(); } catch (err) { log(`cleanup: ${err.message}`); }
+    }
+  })();
+  return cleaning;
 }
 
 const watchdog = setTimeout(() => {
@@ -264,13 +267,11 @@ const watchdog = setTimeout(() => {
   cleanup().finally(() => process.exit(1));
 }, WATCHDOG_MS);
 watchdog.unref();
-process.once('SIGINT', () => cleanup().finally(() => process.exit(130)));
+// Ctrl-C or a kill must not leave a server, a temp dir or a database behind.
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.once(signal, () => cleanup().finally(() => process.exit(code)));
 
-main().then(
-  () => cleanup(),
-  async (err) => {
-    log(`error: ${err.message}`);
-    await cleanup();
-    process.exitCode = 1;
-  },
-);
+main().then(cleanup, async (err) => {
+  log(`error: ${err.message}`);
+  await cleanup();
+  process.exitCode = 1;
+});
