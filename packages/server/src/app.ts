@@ -4,6 +4,8 @@ import { ensureAdminUser, loadJwtKey, prepareClaim } from './domain/identity/boo
 import { SchemaRegistry } from './domain/schemas/schema-registry.js';
 import type { Services } from './domain/services.js';
 import { TtlCache } from './domain/shared/ttl-cache.js';
+import { ContentChanges } from './domain/shared/content-changes.js';
+import { ListCache } from './domain/documents/list-cache.js';
 import { buildHttpServer } from './http/server.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrations/index.js';
@@ -40,6 +42,8 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       now: opts.now ?? (() => new Date()),
       jwtKey: await loadJwtKey(database, config),
       apiTokenCache: new TtlCache<StoredApiToken>(5_000, 10_000),
+      changes: new ContentChanges(),
+      listCache: new ListCache(2_000, 1_000),
     };
     await ensureAdminUser(services);
     const claimToken = await prepareClaim(services);

@@ -2,6 +2,8 @@ import type { VellumConfig } from '../config/types.js';
 import type { Database } from '../storage/database.js';
 import type { StoredApiToken } from '../storage/api-tokens-store.js';
 import type { TtlCache } from './shared/ttl-cache.js';
+import type { ContentChanges } from './shared/content-changes.js';
+import type { ListCache } from './documents/list-cache.js';
 import type { SchemaRegistry } from './schemas/schema-registry.js';
 
 /**
@@ -20,4 +22,8 @@ export interface Services {
    * this node evicts at once; other nodes see it within the TTL.
    */
   apiTokenCache: TtlCache<StoredApiToken>;
+  /** Content write versions; caches of derived content check them. */
+  changes: ContentChanges;
+  /** List totals and deep-page anchors per query, valid while their type's version holds. */
+  listCache: ListCache;
 }

@@ -237,22 +237,61 @@ function whereSql(conn: Conn, q: ListQuery): RawBuilder<boolean> {
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
 }
 
-/**
- * One page of documents. The page is chosen on the indexes alone (a "deferred join": only `seq`
- * is read while skipping `offset` rows), then the full rows of that page are fetched, so deep
- * offsets cost about what the first page costs.
- */
-export async function listDocuments(conn: Conn, q: ListQuery): Promise<StoredDocument[]> {
+/** The sort key of one row: a page can start right after it instead of skipping rows. */
+export interface PageAnchor {
+  value: JsonScalar;
+  seq: number;
+}
+
+function orderSql(conn: Conn, q: ListQuery, table: string) {
   const dir = q.order.direction === 'asc' ? 'asc' : 'desc';
   const nulls = 'json' in q.order.operand ? conn.dialect.nullsOrder(dir) : '';
-  const orderBy = (table: string) =>
-    sql`${operandSql(conn, q.order.operand, table)} ${sql.raw(dir + nulls)}, ${sql.raw(`${table}.seq ${dir}`)}`;
-  const result = await sql<Row>`
-    select ${sql.raw(COLUMNS.map((c) => `d.${c}`).join(', '))}
-    from (select documents.seq from documents where ${whereSql(conn, q)} order by ${orderBy('documents')} limit ${q.limit} offset ${q.offset}) page
-    join documents d on d.seq = page.seq
-    order by ${orderBy('d')}`.execute(conn.db);
+  return sql`${operandSql(conn, q.order.operand, table)} ${sql.raw(dir + nulls)}, ${sql.raw(`${table}.seq ${dir}`)}`;
+}
+
+/** Rows that sort after the anchor, as a row-value comparison the index can range-scan. */
+function afterAnchorSql(conn: Conn, q: ListQuery, a: PageAnchor): RawBuilder<boolean> {
+  const expr = operandSql(conn, q.order.operand, 'documents');
+  const op = sql.raw(q.order.direction === 'asc' ? '>' : '<');
+  return sql<boolean>`(${expr}, documents.seq) ${op} (${a.value}, ${a.seq})`;
+}
+
+/** Anchors need a sort key that is never absent: the non-null system columns. */
+export function anchorable(q: ListQuery): boolean {
+  return 'column' in q.order.operand && ['id', 'status', 'rev', 'created_at', 'updated_at'].includes(q.order.operand.column);
+}
+
+/** Below this offset a page is read directly; above it, the page is chosen on the index first. */
+const DEFERRED_JOIN_FROM = 200;
+
+/**
+ * One page of documents. For deep offsets the page is chosen on the indexes alone (a "deferred
+ * join": only `seq` is read while skipping rows), then the full rows of that page are fetched.
+ * With an anchor the page starts right after that row, so only the rows past it are skipped.
+ */
+export async function listDocuments(conn: Conn, q: ListQuery, after?: PageAnchor): Promise<StoredDocument[]> {
+  const where = after ? sql`${whereSql(conn, q)} and ${afterAnchorSql(conn, q, after)}` : whereSql(conn, q);
+  const columns = (table: string) => sql.raw(COLUMNS.map((c) => `${table}.${c}`).join(', '));
+  const result =
+    q.offset < DEFERRED_JOIN_FROM
+      ? await sql<Row>`
+          select ${columns('documents')} from documents
+          where ${where} order by ${orderSql(conn, q, 'documents')} limit ${q.limit} offset ${q.offset}`.execute(conn.db)
+      : await sql<Row>`
+          select ${columns('d')}
+          from (select documents.seq from documents where ${where} order by ${orderSql(conn, q, 'documents')} limit ${q.limit} offset ${q.offset}) page
+          join documents d on d.seq = page.seq
+          order by ${orderSql(conn, q, 'd')}`.execute(conn.db);
   return result.rows.map((r) => toDocument(conn, r));
+}
+
+/** The sort key of the row at `position` (0-based), or undefined past the end or on an absent value. */
+export async function findPageAnchor(conn: Conn, q: ListQuery, position: number): Promise<PageAnchor | undefined> {
+  const result = await sql<{ v: JsonScalar | null; seq: number | string }>`
+    select ${operandSql(conn, q.order.operand, 'documents')} as v, documents.seq as seq from documents
+    where ${whereSql(conn, q)} order by ${orderSql(conn, q, 'documents')} limit 1 offset ${position}`.execute(conn.db);
+  const row = result.rows[0];
+  return row && row.v !== null && row.v !== undefined ? { value: row.v, seq: Number(row.seq) } : undefined;
 }
 
 export async function countDocuments(conn: Conn, q: ListQuery): Promise<number> {

@@ -32,4 +32,5 @@ export async function deleteDocument(
     }
     await deleteRow(conn, current.id);
   });
+  svc.changes.bump(schema.name);
 }

@@ -1,5 +1,8 @@
 import { errors } from '../../errors.js';
-import { countDocuments, findDocument, listDocuments as listRows } from '../../storage/documents-store.js';
+import {
+  anchorable, countDocuments, findDocument, findPageAnchor, listDocuments as listRows, type ListQuery, type PageAnchor,
+} from '../../storage/documents-store.js';
+import { ANCHOR_STEP } from './list-cache.js';
 import { denyRead, readScope, type DocumentAccessMode } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
@@ -26,12 +29,32 @@ export async function listDocuments(
   // 2. Query parameters, typed by the schema (400 on anything unknown or malformed).
   const q = parseListQuery(schema, input.query);
   const expand = parseExpand(svc.schemas, schema.name, q.expand);
-  // 3. One page and the total, then expansion one level per query.
-  const listQuery = { type: schema.name, statuses: scope === 'published' ? ['published'] : undefined, ...q };
-  const [rows, total] = await Promise.all([listRows(svc.database, listQuery), countDocuments(svc.database, listQuery)]);
+  // 3. One page and the total (both helped by the list cache), then expansion one level per query.
+  const listQuery: ListQuery = { type: schema.name, statuses: scope === 'published' ? ['published'] : undefined, ...q };
+  const cached = svc.listCache.entry(cacheKey(listQuery), svc.changes.typeVersion(schema.name));
+  const [rows, total] = await Promise.all([pageRows(svc, listQuery, cached.anchors), cached.total ?? countDocuments(svc.database, listQuery)]);
+  cached.total = total;
   const data = rows.map(toApiDocument);
   await expandDocuments(svc, actor, input.mode, data, expand);
   return { data: data.map((d) => projectFields(d, q.fields)), meta: { total, limit: q.limit, offset: q.offset } };
+}
+
+/** What identifies a list apart from its page: the cache key for its total and anchors. */
+function cacheKey(q: ListQuery): string {
+  return JSON.stringify([q.type, q.statuses, q.conditions, q.searchWords, q.order]);
+}
+
+/** A page, starting from the nearest anchor below the offset when the offset is deep. */
+async function pageRows(svc: Services, q: ListQuery, anchors: Map<number, PageAnchor>) {
+  if (q.offset < ANCHOR_STEP || !anchorable(q)) return listRows(svc.database, q);
+  const at = Math.floor(q.offset / ANCHOR_STEP) * ANCHOR_STEP;
+  let anchor = anchors.get(at);
+  if (!anchor) {
+    anchor = await findPageAnchor(svc.database, q, at - 1);
+    if (!anchor) return listRows(svc.database, q);
+    anchors.set(at, anchor);
+  }
+  return listRows(svc.database, { ...q, offset: q.offset - at }, anchor);
 }
 
 /** `GET /documents/:type/:id`: missing, of another type or not visible to the caller all read as 404. */

@@ -47,7 +47,7 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
   if (result.errors.length > 0) throw errors.validation(result.errors);
 
   // 4. In one transaction: id free, references real, slugs and unique values free, then insert.
-  return inTransaction(svc.database, async (conn) => {
+  const created = await inTransaction(svc.database, async (conn) => {
     if (await findDocument(conn, id)) throw errors.conflict(`A document with _id ${id} exists`, [{ field: '_id', message: 'is taken' }]);
     if (schema.singleton && (await typeHasDocuments(conn, schema.name))) {
       throw errors.conflict(`${schema.name} is a singleton and already has its document`);
@@ -61,6 +61,9 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
     await guardUnique(conn, () => insertDocument(conn, doc, refsOf(result), searchText(schema, doc.data)));
     return toApiDocument(doc);
   });
+  // 5. Committed: caches of this content are now out of date.
+  svc.changes.bump(schema.name);
+  return created;
 }
 
 /** `PUT /documents/:type/:id`: replaces every non-system field; `_status` kept unless given. */
@@ -85,7 +88,7 @@ export async function updateWith(
   requireSchemaAction(actor, schema.name, 'write');
   const body = asObject(input.body);
 
-  return inTransaction(svc.database, async (conn) => {
+  const updated = await inTransaction(svc.database, async (conn) => {
     // 2. The current version, locked for this transaction; If-Match against its revision.
     const current = await findDocument(conn, input.id, { forUpdate: true });
     if (!current || current.type !== schema.name) throw errors.notFound('Document not found');
@@ -104,6 +107,9 @@ export async function updateWith(
     if (!written) throw errors.conflict('The document was changed by another write; retry');
     return toApiDocument(doc);
   });
+  // 5. Committed: caches of this content are now out of date.
+  svc.changes.bump(schema.name);
+  return updated;
 }
 
 export function etagMatches(header: string, rev: number): boolean {
