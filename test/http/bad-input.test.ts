@@ -408,7 +408,7 @@ describe('tokens', () => {
       .setIssuer(claims.iss as string)
       .setIssuedAt(past)
       .setExpirationTime(past + 60)
-      .sign(t.app.services.jwtKey);
+      .sign(t.app.services.jwtKey.cryptoKey);
     expectError(await me(`Bearer ${expired}`), 401, 'UNAUTHORIZED');
   });
 
@@ -429,7 +429,7 @@ describe('tokens', () => {
       .setIssuer(claims.iss as string)
       .setIssuedAt()
       .setExpirationTime('1h')
-      .sign(t.app.services.jwtKey);
+      .sign(t.app.services.jwtKey.cryptoKey);
     expectError(await me(`Bearer ${mfa}`), 401, 'UNAUTHORIZED');
   });
 

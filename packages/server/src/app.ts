@@ -30,7 +30,7 @@ export interface AppOptions {
  * (or a claim token), then the HTTP server. Nothing listens until all of it has worked.
  */
 export async function createApp(config: VellumConfig, opts: AppOptions = {}): Promise<App> {
-  const database = openDatabase(config.database.url);
+  const database = await openDatabase(config.database.url);
   try {
     await migrateToLatest(database.db, database.dialect);
     const schemas = new SchemaRegistry(config.schemas);

@@ -4,6 +4,7 @@ import type { StoredApiToken } from '../storage/api-tokens-store.js';
 import type { TtlCache } from './shared/ttl-cache.js';
 import type { ContentChanges } from './shared/content-changes.js';
 import type { ListCache } from './documents/list-cache.js';
+import type { JwtKey } from './identity/access-tokens.js';
 import type { SchemaRegistry } from './schemas/schema-registry.js';
 
 /**
@@ -16,7 +17,7 @@ export interface Services {
   schemas: SchemaRegistry;
   now(): Date;
   /** HS256 key for access tokens (configured or generated and stored once). */
-  jwtKey: Uint8Array;
+  jwtKey: JwtKey;
   /**
    * API tokens by hash, for a few seconds: spares the lookup on busy integrations. Revocation on
    * this node evicts at once; other nodes see it within the TTL.

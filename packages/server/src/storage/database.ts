@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Tables } from './tables.js';
 import type { Dialect } from './dialects/dialect.js';
@@ -23,9 +22,11 @@ export function sqlitePath(url: string, cwd = process.cwd()): string {
 }
 
 /** Opens the database named by the URL: embedded SQLite or a PostgreSQL pool. */
-export function openDatabase(url: string): Database {
+export async function openDatabase(url: string): Promise<Database> {
   if (url.startsWith('sqlite:')) return openSqlite(sqlitePath(url));
-  return openPostgres(url);
+  // Loaded only when used: a SQLite instance does not carry the PostgreSQL driver in memory.
+  const { default: pg } = await import('pg');
+  return openPostgres(pg, url);
 }
 
 function openSqlite(path: string): Database {
@@ -60,10 +61,13 @@ function withStatementCache(raw: BetterSqlite3.Database) {
   };
 }
 
-function openPostgres(url: string): Database {
+function openPostgres(pg: typeof import('pg').default, url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // An idle client that loses its connection emits 'error'; without a listener that kills the process.
+  // A client that loses its connection (server restart, failover, terminated backend) emits
+  // 'error': idle ones on the pool, checked-out ones on themselves. Without listeners that error
+  // would end the process; with them, the query in flight fails (500) and the pool reconnects.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: postgresDialect, close: () => db.destroy() };
 }

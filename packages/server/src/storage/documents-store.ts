@@ -96,6 +96,7 @@ export async function insertDocument(conn: Conn, doc: StoredDocument, refs: read
       created_by: doc.createdBy,
       updated_by: doc.updatedBy,
       data: conn.dialect.encodeData(doc.data),
+      ...conn.dialect.searchColumns(searchText),
     })
     .returning('seq')
     .executeTakeFirstOrThrow();
@@ -121,6 +122,7 @@ export async function updateDocument(
       updated_at: doc.updatedAt,
       updated_by: doc.updatedBy,
       data: conn.dialect.encodeData(doc.data),
+      ...conn.dialect.searchColumns(searchText),
     })
     .where('id', '=', doc.id)
     .where('rev', '=', expectedRev)

@@ -1,10 +1,18 @@
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type sanitizeHtmlType from 'sanitize-html';
+
+// Loaded on the first richtext value: instances without richtext fields do not pay its memory.
+let sanitizer: typeof sanitizeHtmlType | undefined;
+const sanitizeHtml = ((html: string, options?: sanitizeHtmlType.IOptions) => {
+  sanitizer ??= createRequire(import.meta.url)('sanitize-html') as typeof sanitizeHtmlType;
+  return sanitizer(html, options);
+}) as typeof sanitizeHtmlType;
 
 /**
  * Allowlist sanitizer for `richtext` fields: structural and inline formatting only. No script,
  * style or event handler survives, and links/images accept only http(s), mailto and tel URLs.
  */
-const OPTIONS: sanitizeHtml.IOptions = {
+const OPTIONS: sanitizeHtmlType.IOptions = {
   allowedTags: [
     'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'ul', 'ol', 'li',
     'strong', 'b', 'em', 'i', 'u', 's', 'sub', 'sup', 'mark', 'a', 'img', 'figure', 'figcaption',

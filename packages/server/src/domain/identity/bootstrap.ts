@@ -6,6 +6,7 @@ import { putInstanceValueOnce, setInstanceValue } from '../../storage/instance-s
 import { countUsers, findUserByUsername } from '../../storage/users-store.js';
 import { isAppError } from '../../errors.js';
 import type { Services } from '../services.js';
+import { importJwtKey, type JwtKey } from './access-tokens.js';
 import { createUser } from './create-user.js';
 import { randomBase62, sha256Hex } from './secrets.js';
 
@@ -15,9 +16,9 @@ export const CLAIM_KEY = 'claim_token_hash';
  * The access-token key: the configured secret, or one generated on first start and kept in the
  * database so restarts (and other nodes) keep accepting the same tokens.
  */
-export async function loadJwtKey(database: Database, config: VellumConfig): Promise<Uint8Array> {
+export async function loadJwtKey(database: Database, config: VellumConfig): Promise<JwtKey> {
   const secret = config.security.jwtSecret ?? (await putInstanceValueOnce(database, 'jwt_secret', randomBytes(48).toString('base64url')));
-  return new TextEncoder().encode(secret);
+  return importJwtKey(new TextEncoder().encode(secret));
 }
 
 /** Creates `security.adminUser` when that username does not exist yet. */

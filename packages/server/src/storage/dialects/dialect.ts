@@ -33,7 +33,9 @@ export interface Dialect {
   isUniqueViolation(err: unknown): boolean;
   /** Inside a transaction: waits until no other node is changing the schema (indexes), then holds that right until commit. */
   lockSchema(db: Kysely<Tables>): Promise<void>;
-  /** Stores the full-text body of the document row `seq` (FTS5 table / tsvector column). */
+  /** Extra column values of a document row for its search text (PostgreSQL's tsvector column). */
+  searchColumns(text: string): Record<string, RawBuilder<unknown>>;
+  /** Stores the search text outside the row, after it is written (SQLite's FTS5 table). */
   writeSearchText(db: Kysely<Tables>, seq: number, text: string): Promise<void>;
   /** Condition on `documents` rows: every word matches, the last one as a prefix. */
   searchMatch(words: readonly string[]): RawBuilder<boolean>;

@@ -28,9 +28,8 @@ export const postgresDialect: Dialect = {
   lockSchema: async (db) => {
     await sql`select pg_advisory_xact_lock(${SCHEMA_LOCK_KEY})`.execute(db);
   },
-  writeSearchText: async (db, seq, text) => {
-    await sql`update documents set search = to_tsvector('simple', ${text}) where seq = ${seq}`.execute(db);
-  },
+  searchColumns: (text) => ({ search: sql`to_tsvector('simple', ${text})` }),
+  writeSearchText: async () => undefined,
   searchMatch: (words) => {
     // Words hold only letters and digits (see search-words.ts), so they are safe tsquery operands.
     const query = words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');

@@ -26,6 +26,7 @@ export const sqliteDialect: Dialect = {
   decodeData: (raw) => JSON.parse(raw as string) as Record<string, unknown>,
   // One writer at a time is SQLite's own rule; the transaction itself is the lock.
   lockSchema: async () => undefined,
+  searchColumns: () => ({}),
   writeSearchText: async (db, seq, text) => {
     await sql`delete from documents_fts where rowid = ${seq}`.execute(db);
     await sql`insert into documents_fts (rowid, body) values (${seq}, ${text})`.execute(db);

@@ -1,0 +1,34 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { createApp, resolveConfig } from '../../packages/server/src/index.js';
+import { PG_ADMIN_URL } from '../helpers/database.js';
+import { ADMIN } from '../helpers/app.js';
+
+/** PostgreSQL-only by nature: what happens when the database drops the service's connections. */
+describe('PostgreSQL connection loss', () => {
+  it('terminated backends fail the queries in flight but never the process; the pool reconnects', async () => {
+    const name = `vellum_t_loss_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/${name}`;
+    const app = await createApp(resolveConfig({ database: { url: url.toString() }, security: { bcryptRounds: 4, adminUser: ADMIN } }, {}));
+    try {
+      const load = Array.from({ length: 200 }, () => app.server.inject({ method: 'GET', url: '/api/ready' }));
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+      const results = await Promise.all(load);
+      expect(results.every((r) => r.statusCode === 200 || r.statusCode === 503 || r.statusCode === 500)).toBe(true);
+      // The next requests get fresh connections.
+      let ok = 0;
+      for (let i = 0; i < 20; i++) if ((await app.server.inject({ method: 'GET', url: '/api/ready' })).statusCode === 200) ok++;
+      expect(ok).toBeGreaterThanOrEqual(19);
+      const login = await app.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } });
+      expect(login.statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  });
+});
