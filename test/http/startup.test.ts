@@ -129,6 +129,29 @@ describe('start-up', () => {
   });
 });
 
+describe('server errors', () => {
+  it('a 500 shows no internals, names the request id, and the log has the details under that id', async () => {
+    const db = await createTestDatabase();
+    const lines: Array<Record<string, any>> = [];
+    const stream = { write: (line: string) => void lines.push(JSON.parse(line)) };
+    const app = await createApp(config(db.url), { logger: { level: 'info', stream } });
+    try {
+      // Pull the database out from under the running app: every query now fails inside the server.
+      await app.services.database.close();
+      const res = await app.server.inject({ method: 'GET', url: '/api/documents/post?limit=5', headers: { 'x-request-id': 'req-500-test' } });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error (request id req-500-test)' } });
+      expect(res.headers['x-request-id']).toBe('req-500-test');
+      const logged = lines.find((l) => l.reqId === 'req-500-test' && l.err);
+      expect(logged?.err?.message).toBeTruthy();
+      expect(logged?.msg).toBe('request failed');
+    } finally {
+      await app.server.close();
+      await db.drop();
+    }
+  });
+});
+
 describe('first-boot claim', () => {
   it('with no users and no configured admin, one claim creates the admin', async () => {
     const t = await startTestApp({ security: { adminUser: undefined } });

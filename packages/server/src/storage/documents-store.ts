@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Conn } from './connection.js';
 import type { JsonScalar } from './dialects/dialect.js';
+import type { DocumentsTable } from './tables.js';
 
 export interface StoredDocument {
   id: string;
@@ -41,17 +42,7 @@ export interface DocumentRef {
   path: string;
 }
 
-interface Row {
-  id: string;
-  type: string;
-  status: string;
-  rev: number;
-  created_at: string;
-  updated_at: string;
-  created_by: string | null;
-  updated_by: string | null;
-  data: unknown;
-}
+type Row = Omit<DocumentsTable, 'seq'>;
 
 const COLUMNS = ['id', 'type', 'status', 'rev', 'created_at', 'updated_at', 'created_by', 'updated_by', 'data'] as const;
 
