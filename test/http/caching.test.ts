@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('anonymous response cache', () => {
+describe('response cache', () => {
   it('a write is visible to the next anonymous read (no stale page)', async () => {
     const url = '/api/documents/company?filter[country]=fr';
     expect((await t.request({ method: 'GET', url })).json().meta.total).toBe(0);
@@ -35,6 +35,31 @@ describe('anonymous response cache', () => {
     expect((await t.request({ method: 'GET', url })).json().meta.total).toBe(0);
     expect((await t.request({ method: 'GET', url, token: admin })).json().meta.total).toBe(1);
     expect((await t.request({ method: 'GET', url })).json().meta.total).toBe(0);
+  });
+
+  it('callers are still authenticated on a cached URL: a revoked session gets 401', async () => {
+    const session = (await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })).json().data;
+    const url = '/api/documents/company?limit=3';
+    expect((await t.request({ method: 'GET', url, token: session.token })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url, token: admin })).statusCode).toBe(200);
+    // Replaying a spent refresh token revokes the session.
+    await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: session.refreshToken } });
+    await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: session.refreshToken } });
+    expect((await t.request({ method: 'GET', url, token: session.token })).statusCode).toBe(401);
+  });
+
+  it('callers with other read scopes get their own answer', async () => {
+    const viewer = await t.userToken('viewer');
+    const apiUser = await t.userToken('api');
+    await t.request({ method: 'POST', url: '/api/documents/company', token: admin, payload: { name: 'Scoped draft', country: 'de' } });
+    const url = '/api/documents/company?filter[country]=de';
+    expect((await t.request({ method: 'GET', url, token: admin })).json().meta.total).toBe(1);
+    expect((await t.request({ method: 'GET', url, token: viewer })).json().meta.total).toBe(1);
+    expect((await t.request({ method: 'GET', url, token: apiUser })).json().meta.total).toBe(0);
+    expect((await t.request({ method: 'GET', url })).json().meta.total).toBe(0);
+    const collections = '/api/collections/company?filter[country]=de';
+    expect((await t.request({ method: 'GET', url: collections, token: viewer })).json().meta.total).toBe(1);
+    expect((await t.request({ method: 'GET', url: collections, token: apiUser })).statusCode).toBe(403);
   });
 
   it('a cached single document still answers If-None-Match with 304 and carries its ETag', async () => {

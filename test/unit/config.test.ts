@@ -24,7 +24,7 @@ describe('resolveConfig', () => {
     expect(c.security.accessTokenTtlMs).toBe(3_600_000);
     expect(c.security.refreshTokenTtlMs).toBe(7 * 86_400_000);
     expect(c.security.rememberMeTtlMs).toBe(30 * 86_400_000);
-    expect(c.documents.publicRead).toBe(true);
+    expect(c.documents).toEqual({ publicRead: true, responseCache: true });
     expect(Object.isFrozen(c.security)).toBe(true);
   });
 

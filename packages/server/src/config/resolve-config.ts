@@ -27,7 +27,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
   const database = r.object('database', root.database, ['url']);
   const redis = r.object('redis', root.redis, ['url']);
   const security = r.object('security', root.security, SECURITY);
-  const documents = r.object('documents', root.documents, ['publicRead']);
+  const documents = r.object('documents', root.documents, ['publicRead', 'responseCache']);
 
   const portSource = flags.port !== undefined ? '--port' : env.PORT !== undefined ? 'PORT' : 'server.port';
   const port = r.int(portSource, flags.port ?? env.PORT ?? server.port, { def: 3000, min: 0, max: 65535 }) as number;
@@ -113,7 +113,10 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       auditLog: optionalSection(r, 'security.auditLog', security.auditLog),
       captcha: optionalSection(r, 'security.captcha', security.captcha),
     },
-    documents: { publicRead: r.bool('documents.publicRead', documents.publicRead, true) },
+    documents: {
+      publicRead: r.bool('documents.publicRead', documents.publicRead, true),
+      responseCache: r.bool('documents.responseCache', documents.responseCache, true),
+    },
     schemas: validateSchemas(r, root.schemas),
     oauth2: optionalSection(r, 'oauth2', root.oauth2),
     media: optionalSection(r, 'media', root.media),

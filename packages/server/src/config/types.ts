@@ -97,7 +97,8 @@ export interface VellumConfig {
     auditLog?: Record<string, unknown>;
     captcha?: Record<string, unknown>;
   };
-  documents: { publicRead: boolean };
+  /** `responseCache`: keep rendered document reads until the next write (on by default). */
+  documents: { publicRead: boolean; responseCache: boolean };
   schemas: SchemaDef[];
   oauth2?: Record<string, unknown>;
   media?: Record<string, unknown>;

@@ -7,7 +7,7 @@ import { getDocument, listDocuments } from '../../../domain/documents/read-docum
 import { listRevisions, restoreRevision } from '../../../domain/documents/revisions.js';
 import { createDocument, etagMatches, patchDocument, replaceDocument } from '../../../domain/documents/write-document.js';
 import type { Services } from '../../../domain/services.js';
-import { registerPublicCache } from '../../plugins/public-cache.js';
+import { registerResponseCache } from '../../plugins/response-cache.js';
 import { errorResponses } from '../../schemas/common.js';
 import * as S from './schemas.js';
 
@@ -26,8 +26,9 @@ function sendDocument(reply: FastifyReply, doc: ApiDocument, status = 200) {
 export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc: Services; mode: DocumentAccessMode }) {
   const base = `/${mode}/:type`;
   const responses = { response: errorResponses };
-  // Only /documents serves anonymous readers; /collections always needs a caller.
-  if (mode === 'documents') registerPublicCache(app, svc, { ttlMs: 2_000, maxEntries: 1_000, maxEntryBytes: 256 * 1024 });
+  if (svc.config.documents.responseCache) {
+    registerResponseCache(app, svc, { mode, ttlMs: 2_000, maxEntries: 2_000, maxEntryBytes: 256 * 1024 });
+  }
 
   app.get<{ Params: Static<typeof S.TypeParams> }>(base, { schema: { params: S.TypeParams, ...responses } }, async (req) =>
     listDocuments(svc, req.principal, { type: req.params.type, mode, query: req.query as Record<string, unknown> }),

@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DocumentAccessMode } from '../../domain/access/policy.js';
+import { readScopeSignature } from '../../domain/documents/read-scope-signature.js';
+import { etagMatches } from '../../domain/documents/write-document.js';
+import type { Services } from '../../domain/services.js';
+
+interface Entry {
+  version: number;
+  expires: number;
+  body: string;
+  etag?: string;
+}
+
+export interface ResponseCacheOptions {
+  mode: DocumentAccessMode;
+  /** Bounds staleness across nodes until content changes travel between them. */
+  ttlMs: number;
+  maxEntries: number;
+  maxEntryBytes: number;
+}
+
+const cacheKey = Symbol('response-cache-key');
+const cacheVersion = Symbol('response-cache-version');
+type Marked = FastifyRequest & { [cacheKey]?: string; [cacheVersion]?: number };
+
+/**
+ * Rendered document reads, kept per URL and per *read scope*: what a caller may read of each
+ * schema (all, published only, none) is the only thing about the caller a document response
+ * depends on, so callers with the same scopes share entries. The caller is still authenticated
+ * on every request (revoked sessions stop at once). An entry is served only while no document
+ * was written since it was rendered, and within its TTL.
+ */
+export function registerResponseCache(app: FastifyInstance, svc: Services, opts: ResponseCacheOptions): void {
+  const entries = new Map<string, Entry>();
+
+  app.addHook('preHandler', async (request: Marked, reply) => {
+    if (request.method !== 'GET') return;
+    const key = `${readScopeSignature(svc, request.principal, opts.mode)} ${request.url}`;
+    const entry = entries.get(key);
+    const version = svc.changes.version;
+    if (entry && entry.version === version && entry.expires > Date.now()) {
+      if (entry.etag) reply.header('etag', entry.etag);
+      const inm = request.headers['if-none-match'];
+      if (entry.etag && inm && etagMatches(inm, Number(entry.etag.slice(1, -1)))) return reply.status(304).send();
+      return reply.type('application/json; charset=utf-8').send(entry.body);
+    }
+    // The version is taken before reading: a write that lands meanwhile makes this render stale at once.
+    request[cacheKey] = key;
+    request[cacheVersion] = version;
+  });
+
+  app.addHook('onSend', async (request: Marked, reply, payload) => {
+    const key = request[cacheKey];
+    const version = request[cacheVersion];
+    if (key === undefined || version === undefined || reply.statusCode !== 200) return payload;
+    if (typeof payload !== 'string' || payload.length > opts.maxEntryBytes) return payload;
+    if (entries.size >= opts.maxEntries) entries.delete(entries.keys().next().value as string);
+    const etag = reply.getHeader('etag');
+    entries.delete(key);
+    entries.set(key, { version, expires: Date.now() + opts.ttlMs, body: payload, etag: typeof etag === 'string' ? etag : undefined });
+    return payload;
+  });
+}
