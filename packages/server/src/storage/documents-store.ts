@@ -136,7 +136,7 @@ async function writeSideRows(conn: Conn, doc: StoredDocument, seq: number, refs:
       .values(refs.map((r) => ({ source_id: doc.id, target_id: r.targetId, path: r.path })))
       .execute();
   }
-  await conn.dialect.writeSearchText(conn.db, seq, searchText);
+  await conn.dialect.writeSearchText(conn.db, seq, searchText, replace);
 }
 
 export async function deleteDocument(conn: Conn, id: string): Promise<boolean> {

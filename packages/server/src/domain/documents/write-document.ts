@@ -48,7 +48,8 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
 
   // 4. In one transaction: id free, references real, slugs and unique values free, then insert.
   const created = await inTransaction(svc.database, async (conn) => {
-    if (await findDocument(conn, id)) throw errors.conflict(`A document with _id ${id} exists`, [{ field: '_id', message: 'is taken' }]);
+    // A generated UUIDv7 cannot be taken; a client's id can.
+    if (body._id !== undefined && (await findDocument(conn, id))) throw errors.conflict(`A document with _id ${id} exists`, [{ field: '_id', message: 'is taken' }]);
     if (schema.singleton && (await typeHasDocuments(conn, schema.name))) {
       throw errors.conflict(`${schema.name} is a singleton and already has its document`);
     }

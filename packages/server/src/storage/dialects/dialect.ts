@@ -35,8 +35,8 @@ export interface Dialect {
   lockSchema(db: Kysely<Tables>): Promise<void>;
   /** Extra column values of a document row for its search text (PostgreSQL's tsvector column). */
   searchColumns(text: string): Record<string, RawBuilder<unknown>>;
-  /** Stores the search text outside the row, after it is written (SQLite's FTS5 table). */
-  writeSearchText(db: Kysely<Tables>, seq: number, text: string): Promise<void>;
+  /** Stores the search text outside the row, after it is written (SQLite's FTS5 table); `replace` when the row had one. */
+  writeSearchText(db: Kysely<Tables>, seq: number, text: string, replace: boolean): Promise<void>;
   /** Condition on `documents` rows: every word matches, the last one as a prefix. */
   searchMatch(words: readonly string[]): RawBuilder<boolean>;
 }

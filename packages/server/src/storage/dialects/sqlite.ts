@@ -27,8 +27,8 @@ export const sqliteDialect: Dialect = {
   // One writer at a time is SQLite's own rule; the transaction itself is the lock.
   lockSchema: async () => undefined,
   searchColumns: () => ({}),
-  writeSearchText: async (db, seq, text) => {
-    await sql`delete from documents_fts where rowid = ${seq}`.execute(db);
+  writeSearchText: async (db, seq, text, replace) => {
+    if (replace) await sql`delete from documents_fts where rowid = ${seq}`.execute(db);
     await sql`insert into documents_fts (rowid, body) values (${seq}, ${text})`.execute(db);
   },
   searchMatch: (words) => {
