@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const BIN = resolve(__dirname, '../../packages/cli/dist/bin.js');
+// The committed entry point npm links as `vellum` (it loads the built dist/bin.js).
+const BIN = resolve(__dirname, '../../packages/cli/bin/vellum.js');
 
 /** Runs the built `vellum` bin; resolves when it exits or when `until` matches its stdout. */
 function run(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; until?: RegExp }) {
