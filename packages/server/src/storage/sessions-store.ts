@@ -119,3 +119,10 @@ export async function burnRefreshTokens(conn: Conn, sessionId: string, at: strin
   await conn.db.updateTable('refresh_tokens').set({ used_at: at }).where('session_id', '=', sessionId).where('used_at', 'is', null).execute();
   await conn.db.updateTable('sessions').set({ expires_at: at }).where('id', '=', sessionId).where('expires_at', '>', at).execute();
 }
+
+/** Revokes every live session of a user, except `exceptSessionId` (the caller's own, on a password change). */
+export async function revokeUserSessions(conn: Conn, userId: string, at: string, exceptSessionId?: string): Promise<void> {
+  let q = conn.db.updateTable('sessions').set({ revoked_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
+  await q.execute();
+}

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { errors } from '../../../errors.js';
 import { requireAuthenticated } from '../../../domain/access/policy.js';
+import { changePassword } from '../../../domain/identity/change-password.js';
 import { claimInstance, claimStatus } from '../../../domain/identity/claim.js';
 import { currentUser } from '../../../domain/identity/current-user.js';
 import { login } from '../../../domain/identity/login.js';
@@ -65,6 +66,15 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
     async (req) => {
       await logout(svc, req.principal, req.body?.refreshToken);
       return { success: true as const };
+    },
+  );
+
+  app.post<{ Body: Static<typeof S.ChangePasswordBody> }>(
+    '/auth/change-password',
+    { config: { auth: true }, schema: { body: S.ChangePasswordBody, response: { 200: S.SuccessData, ...S.errorResponses } } },
+    async (req) => {
+      await changePassword(svc, req.principal, req.body);
+      return { data: { success: true as const } };
     },
   );
 

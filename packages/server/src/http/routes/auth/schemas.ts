@@ -52,4 +52,10 @@ export const ClaimBody = Type.Object(
 );
 
 export const MeResponse = data(User);
+
+export const ChangePasswordBody = Type.Object(
+  { currentPassword: Type.String({ minLength: 1, maxLength: 1024 }), newPassword: Type.String({ minLength: 1, maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+export const SuccessData = data(Type.Object({ success: Type.Literal(true) }));
 export { errorResponses, Success };

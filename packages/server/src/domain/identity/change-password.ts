@@ -1,0 +1,30 @@
+import { errors } from '../../errors.js';
+import { inTransaction } from '../../storage/connection.js';
+import { revokeUserSessions } from '../../storage/sessions-store.js';
+import { findUserById, updateUser } from '../../storage/users-store.js';
+import type { Principal } from '../access/principal.js';
+import { requireAuthenticated } from '../access/policy.js';
+import type { Services } from '../services.js';
+import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.js';
+
+/**
+ * `POST /auth/change-password`: the current password re-confirms the signed-in user (a wrong one
+ * is 403, not 401: the session is fine and clients must not refresh). With
+ * `revokeOnPasswordChange` every other session of the user ends at once.
+ */
+export async function changePassword(svc: Services, actor: Principal, input: { currentPassword: string; newPassword: string }): Promise<void> {
+  requireAuthenticated(actor);
+  if (actor.kind !== 'user' || !actor.id) throw errors.forbidden('Only users have passwords');
+  const user = await findUserById(svc.database, actor.id);
+  if (!user) throw errors.unauthorized('Session not found');
+  const { bcryptRounds, passwordPolicy, session } = svc.config.security;
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash, bcryptRounds))) throw errors.forbidden('The current password is wrong');
+  const problems = checkPasswordPolicy(input.newPassword, passwordPolicy, 'newPassword');
+  if (problems.length > 0) throw errors.validation(problems);
+  const hash = await hashPassword(input.newPassword, bcryptRounds);
+  await inTransaction(svc.database, async (conn) => {
+    const at = svc.now().toISOString();
+    await updateUser(conn, user.id, { passwordHash: hash, updatedAt: at });
+    if (session.revokeOnPasswordChange) await revokeUserSessions(conn, user.id, at, actor.sessionId);
+  });
+}

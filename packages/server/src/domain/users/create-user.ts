@@ -1,0 +1,34 @@
+import { errors } from '../../errors.js';
+import { inTransaction } from '../../storage/connection.js';
+import { requirePermission } from '../access/policy.js';
+import type { Principal } from '../access/principal.js';
+import { createUser as insertNewUser, type NewUser } from '../identity/create-user.js';
+import { toUserView, type UserView } from '../identity/user-view.js';
+import type { Services } from '../services.js';
+import { requireCanAssign } from './user-grants.js';
+import { runUserHooks } from './user-hooks.js';
+
+export interface CreateUserInput {
+  username: string;
+  email: string;
+  password?: string;
+  firstName?: string;
+  lastName?: string;
+  role?: string;
+  permissions?: string[];
+  active?: boolean;
+}
+
+/** `POST /users`: `users:write`; the config's `validateUser` and `assignRole` hooks have the last word. */
+export async function createUserOp(svc: Services, actor: Principal, input: CreateUserInput): Promise<UserView> {
+  // 1. Permission, and what this caller may hand out.
+  requirePermission(actor, 'users:write');
+  // 2. Hooks: validation and role assignment from the config.
+  const role = await runUserHooks(svc, { ...input, role: input.role ?? 'viewer' });
+  requireCanAssign(svc, actor, role, input.permissions);
+  // 3. An active user needs a password; an inactive one may get one later (invitations).
+  const active = input.active ?? true;
+  if (active && input.password === undefined) throw errors.validation([{ field: 'password', message: 'is required for an active user' }]);
+  const user: NewUser = { ...input, role, active };
+  return toUserView(await inTransaction(svc.database, (conn) => insertNewUser(svc, conn, user)));
+}

@@ -1,0 +1,22 @@
+import { errors } from '../../errors.js';
+import { inTransaction } from '../../storage/connection.js';
+import { countOtherActiveAdmins, deleteUser as deleteRow, findUserById, lockAdmins } from '../../storage/users-store.js';
+import { requirePermission } from '../access/policy.js';
+import type { Principal } from '../access/principal.js';
+import type { Services } from '../services.js';
+import { requireCanManage } from './user-grants.js';
+
+/** `DELETE /users/:id`: its sessions go with it (so its tokens stop at once); never the last active admin. */
+export async function deleteUserOp(svc: Services, actor: Principal, id: string): Promise<void> {
+  requirePermission(actor, 'users:write');
+  await inTransaction(svc.database, async (conn) => {
+    await lockAdmins(conn);
+    const current = await findUserById(conn, id);
+    if (!current) throw errors.notFound('User not found');
+    requireCanManage(actor, current.role);
+    if (current.role === 'admin' && current.active && (await countOtherActiveAdmins(conn, id)) === 0) {
+      throw errors.conflict('This is the last active admin; make another user admin first');
+    }
+    await deleteRow(conn, id);
+  });
+}
