@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { createMailer } from './mail/mailer.js';
 import type { VellumConfig } from './config/types.js';
 import { ensureAdminUser, loadJwtKey, prepareClaim } from './domain/identity/bootstrap.js';
 import { SchemaRegistry } from './domain/schemas/schema-registry.js';
@@ -21,7 +23,8 @@ export interface App {
 }
 
 export interface AppOptions {
-  logger?: FastifyServerOptions['logger'];
+  /** Log settings; none (the default in tests) keeps the service silent. */
+  logger?: { level?: string; stream?: { write(line: string): void } };
   now?: () => Date;
 }
 
@@ -30,6 +33,7 @@ export interface AppOptions {
  * (or a claim token), then the HTTP server. Nothing listens until all of it has worked.
  */
 export async function createApp(config: VellumConfig, opts: AppOptions = {}): Promise<App> {
+  const log = opts.logger ? pino({ level: opts.logger.level ?? 'info' }, opts.logger.stream ?? pino.destination(1)) : pino({ enabled: false });
   const database = await openDatabase(config.database.url);
   try {
     await migrateToLatest(database.db, database.dialect);
@@ -44,10 +48,12 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       apiTokenCache: new TtlCache<StoredApiToken>(5_000, 10_000),
       changes: new ContentChanges(),
       listCache: new ListCache(2_000, 1_000),
+      mailer: createMailer(config.mail, (msg) => log.warn(msg)),
+      log,
     };
     await ensureAdminUser(services);
     const claimToken = await prepareClaim(services);
-    const server = buildHttpServer(services, { logger: opts.logger ?? false });
+    const server = buildHttpServer(services);
     await server.ready();
     return {
       server,

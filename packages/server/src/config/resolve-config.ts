@@ -120,7 +120,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
     schemas: validateSchemas(r, root.schemas),
     oauth2: optionalSection(r, 'oauth2', root.oauth2),
     media: optionalSection(r, 'media', root.media),
-    mail: optionalSection(r, 'mail', env.SMTP_URL ? { ...(root.mail as object), smtpUrl: env.SMTP_URL } : root.mail),
+    mail: mailSection(r, root.mail, env.SMTP_URL),
     webhooks: optionalSection(r, 'webhooks', root.webhooks),
     studio: optionalSection(r, 'studio', root.studio),
   };
@@ -160,6 +160,15 @@ function cors(r: ConfigReader, raw: unknown): boolean | string | string[] {
   if (typeof raw === 'boolean' || typeof raw === 'string' || (Array.isArray(raw) && raw.every((o) => typeof o === 'string'))) return raw as boolean | string | string[];
   r.problem('server.cors', 'expected true/false, an origin or a list of origins');
   return false;
+}
+
+/** `mail {smtpUrl, from}`; `SMTP_URL` overrides the URL. */
+function mailSection(r: ConfigReader, raw: unknown, envUrl: string | undefined): { smtpUrl?: string; from?: string } | undefined {
+  if ((raw === undefined || raw === null) && !envUrl) return undefined;
+  const o = r.object('mail', raw, ['smtpUrl', 'from']);
+  const smtpUrl = r.string(envUrl ? 'SMTP_URL' : 'mail.smtpUrl', envUrl ?? o.smtpUrl);
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) r.problem(envUrl ? 'SMTP_URL' : 'mail.smtpUrl', 'expected smtp://… or smtps://…');
+  return { smtpUrl, from: r.string('mail.from', o.from) };
 }
 
 /** Sections that later features own: accepted as objects now, validated in full by their feature. */

@@ -102,7 +102,7 @@ export interface VellumConfig {
   schemas: SchemaDef[];
   oauth2?: Record<string, unknown>;
   media?: Record<string, unknown>;
-  mail?: Record<string, unknown>;
+  mail?: { smtpUrl?: string; from?: string };
   webhooks?: Record<string, unknown>;
   studio?: Record<string, unknown>;
 }

@@ -1,4 +1,6 @@
+import type { Logger } from 'pino';
 import type { VellumConfig } from '../config/types.js';
+import type { Mailer } from '../mail/mailer.js';
 import type { Database } from '../storage/database.js';
 import type { StoredApiToken } from '../storage/api-tokens-store.js';
 import type { TtlCache } from './shared/ttl-cache.js';
@@ -27,4 +29,6 @@ export interface Services {
   changes: ContentChanges;
   /** List totals and deep-page anchors per query, valid while their type's version holds. */
   listCache: ListCache;
+  mailer: Mailer;
+  log: Logger;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../domain/services.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
@@ -18,15 +18,12 @@ import { validatorCompiler } from './validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export interface HttpOptions {
-  logger: FastifyServerOptions['logger'];
-}
-
 /** The Fastify instance: plugins first, then the API under `server.basePath` and the studio at /studio. */
-export function buildHttpServer(svc: Services, opts: HttpOptions): FastifyInstance {
+export function buildHttpServer(svc: Services): FastifyInstance {
   const { server } = svc.config;
   const app = Fastify({
-    logger: opts.logger,
+    // The service's one pino logger; typed as Fastify's base logger so plugins see the usual instance type.
+    loggerInstance: svc.log as FastifyBaseLogger,
     // Fastify's two lines per request are replaced by one (plugins/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: server.bodyLimit,

@@ -79,6 +79,15 @@ export interface ApiTokensTable {
   last_used_at: string | null;
 }
 
+export interface PasswordTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: 'reset' | 'invite';
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface InstanceTable {
   key: string;
   value: string;
@@ -92,6 +101,7 @@ export interface Tables {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
   api_tokens: ApiTokensTable;
+  password_tokens: PasswordTokensTable;
   /** Instance-wide key/value rows: generated secrets, the first-boot claim, settings. */
   instance: InstanceTable;
 }

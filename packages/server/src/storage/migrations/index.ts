@@ -2,10 +2,11 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Dialect } from '../dialects/dialect.js';
 import type { Tables } from '../tables.js';
 import { initial } from './001-initial.js';
+import { passwordTokens } from './002-password-tokens.js';
 
 /** Migrations in order; names never change once released. */
 function migrations(dialect: Dialect): Record<string, Migration> {
-  return { '001-initial': initial(dialect) };
+  return { '001-initial': initial(dialect), '002-password-tokens': passwordTokens() };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import { errors } from '../../../errors.js';
 import { requireAuthenticated } from '../../../domain/access/policy.js';
 import { changePassword } from '../../../domain/identity/change-password.js';
+import { requestPasswordReset, resetPassword, verifyPasswordToken } from '../../../domain/identity/password-reset.js';
 import { claimInstance, claimStatus } from '../../../domain/identity/claim.js';
 import { currentUser } from '../../../domain/identity/current-user.js';
 import { login } from '../../../domain/identity/login.js';
@@ -74,6 +75,31 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
     { config: { auth: true }, schema: { body: S.ChangePasswordBody, response: { 200: S.SuccessData, ...S.errorResponses } } },
     async (req) => {
       await changePassword(svc, req.principal, req.body);
+      return { data: { success: true as const } };
+    },
+  );
+
+  // Password reset: the same answer whether or not the address exists (no account enumeration).
+  app.post<{ Body: Static<typeof S.RequestResetBody> }>(
+    '/auth/request-reset',
+    { schema: { body: S.RequestResetBody, response: { 200: S.SuccessData, ...S.errorResponses } } },
+    async (req) => {
+      await requestPasswordReset(svc, req.body.email);
+      return { data: { success: true as const } };
+    },
+  );
+
+  app.post<{ Body: Static<typeof S.TokenBody> }>(
+    '/auth/verify-reset-token',
+    { schema: { body: S.TokenBody, response: { 200: S.ValidData, ...S.errorResponses } } },
+    async (req) => ({ data: { valid: await verifyPasswordToken(svc, req.body.token) } }),
+  );
+
+  app.post<{ Body: Static<typeof S.ResetPasswordBody> }>(
+    '/auth/reset-password',
+    { schema: { body: S.ResetPasswordBody, response: { 200: S.SuccessData, ...S.errorResponses } } },
+    async (req) => {
+      await resetPassword(svc, req.body.token, req.body.password);
       return { data: { success: true as const } };
     },
   );

@@ -4,6 +4,7 @@ import { createUserOp } from '../../../domain/users/create-user.js';
 import { deleteUserOp } from '../../../domain/users/delete-user.js';
 import { findUserBy, getUser, listUsers } from '../../../domain/users/list-users.js';
 import { updateUserOp } from '../../../domain/users/update-user.js';
+import { inviteUserOp } from '../../../domain/users/invite-user.js';
 import type { Services } from '../../../domain/services.js';
 import { data, errorResponses, Meta, Nullable, Success, User } from '../../schemas/common.js';
 
@@ -26,6 +27,17 @@ const CreateBody = Type.Object(
     role: Type.Optional(Fields.role),
     permissions: Type.Optional(Fields.permissions),
     active: Type.Optional(Fields.active),
+  },
+  { additionalProperties: false },
+);
+const InviteBody = Type.Object(
+  {
+    username: Fields.username,
+    email: Fields.email,
+    firstName: Type.Optional(Name),
+    lastName: Type.Optional(Name),
+    role: Type.Optional(Fields.role),
+    permissions: Type.Optional(Fields.permissions),
   },
   { additionalProperties: false },
 );
@@ -79,6 +91,11 @@ export async function userRoutes(app: FastifyInstance, { svc }: { svc: Services 
     '/users',
     { schema: { body: CreateBody, response: { 201: data(User), ...errorResponses } } },
     async (req, reply) => reply.status(201).send({ data: await createUserOp(svc, req.principal, req.body) }),
+  );
+  app.post<{ Body: Static<typeof InviteBody> }>(
+    '/users/invite',
+    { schema: { body: InviteBody, response: { 201: data(User), ...errorResponses } } },
+    async (req, reply) => reply.status(201).send({ data: await inviteUserOp(svc, req.principal, req.body) }),
   );
   app.put<{ Params: Static<typeof IdParams>; Body: Static<typeof UpdateBody> }>(
     '/users/:id',

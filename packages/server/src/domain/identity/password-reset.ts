@@ -1,0 +1,91 @@
+import { errors } from '../../errors.js';
+import { invitationMail, passwordResetMail } from '../../mail/templates.js';
+import { inTransaction } from '../../storage/connection.js';
+import {
+  findPasswordToken, insertPasswordToken, spendPasswordToken, spendUserPasswordTokens, type StoredPasswordToken,
+} from '../../storage/password-tokens-store.js';
+import { revokeUserSessions } from '../../storage/sessions-store.js';
+import { findUserByEmail, findUserById, updateUser, type StoredUser } from '../../storage/users-store.js';
+import type { Services } from '../services.js';
+import { checkPasswordPolicy, hashPassword } from './passwords.js';
+import { randomBase62, sha256Hex } from './secrets.js';
+import { displayName } from './user-view.js';
+
+const RESET_TTL_MS = 3_600_000;
+const INVITE_TTL_MS = 7 * 86_400_000;
+const INVALID = 'The link is invalid, used or expired';
+
+/**
+ * `POST /auth/request-reset {email}`: mails a one-hour, single-use link to an active user. The
+ * answer is the same whether or not the address exists, and the mail goes out after the answer,
+ * so its timing tells nothing either.
+ */
+export async function requestPasswordReset(svc: Services, email: string): Promise<void> {
+  const user = await findUserByEmail(svc.database, email.trim());
+  if (!user || !user.active) return;
+  const token = await issuePasswordToken(svc, user, 'reset');
+  sendLater(svc, passwordResetMail(user.email, displayName(user), linkFor(svc, 'reset-password', token), siteName()));
+}
+
+/** An invitation: a seven-day link that sets the first password and activates the account. */
+export async function sendInvitation(svc: Services, user: StoredUser): Promise<void> {
+  const token = await issuePasswordToken(svc, user, 'invite');
+  sendLater(svc, invitationMail(user.email, displayName(user), linkFor(svc, 'accept-invite', token), siteName()));
+}
+
+/** `POST /auth/verify-reset-token {token}` → whether the link would work now. */
+export async function verifyPasswordToken(svc: Services, token: string): Promise<boolean> {
+  return (await usableToken(svc, token)) !== undefined;
+}
+
+/**
+ * `POST /auth/reset-password {token, password}`: sets the password (activating an invited
+ * account), spends this and every other open link of the user, and ends all its sessions.
+ */
+export async function resetPassword(svc: Services, token: string, password: string): Promise<void> {
+  const problems = checkPasswordPolicy(password, svc.config.security.passwordPolicy);
+  if (problems.length > 0) throw errors.validation(problems);
+  const found = await usableToken(svc, token);
+  if (!found) throw errors.invalidInput(INVALID);
+  const hash = await hashPassword(password, svc.config.security.bcryptRounds);
+  await inTransaction(svc.database, async (conn) => {
+    const at = svc.now().toISOString();
+    if (!(await spendPasswordToken(conn, found.hash, at))) throw errors.invalidInput(INVALID);
+    await updateUser(conn, found.userId, { passwordHash: hash, updatedAt: at, ...(found.purpose === 'invite' && { active: true }) });
+    await spendUserPasswordTokens(conn, found.userId, at);
+    await revokeUserSessions(conn, found.userId, at);
+  });
+}
+
+async function issuePasswordToken(svc: Services, user: StoredUser, purpose: 'reset' | 'invite'): Promise<string> {
+  const token = randomBase62(43);
+  const now = svc.now();
+  await insertPasswordToken(svc.database, {
+    hash: sha256Hex(token), userId: user.id, purpose, createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + (purpose === 'reset' ? RESET_TTL_MS : INVITE_TTL_MS)).toISOString(), usedAt: null,
+  });
+  return token;
+}
+
+async function usableToken(svc: Services, token: string): Promise<StoredPasswordToken | undefined> {
+  if (!/^[0-9A-Za-z]{43}$/.test(token)) return undefined;
+  const found = await findPasswordToken(svc.database, sha256Hex(token));
+  if (!found || found.usedAt !== null || found.expiresAt <= svc.now().toISOString()) return undefined;
+  const user = await findUserById(svc.database, found.userId);
+  // A reset link stops working when the account is deactivated; an invitation is for an inactive one.
+  if (!user || (found.purpose === 'reset' && !user.active)) return undefined;
+  return found;
+}
+
+function linkFor(svc: Services, page: string, token: string): string {
+  const base = svc.config.server.publicUrl ?? `http://localhost:${svc.config.server.port}`;
+  return `${base.replace(/\/$/, '')}/studio/${page}?token=${token}`;
+}
+
+function siteName(): string {
+  return 'Vellum';
+}
+
+function sendLater(svc: Services, message: Parameters<Services['mailer']['send']>[0]): void {
+  svc.mailer.send(message).catch((err: Error) => svc.log.error({ err, to: message.to }, 'mail failed'));
+}

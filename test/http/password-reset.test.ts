@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { startMailCatcher } from '../helpers/mail-catcher.js';
+
+let t: TestApp;
+let admin: string;
+let mail: Awaited<ReturnType<typeof startMailCatcher>>;
+let clock = new Date('2026-03-01T10:00:00.000Z');
+const PASSWORD = 'user-password-1';
+let n = 0;
+
+const tokenIn = (text: string) => /\/studio\/(?:reset-password|accept-invite)\?token=([0-9A-Za-z]{43})/.exec(text)?.[1] as string;
+const post = (url: string, payload: Record<string, unknown>, token?: string) => t.request({ method: 'POST', url, payload, token });
+
+async function newUser(extra: Record<string, unknown> = {}) {
+  const username = `reset${++n}`;
+  const res = await post('/api/users', { username, email: `${username}@example.com`, password: PASSWORD, firstName: '<b>Eve</b>', ...extra }, admin);
+  expect(res.statusCode, res.body).toBe(201);
+  return { id: res.json().data.id as string, username, email: `${username}@example.com` };
+}
+
+beforeAll(async () => {
+  mail = await startMailCatcher();
+  t = await startTestApp({ mail: { smtpUrl: mail.url, from: 'Vellum <cms@example.com>' }, server: { publicUrl: 'https://cms.example' } }, { now: () => clock });
+  admin = await t.login(ADMIN.username, ADMIN.password);
+});
+afterAll(async () => {
+  await t.close();
+  await mail.close();
+});
+
+describe('password reset', () => {
+  it('mails a single-use link (text and escaped HTML); the link sets the password and ends all sessions', async () => {
+    const u = await newUser();
+    const session = await t.login(u.username, PASSWORD);
+    const res = await post('/api/auth/request-reset', { email: u.email.toUpperCase() });
+    expect(res.json()).toEqual({ data: { success: true } });
+    const m = await mail.waitFor(u.email);
+    expect(m.decoded).toContain('Subject: Reset your Vellum password');
+    expect(m.decoded).toContain('From: Vellum <cms@example.com>');
+    expect(m.decoded).toContain('&lt;b&gt;Eve&lt;/b&gt;');
+    expect(m.decoded).not.toContain('<b>Eve</b> ');
+    const token = tokenIn(m.decoded);
+    expect(m.decoded).toContain(`https://cms.example/studio/reset-password?token=${token}`);
+    expect((await post('/api/auth/verify-reset-token', { token })).json()).toEqual({ data: { valid: true } });
+    const weak = await post('/api/auth/reset-password', { token, password: 'short' });
+    expect(weak.statusCode).toBe(422);
+    const ok = await post('/api/auth/reset-password', { token, password: 'brand-new-password' });
+    expect(ok.json()).toEqual({ data: { success: true } });
+    expect((await t.request({ method: 'GET', url: '/api/auth/me', token: session })).statusCode).toBe(401);
+    expect(await t.login(u.username, 'brand-new-password')).toBeTruthy();
+    // Single use.
+    expect((await post('/api/auth/verify-reset-token', { token })).json()).toEqual({ data: { valid: false } });
+    const again = await post('/api/auth/reset-password', { token, password: 'another-password-9' });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error.code).toBe('INVALID_INPUT');
+  });
+
+  it('answers the same for unknown addresses and sends nothing', async () => {
+    const before = mail.mails.length;
+    const res = await post('/api/auth/request-reset', { email: 'nobody@example.com' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ data: { success: true } });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(mail.mails.length).toBe(before);
+  });
+
+  it('links expire after one hour', async () => {
+    const u = await newUser();
+    await post('/api/auth/request-reset', { email: u.email });
+    const token = tokenIn((await mail.waitFor(u.email)).decoded);
+    clock = new Date(clock.getTime() + 61 * 60_000);
+    expect((await post('/api/auth/verify-reset-token', { token })).json().data.valid).toBe(false);
+    expect((await post('/api/auth/reset-password', { token, password: 'brand-new-password' })).statusCode).toBe(400);
+    // The admin's access token aged out with the clock too.
+    admin = await t.login(ADMIN.username, ADMIN.password);
+  });
+
+  it('using one link spends the user\'s other open links', async () => {
+    const u = await newUser();
+    await post('/api/auth/request-reset', { email: u.email });
+    await post('/api/auth/request-reset', { email: u.email });
+    const first = tokenIn((await mail.waitFor(u.email, 1)).decoded);
+    const second = tokenIn((await mail.waitFor(u.email, 2)).decoded);
+    expect((await post('/api/auth/reset-password', { token: second, password: 'brand-new-password' })).statusCode).toBe(200);
+    expect((await post('/api/auth/reset-password', { token: first, password: 'other-new-password' })).statusCode).toBe(400);
+  });
+
+  it('garbage tokens are invalid, never an error', async () => {
+    expect((await post('/api/auth/verify-reset-token', { token: "' or 1=1 --" })).json()).toEqual({ data: { valid: false } });
+    expect((await post('/api/auth/reset-password', { token: 'x'.repeat(43), password: 'brand-new-password' })).statusCode).toBe(400);
+  });
+});
+
+describe('invitations', () => {
+  it('users:invite creates an inactive user whose mailed link sets the password and activates it', async () => {
+    const inviterName = `inviter${++n}`;
+    await post('/api/users', { username: inviterName, email: `${inviterName}@example.com`, password: PASSWORD, role: 'viewer', permissions: ['users:invite'] }, admin);
+    const inviter = await t.login(inviterName, PASSWORD);
+    const res = await post('/api/users/invite', { username: 'newbie', email: 'newbie@example.com', role: 'writer' }, inviter);
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data).toMatchObject({ username: 'newbie', active: false, role: 'writer' });
+    const m = await mail.waitFor('newbie@example.com');
+    expect(m.decoded).toContain('Subject: Your invitation to Vellum');
+    const token = tokenIn(m.decoded);
+    expect((await post('/api/auth/login', { username: 'newbie', password: 'anything-at-all' })).statusCode).toBe(401);
+    expect((await post('/api/auth/reset-password', { token, password: 'newbie-password-1' })).statusCode).toBe(200);
+    const me = await t.request({ method: 'GET', url: '/api/auth/me', token: await t.login('newbie', 'newbie-password-1') });
+    expect(me.json().data).toMatchObject({ username: 'newbie', active: true, role: 'writer' });
+    // An inviter cannot hand out more than it holds, and a viewer without users:invite cannot invite.
+    expect((await post('/api/users/invite', { username: 'boss', email: 'boss@example.com', role: 'admin' }, inviter)).statusCode).toBe(403);
+    const viewer = `viewer${++n}`;
+    await post('/api/users', { username: viewer, email: `${viewer}@example.com`, password: PASSWORD, role: 'viewer' }, admin);
+    expect((await post('/api/users/invite', { username: 'x1', email: 'x1@example.com' }, await t.login(viewer, PASSWORD))).statusCode).toBe(403);
+  });
+});
