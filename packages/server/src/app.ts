@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createMailer } from './mail/mailer.js';
+import { AttemptLimiter } from './domain/security/attempt-limiter.js';
+import { memoryCounters } from './storage/counters/memory-counters.js';
+import { redisCounters } from './storage/counters/redis-counters.js';
 import type { VellumConfig } from './config/types.js';
 import { ensureAdminUser, loadJwtKey, prepareClaim } from './domain/identity/bootstrap.js';
 import { SchemaRegistry } from './domain/schemas/schema-registry.js';
@@ -35,6 +38,7 @@ export interface AppOptions {
 export async function createApp(config: VellumConfig, opts: AppOptions = {}): Promise<App> {
   const log = opts.logger ? pino({ level: opts.logger.level ?? 'info' }, opts.logger.stream ?? pino.destination(1)) : pino({ enabled: false });
   const database = await openDatabase(config.database.url);
+  const counters = config.redis ? redisCounters(config.redis.url) : memoryCounters();
   try {
     await migrateToLatest(database.db, database.dialect);
     const schemas = new SchemaRegistry(config.schemas);
@@ -49,6 +53,9 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       changes: new ContentChanges(),
       listCache: new ListCache(2_000, 1_000),
       mailer: createMailer(config.mail, (msg) => log.warn(msg)),
+      counters,
+      loginLimiter: new AttemptLimiter(counters, config.security.rateLimit.login, 'login'),
+      resetLimiter: new AttemptLimiter(counters, config.security.rateLimit.login, 'reset'),
       log,
     };
     await ensureAdminUser(services);
@@ -61,10 +68,12 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       claimToken,
       close: async () => {
         await server.close();
+        await counters.close();
         await database.close();
       },
     };
   } catch (err) {
+    await counters.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw err;
   }

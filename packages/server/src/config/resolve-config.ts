@@ -64,7 +64,8 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
   const session = r.object('security.session', security.session, ['maxConcurrent', 'revokeOnPasswordChange']);
   const rateLimit = r.object('security.rateLimit', security.rateLimit, ['login', 'api']);
   const limit = (name: 'login' | 'api') => {
-    if (rateLimit[name] === undefined) return undefined;
+    // Sign-in is limited by default (10 failures per 15 minutes); the API limit is off unless set.
+    if (rateLimit[name] === undefined) return name === 'login' ? { windowMs: 900_000, max: 10 } : undefined;
     const o = r.object(`security.rateLimit.${name}`, rateLimit[name], ['windowMs', 'max']);
     return {
       windowMs: r.int(`security.rateLimit.${name}.windowMs`, o.windowMs, { def: 60_000, min: 1 }) as number,

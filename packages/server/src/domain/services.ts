@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { VellumConfig } from '../config/types.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { CounterStore } from '../storage/counters/counter-store.js';
+import type { AttemptLimiter } from './security/attempt-limiter.js';
 import type { Database } from '../storage/database.js';
 import type { StoredApiToken } from '../storage/api-tokens-store.js';
 import type { TtlCache } from './shared/ttl-cache.js';
@@ -30,5 +32,11 @@ export interface Services {
   /** List totals and deep-page anchors per query, valid while their type's version holds. */
   listCache: ListCache;
   mailer: Mailer;
+  /** Failed sign-ins per client IP and per username (`security.rateLimit.login`). */
+  loginLimiter: AttemptLimiter;
+  /** Password-reset requests per client IP and per address (same rule as sign-in). */
+  resetLimiter: AttemptLimiter;
+  /** Where the limiters count: memory, or Redis with `REDIS_URL` so every node shares them. */
+  counters: CounterStore;
   log: Logger;
 }

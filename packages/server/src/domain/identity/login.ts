@@ -23,12 +23,20 @@ const FAILED = 'Invalid username or password';
 
 /** `POST /auth/login`: unknown user, wrong password and inactive account fail alike, in about the same time. */
 export async function login(svc: Services, input: LoginInput): Promise<LoginResult> {
-  // 1. Find the user by username (or by email, when an address is given).
+  // 1. Rate limit: failed attempts per client IP and per username, each on its own.
+  const keys = [`ip:${input.ip ?? 'unknown'}`, `user:${input.username.toLowerCase()}`];
+  await svc.loginLimiter.check(keys, svc.now().getTime());
+  // 2. Find the user by username (or by email, when an address is given).
   const user = await findLoginUser(svc, input.username);
-  // 2. Always one bcrypt comparison, so timing does not tell whether the user exists.
+  // 3. Always one bcrypt comparison, so timing does not tell whether the user exists.
   const ok = await verifyPassword(input.password, user?.passwordHash, svc.config.security.bcryptRounds);
-  if (!user || !ok || !user.active) throw errors.unauthorized(FAILED);
-  // 3. Session and tokens.
+  if (!user || !ok || !user.active) {
+    await svc.loginLimiter.hit(keys, svc.now().getTime());
+    throw errors.unauthorized(FAILED);
+  }
+  // A success resets that username's count (not the IP's: one good account must not unlock guessing others).
+  await svc.loginLimiter.clear(keys[1]);
+  // 4. Session and tokens.
   const tokens = await startSession(svc, user, input);
   const at = svc.now().toISOString();
   await setLastLogin(svc.database, user.id, at);

@@ -20,7 +20,11 @@ const INVALID = 'The link is invalid, used or expired';
  * answer is the same whether or not the address exists, and the mail goes out after the answer,
  * so its timing tells nothing either.
  */
-export async function requestPasswordReset(svc: Services, email: string): Promise<void> {
+export async function requestPasswordReset(svc: Services, email: string, ip?: string): Promise<void> {
+  // Every request counts (per client IP and per address): mail is not a free resource.
+  const keys = [`ip:${ip ?? 'unknown'}`, `email:${email.trim().toLowerCase()}`];
+  await svc.resetLimiter.check(keys, svc.now().getTime());
+  await svc.resetLimiter.hit(keys, svc.now().getTime());
   const user = await findUserByEmail(svc.database, email.trim());
   if (!user || !user.active) return;
   const token = await issuePasswordToken(svc, user, 'reset');
