@@ -2,6 +2,7 @@ import { ConfigReader } from './reader.js';
 import { ConfigError } from './config-error.js';
 import { parseDuration } from './duration.js';
 import { validateSchemas } from './validate-schemas.js';
+import { AUDIT_EVENTS } from './audit-events.js';
 import type { AdminUserConfig, VellumConfig } from './types.js';
 
 export interface ConfigFlags {
@@ -111,7 +112,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       cookie: optionalSection(r, 'security.cookie', security.cookie),
       oauth: optionalSection(r, 'security.oauth', security.oauth),
       passkey: optionalSection(r, 'security.passkey', security.passkey),
-      auditLog: optionalSection(r, 'security.auditLog', security.auditLog),
+      auditLog: auditLogSection(r, security.auditLog),
       captcha: optionalSection(r, 'security.captcha', security.captcha),
     },
     documents: {
@@ -170,6 +171,17 @@ function mailSection(r: ConfigReader, raw: unknown, envUrl: string | undefined):
   const smtpUrl = r.string(envUrl ? 'SMTP_URL' : 'mail.smtpUrl', envUrl ?? o.smtpUrl);
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) r.problem(envUrl ? 'SMTP_URL' : 'mail.smtpUrl', 'expected smtp://… or smtps://…');
   return { smtpUrl, from: r.string('mail.from', o.from) };
+}
+
+/** `security.auditLog {enabled, events}`: on by default, every event. */
+function auditLogSection(r: ConfigReader, raw: unknown): { enabled: boolean; events: string[] } {
+  const o = r.object('security.auditLog', raw, ['enabled', 'events']);
+  const events = o.events === undefined ? [...AUDIT_EVENTS] : o.events;
+  if (!Array.isArray(events) || !events.every((e) => (AUDIT_EVENTS as readonly string[]).includes(e))) {
+    r.problem('security.auditLog.events', `expected a list of: ${AUDIT_EVENTS.join(', ')}`);
+    return { enabled: r.bool('security.auditLog.enabled', o.enabled, true), events: [...AUDIT_EVENTS] };
+  }
+  return { enabled: r.bool('security.auditLog.enabled', o.enabled, true), events: events as string[] };
 }
 
 /** Sections that later features own: accepted as objects now, validated in full by their feature. */

@@ -94,7 +94,7 @@ export interface VellumConfig {
     cookie?: Record<string, unknown>;
     oauth?: Record<string, unknown>;
     passkey?: Record<string, unknown>;
-    auditLog?: Record<string, unknown>;
+    auditLog: { enabled: boolean; events: readonly string[] };
     captcha?: Record<string, unknown>;
   };
   /** `responseCache`: keep rendered document reads until the next write (on by default). */

@@ -14,6 +14,7 @@ import { studioRoutes } from './routes/studio/index.js';
 import { systemRoutes } from './routes/system/index.js';
 import { tokenRoutes } from './routes/tokens/index.js';
 import { userRoutes } from './routes/users/index.js';
+import { auditRoutes } from './routes/audit/index.js';
 import { validatorCompiler } from './validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -56,6 +57,7 @@ export function buildHttpServer(svc: Services): FastifyInstance {
       await api.register(authRoutes, { svc });
       await api.register(tokenRoutes, { svc });
       await api.register(userRoutes, { svc });
+      await api.register(auditRoutes, { svc });
       await api.register(configRoutes, { svc });
       await api.register(documentRoutes, { svc, mode: 'documents' });
       await api.register(documentRoutes, { svc, mode: 'collections' });

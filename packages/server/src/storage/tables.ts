@@ -88,6 +88,18 @@ export interface PasswordTokensTable {
   used_at: string | null;
 }
 
+export interface AuditLogTable {
+  id: string;
+  type: string;
+  at: string;
+  actor_id: string | null;
+  actor_kind: string;
+  ip: string | null;
+  user_agent: string | null;
+  target: string | null;
+  details: unknown;
+}
+
 export interface InstanceTable {
   key: string;
   value: string;
@@ -102,6 +114,7 @@ export interface Tables {
   refresh_tokens: RefreshTokensTable;
   api_tokens: ApiTokensTable;
   password_tokens: PasswordTokensTable;
+  audit_log: AuditLogTable;
   /** Instance-wide key/value rows: generated secrets, the first-boot claim, settings. */
   instance: InstanceTable;
 }

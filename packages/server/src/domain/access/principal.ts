@@ -11,6 +11,8 @@ export interface Principal {
   sessionId?: string;
   username?: string;
   name?: string;
+  /** Where the request came from (set per request by the HTTP layer), for the audit log. */
+  client?: { ip?: string; userAgent?: string };
 }
 
 export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous', id: null, role: null, permissions: new Set<string>() });

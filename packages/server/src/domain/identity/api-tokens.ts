@@ -6,6 +6,7 @@ import type { Principal } from '../access/principal.js';
 import { uuidv7 } from '../shared/ids.js';
 import { parsePaging } from '../shared/paging.js';
 import type { Services } from '../services.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { newApiToken, sha256Hex } from './secrets.js';
 import { DATETIME } from '../documents/validate-document.js';
 
@@ -59,6 +60,7 @@ export async function createApiToken(svc: Services, actor: Principal, input: Cre
     createdBy: 'system', createdAt: svc.now().toISOString(), expiresAt, lastUsedAt: null,
   };
   await insertApiToken(svc.database, stored);
+  await recordAudit(svc, 'tokenCreate', { actor, target: stored.id, details: { name, permissions: stored.permissions } });
   return { token, apiToken: toApiTokenView(stored) };
 }
 
@@ -75,4 +77,5 @@ export async function revokeApiToken(svc: Services, actor: Principal, id: string
   const removed = await deleteApiToken(svc.database, id);
   if (!removed) throw errors.notFound('API token not found');
   svc.apiTokenCache.delete(removed.tokenHash);
+  await recordAudit(svc, 'tokenRevoke', { actor, target: id, details: { name: removed.name } });
 }

@@ -5,6 +5,7 @@ import { findUserById, updateUser } from '../../storage/users-store.js';
 import type { Principal } from '../access/principal.js';
 import { requireAuthenticated } from '../access/policy.js';
 import type { Services } from '../services.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.js';
 
 /**
@@ -27,4 +28,5 @@ export async function changePassword(svc: Services, actor: Principal, input: { c
     await updateUser(conn, user.id, { passwordHash: hash, updatedAt: at });
     if (session.revokeOnPasswordChange) await revokeUserSessions(conn, user.id, at, actor.sessionId);
   });
+  await recordAudit(svc, 'passwordChange', { actor, target: user.id });
 }

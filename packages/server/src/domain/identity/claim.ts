@@ -3,6 +3,7 @@ import { inTransaction } from '../../storage/connection.js';
 import { getInstanceValue, takeInstanceValue } from '../../storage/instance-store.js';
 import { countUsers } from '../../storage/users-store.js';
 import type { Services } from '../services.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { CLAIM_KEY } from './bootstrap.js';
 import { createUser } from './create-user.js';
 import { safeEqual, sha256Hex } from './secrets.js';
@@ -32,6 +33,7 @@ export async function claimInstance(svc: Services, input: ClaimInput) {
     if (!(await takeInstanceValue(conn, CLAIM_KEY, stored))) throw errors.forbidden('This instance has been claimed already');
     return createUser(svc, conn, { ...input, role: 'admin' });
   });
+  await recordAudit(svc, 'userCreate', { actor: null, target: user.id, details: { username: user.username, role: 'admin', via: 'claim' }, client: input });
   const tokens = await startSession(svc, user, input);
   return { ...tokens, user: toUserView(user) };
 }

@@ -1,6 +1,7 @@
 import { errors } from '../../errors.js';
 import { findUserByEmail, findUserByUsername, setLastLogin, type StoredUser } from '../../storage/users-store.js';
 import type { Services } from '../services.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { verifyPassword } from './passwords.js';
 import { startSession, type ClientInfo, type IssuedTokens } from './sessions.js';
 import { toUserView, type UserView } from './user-view.js';
@@ -30,8 +31,10 @@ export async function login(svc: Services, input: LoginInput): Promise<LoginResu
   const user = await findLoginUser(svc, input.username);
   // 3. Always one bcrypt comparison, so timing does not tell whether the user exists.
   const ok = await verifyPassword(input.password, user?.passwordHash, svc.config.security.bcryptRounds);
+  const client = { ip: input.ip, userAgent: input.userAgent };
   if (!user || !ok || !user.active) {
     await svc.loginLimiter.hit(keys, svc.now().getTime());
+    await recordAudit(svc, 'loginFailed', { actor: null, target: user?.id, details: { username: input.username }, client });
     throw errors.unauthorized(FAILED);
   }
   // A success resets that username's count (not the IP's: one good account must not unlock guessing others).
@@ -40,6 +43,7 @@ export async function login(svc: Services, input: LoginInput): Promise<LoginResu
   const tokens = await startSession(svc, user, input);
   const at = svc.now().toISOString();
   await setLastLogin(svc.database, user.id, at);
+  await recordAudit(svc, 'login', { actor: { kind: 'user', id: user.id, role: null, permissions: new Set() }, target: user.id, client });
   return { outcome: 'success', tokens, user: toUserView({ ...user, lastLogin: at }) };
 }
 

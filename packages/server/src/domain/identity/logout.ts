@@ -1,6 +1,7 @@
 import { burnRefreshTokens, findRefreshToken } from '../../storage/sessions-store.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { sha256Hex } from './secrets.js';
 
 /**
@@ -14,4 +15,5 @@ export async function logout(svc: Services, actor: Principal, refreshToken?: str
     const row = await findRefreshToken(svc.database, sha256Hex(refreshToken));
     if (row) await burnRefreshTokens(svc.database, row.sessionId, now);
   }
+  if (actor.kind === 'user') await recordAudit(svc, 'logout', { actor, target: actor.id ?? undefined });
 }

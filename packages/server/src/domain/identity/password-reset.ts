@@ -7,6 +7,7 @@ import {
 import { revokeUserSessions } from '../../storage/sessions-store.js';
 import { findUserByEmail, findUserById, updateUser, type StoredUser } from '../../storage/users-store.js';
 import type { Services } from '../services.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { checkPasswordPolicy, hashPassword } from './passwords.js';
 import { randomBase62, sha256Hex } from './secrets.js';
 import { displayName } from './user-view.js';
@@ -59,6 +60,7 @@ export async function resetPassword(svc: Services, token: string, password: stri
     await spendUserPasswordTokens(conn, found.userId, at);
     await revokeUserSessions(conn, found.userId, at);
   });
+  await recordAudit(svc, 'passwordReset', { actor: null, target: found.userId, details: { purpose: found.purpose } });
 }
 
 async function issuePasswordToken(svc: Services, user: StoredUser, purpose: 'reset' | 'invite'): Promise<string> {

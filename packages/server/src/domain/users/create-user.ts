@@ -5,6 +5,7 @@ import type { Principal } from '../access/principal.js';
 import { createUser as insertNewUser, type NewUser } from '../identity/create-user.js';
 import { toUserView, type UserView } from '../identity/user-view.js';
 import type { Services } from '../services.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { requireCanAssign } from './user-grants.js';
 import { runUserHooks } from './user-hooks.js';
 
@@ -30,5 +31,7 @@ export async function createUserOp(svc: Services, actor: Principal, input: Creat
   const active = input.active ?? true;
   if (active && input.password === undefined) throw errors.validation([{ field: 'password', message: 'is required for an active user' }]);
   const user: NewUser = { ...input, role, active };
-  return toUserView(await inTransaction(svc.database, (conn) => insertNewUser(svc, conn, user)));
+  const created = await inTransaction(svc.database, (conn) => insertNewUser(svc, conn, user));
+  await recordAudit(svc, 'userCreate', { actor, target: created.id, details: { username: created.username, role: created.role } });
+  return toUserView(created);
 }

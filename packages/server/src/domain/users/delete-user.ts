@@ -4,6 +4,7 @@ import { countOtherActiveAdmins, deleteUser as deleteRow, findUserById, lockAdmi
 import { requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { requireCanManage } from './user-grants.js';
 
 /** `DELETE /users/:id`: its sessions go with it (so its tokens stop at once); never the last active admin. */
@@ -19,4 +20,5 @@ export async function deleteUserOp(svc: Services, actor: Principal, id: string):
     }
     await deleteRow(conn, id);
   });
+  await recordAudit(svc, 'userDelete', { actor, target: id });
 }

@@ -6,6 +6,7 @@ import { createUser as insertNewUser } from '../identity/create-user.js';
 import { sendInvitation } from '../identity/password-reset.js';
 import { toUserView, type UserView } from '../identity/user-view.js';
 import type { Services } from '../services.js';
+import { recordAudit } from '../audit/record-audit.js';
 import type { CreateUserInput } from './create-user.js';
 import { requireCanAssign } from './user-grants.js';
 import { runUserHooks } from './user-hooks.js';
@@ -21,5 +22,6 @@ export async function inviteUserOp(svc: Services, actor: Principal, input: Omit<
   requireCanAssign(svc, actor, role, input.permissions);
   const user = await inTransaction(svc.database, (conn) => insertNewUser(svc, conn, { ...input, role, active: false }));
   await sendInvitation(svc, user);
+  await recordAudit(svc, 'userCreate', { actor, target: user.id, details: { username: user.username, role: user.role, via: 'invite' } });
   return toUserView(user);
 }

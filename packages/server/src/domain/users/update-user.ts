@@ -10,6 +10,7 @@ import { checkNewUser } from '../identity/create-user.js';
 import { hashPassword } from '../identity/passwords.js';
 import { toUserView, type UserView } from '../identity/user-view.js';
 import type { Services } from '../services.js';
+import { recordAudit } from '../audit/record-audit.js';
 import { requireCanAssign, requireCanManage } from './user-grants.js';
 
 export interface UpdateUserInput {
@@ -71,5 +72,6 @@ export async function updateUserOp(svc: Services, actor: Principal, id: string, 
     if (roleChanged || deactivated || passwordChanged) await revokeUserSessions(conn, id, at);
     return findUserById(conn, id);
   });
+  await recordAudit(svc, 'userUpdate', { actor, target: id, details: { fields: Object.keys(input).sort() } });
   return toUserView(updated!);
 }

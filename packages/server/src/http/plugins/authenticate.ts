@@ -22,7 +22,8 @@ export function registerAuthentication(app: FastifyInstance, svc: Services): voi
   app.addHook('onRequest', async (request) => {
     request.principal = ANONYMOUS;
     if (request.routeOptions.config?.ownBearer) return;
-    request.principal = await resolvePrincipal(svc, request.headers.authorization);
+    const principal = await resolvePrincipal(svc, request.headers.authorization);
+    request.principal = { ...principal, client: { ip: request.ip, userAgent: request.headers['user-agent'] } };
     if (request.routeOptions.config?.auth) requireAuthenticated(request.principal);
   });
 }

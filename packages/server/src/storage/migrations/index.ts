@@ -3,10 +3,11 @@ import type { Dialect } from '../dialects/dialect.js';
 import type { Tables } from '../tables.js';
 import { initial } from './001-initial.js';
 import { passwordTokens } from './002-password-tokens.js';
+import { auditLog } from './003-audit-log.js';
 
 /** Migrations in order; names never change once released. */
 function migrations(dialect: Dialect): Record<string, Migration> {
-  return { '001-initial': initial(dialect), '002-password-tokens': passwordTokens() };
+  return { '001-initial': initial(dialect), '002-password-tokens': passwordTokens(), '003-audit-log': auditLog(dialect) };
 }
 
 /**

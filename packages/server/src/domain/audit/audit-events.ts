@@ -1,0 +1,1 @@
+export { AUDIT_EVENTS, type AuditEvent } from '../../config/audit-events.js';
