@@ -126,6 +126,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
     webhooks: optionalSection(r, 'webhooks', root.webhooks),
     studio: optionalSection(r, 'studio', root.studio),
   };
+  checkStructure(r, config.studio?.structure, new Set(config.schemas.map((x) => x.name)));
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return deepFreeze(config);
 }
@@ -182,6 +183,20 @@ function auditLogSection(r: ConfigReader, raw: unknown): { enabled: boolean; eve
     return { enabled: r.bool('security.auditLog.enabled', o.enabled, true), events: [...AUDIT_EVENTS] };
   }
   return { enabled: r.bool('security.auditLog.enabled', o.enabled, true), events: events as string[] };
+}
+
+/** `studio.structure`: `[{title, items: [schemaName | {schema, title?}]}]`, naming registered schemas only. */
+function checkStructure(r: ConfigReader, raw: unknown, schemas: Set<string>): void {
+  if (raw === undefined) return;
+  if (!Array.isArray(raw)) return r.problem('studio.structure', 'expected a list of groups {title, items}');
+  raw.forEach((g: { title?: unknown; items?: unknown }, i) => {
+    if (typeof g?.title !== 'string') r.problem(`studio.structure[${i}].title`, 'expected a string');
+    if (!Array.isArray(g?.items)) return r.problem(`studio.structure[${i}].items`, 'expected a list of schema names');
+    g.items.forEach((item: unknown, j) => {
+      const name = typeof item === 'string' ? item : (item as { schema?: unknown })?.schema;
+      if (typeof name !== 'string' || !schemas.has(name)) r.problem(`studio.structure[${i}].items[${j}]`, `expected a registered schema name (got ${JSON.stringify(name)})`);
+    });
+  });
 }
 
 /** Sections that later features own: accepted as objects now, validated in full by their feature. */

@@ -11,6 +11,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { checkPasswordPolicy, hashPassword } from './passwords.js';
 import { randomBase62, sha256Hex } from './secrets.js';
 import { displayName } from './user-view.js';
+import { readSettings, type InstanceSettings } from '../settings/instance-settings.js';
 
 const RESET_TTL_MS = 3_600_000;
 const INVITE_TTL_MS = 7 * 86_400_000;
@@ -29,13 +30,15 @@ export async function requestPasswordReset(svc: Services, email: string, ip?: st
   const user = await findUserByEmail(svc.database, email.trim());
   if (!user || !user.active) return;
   const token = await issuePasswordToken(svc, user, 'reset');
-  sendLater(svc, passwordResetMail(user.email, displayName(user), linkFor(svc, 'reset-password', token), siteName()));
+  const settings = await readSettings(svc);
+  sendLater(svc, passwordResetMail(user.email, displayName(user), linkFor(svc, settings, 'reset-password', token), settings.siteName));
 }
 
 /** An invitation: a seven-day link that sets the first password and activates the account. */
 export async function sendInvitation(svc: Services, user: StoredUser): Promise<void> {
   const token = await issuePasswordToken(svc, user, 'invite');
-  sendLater(svc, invitationMail(user.email, displayName(user), linkFor(svc, 'accept-invite', token), siteName()));
+  const settings = await readSettings(svc);
+  sendLater(svc, invitationMail(user.email, displayName(user), linkFor(svc, settings, 'accept-invite', token), settings.siteName));
 }
 
 /** `POST /auth/verify-reset-token {token}` → whether the link would work now. */
@@ -83,13 +86,9 @@ async function usableToken(svc: Services, token: string): Promise<StoredPassword
   return found;
 }
 
-function linkFor(svc: Services, page: string, token: string): string {
-  const base = svc.config.server.publicUrl ?? `http://localhost:${svc.config.server.port}`;
+function linkFor(svc: Services, settings: InstanceSettings, page: string, token: string): string {
+  const base = settings.publicUrl ?? svc.config.server.publicUrl ?? `http://localhost:${svc.config.server.port}`;
   return `${base.replace(/\/$/, '')}/studio/${page}?token=${token}`;
-}
-
-function siteName(): string {
-  return 'Vellum';
 }
 
 function sendLater(svc: Services, message: Parameters<Services['mailer']['send']>[0]): void {

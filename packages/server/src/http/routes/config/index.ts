@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { getSettings, updateSettings } from '../../../domain/settings/instance-settings.js';
+import { studioConfig, studioStructure } from '../../../domain/settings/studio-config.js';
 import { listSchemas } from '../../../domain/schemas/list-schemas.js';
 import type { Services } from '../../../domain/services.js';
-import { data, errorResponses } from '../../schemas/common.js';
+import { data, errorResponses, Nullable } from '../../schemas/common.js';
 
 const Schema = Type.Object(
   {
@@ -14,7 +16,46 @@ const Schema = Type.Object(
   },
 );
 
+const Settings = Type.Object(
+  {
+    mfaRequired: Type.Boolean(),
+    siteName: Type.String({ maxLength: 100 }),
+    publicUrl: Nullable(Type.String({ maxLength: 500 })),
+    defaultLocale: Type.String({ maxLength: 35 }),
+  },
+  { additionalProperties: false },
+);
+const SettingsPatch = Type.Partial(Settings, { additionalProperties: false });
+const StudioConfig = Type.Object({
+  siteName: Type.String(),
+  defaultLocale: Type.String(),
+  branding: Type.Record(Type.String(), Type.Unknown()),
+  pageSize: Type.Integer(),
+  features: Type.Record(Type.String(), Type.Boolean()),
+});
+const Structure = Type.Array(
+  Type.Object({
+    title: Type.String(),
+    items: Type.Array(Type.Object({ kind: Type.String(), schema: Type.String(), title: Type.String() })),
+  }),
+);
+
 export async function configRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
+  app.get('/config/settings', { config: { auth: true }, schema: { response: { 200: data(Settings), ...errorResponses } } }, async (req) => ({
+    data: await getSettings(svc, req.principal),
+  }));
+  app.put<{ Body: Static<typeof SettingsPatch> }>(
+    '/config/settings',
+    { config: { auth: true }, schema: { body: SettingsPatch, response: { 200: data(Settings), ...errorResponses } } },
+    async (req) => ({ data: await updateSettings(svc, req.principal, req.body) }),
+  );
+  app.get('/config/studio', { config: { auth: true }, schema: { response: { 200: data(StudioConfig), ...errorResponses } } }, async (req) => ({
+    data: await studioConfig(svc, req.principal),
+  }));
+  app.get('/config/structure', { config: { auth: true }, schema: { response: { 200: data(Structure), ...errorResponses } } }, async (req) => ({
+    data: studioStructure(svc, req.principal),
+  }));
+
   // Public: schemas hold no secrets (DESIGN.md §10).
   app.get('/config/schemas', { schema: { response: { 200: data(Type.Array(Schema)), ...errorResponses } } }, async () => ({
     data: listSchemas(svc),

@@ -1,0 +1,50 @@
+import { canOnSchema, requirePermission } from '../access/policy.js';
+import type { Principal } from '../access/principal.js';
+import type { Services } from '../services.js';
+import { readSettings } from './instance-settings.js';
+
+export interface StructureItem {
+  kind: 'list' | 'singleton';
+  schema: string;
+  title: string;
+}
+
+export interface StructureGroup {
+  title: string;
+  items: StructureItem[];
+}
+
+/** `GET /config/studio` (`studio:access`): what the studio needs to draw itself. */
+export async function studioConfig(svc: Services, actor: Principal) {
+  requirePermission(actor, 'studio:access');
+  const settings = await readSettings(svc);
+  const studio = (svc.config.studio ?? {}) as { branding?: Record<string, unknown>; pageSize?: number; features?: Record<string, boolean> };
+  return {
+    siteName: settings.siteName,
+    defaultLocale: settings.defaultLocale,
+    branding: { name: settings.siteName, logoUrl: null, primaryColor: '#3b5bdb', ...studio.branding },
+    pageSize: studio.pageSize ?? 20,
+    // Features the instance has today; later features switch theirs on.
+    features: { documents: true, users: true, apiTokens: true, audit: svc.config.security.auditLog.enabled, ...studio.features },
+  };
+}
+
+/**
+ * `GET /config/structure` (`studio:access`): the navigation, from `studio.structure` or one
+ * "Content" group with every schema; entries the caller may not read are left out.
+ */
+export function studioStructure(svc: Services, actor: Principal): StructureGroup[] {
+  requirePermission(actor, 'studio:access');
+  const configured = (svc.config.studio as { structure?: Array<{ title: string; items: Array<string | { schema: string; title?: string }> }> } | undefined)?.structure;
+  const groups = configured ?? [{ title: 'Content', items: svc.schemas.list().map((s) => s.name) }];
+  return groups
+    .map((g) => ({
+      title: g.title,
+      items: g.items
+        .map((item) => (typeof item === 'string' ? { schema: item } : item))
+        .map((item) => ({ item, schema: svc.schemas.get(item.schema) }))
+        .filter(({ schema }) => schema !== undefined && canOnSchema(actor, schema.name, 'read'))
+        .map(({ item, schema }) => ({ kind: schema!.singleton ? ('singleton' as const) : ('list' as const), schema: schema!.name, title: ('title' in item && item.title) || schema!.title })),
+    }))
+    .filter((g) => g.items.length > 0);
+}
