@@ -30,11 +30,14 @@ function merge(base: ConfigInput, extra: ConfigInput): ConfigInput {
 /** Starts the app on a fresh database with a configured admin and fast bcrypt. */
 export async function startTestApp(config: ConfigInput = {}, opts: { now?: () => Date } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const resolved = resolveConfig(
-    merge({ database: { url: db.url }, security: { bcryptRounds: 4, adminUser: ADMIN } }, config),
-    {},
-  );
-  const app = await createApp(resolved, { now: opts.now });
+  let app: App;
+  try {
+    const resolved = resolveConfig(merge({ database: { url: db.url }, security: { bcryptRounds: 4, adminUser: ADMIN } }, config), {});
+    app = await createApp(resolved, { now: opts.now });
+  } catch (err) {
+    await db.drop();
+    throw err;
+  }
   let counter = 0;
   const request = (o: InjectOptions & { token?: string }) => {
     const { token, ...rest } = o;

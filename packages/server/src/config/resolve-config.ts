@@ -113,7 +113,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       oauth: optionalSection(r, 'security.oauth', security.oauth),
       passkey: optionalSection(r, 'security.passkey', security.passkey),
       auditLog: auditLogSection(r, security.auditLog),
-      captcha: optionalSection(r, 'security.captcha', security.captcha),
+      captcha: captchaSection(r, security.captcha),
     },
     documents: {
       publicRead: r.bool('documents.publicRead', documents.publicRead, true),
@@ -172,6 +172,24 @@ function mailSection(r: ConfigReader, raw: unknown, envUrl: string | undefined):
   const smtpUrl = r.string(envUrl ? 'SMTP_URL' : 'mail.smtpUrl', envUrl ?? o.smtpUrl);
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) r.problem(envUrl ? 'SMTP_URL' : 'mail.smtpUrl', 'expected smtp://… or smtps://…');
   return { smtpUrl, from: r.string('mail.from', o.from) };
+}
+
+const CAPTCHA_URLS = {
+  turnstile: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+  hcaptcha: 'https://api.hcaptcha.com/siteverify',
+  recaptcha: 'https://www.google.com/recaptcha/api/siteverify',
+} as const;
+
+/** `security.captcha {provider, secret, verifyUrl?}`; `verifyUrl` defaults to the provider's. */
+function captchaSection(r: ConfigReader, raw: unknown): VellumConfig['security']['captcha'] {
+  if (raw === undefined || raw === null) return undefined;
+  const o = r.object('security.captcha', raw, ['provider', 'secret', 'verifyUrl']);
+  const provider = o.provider as keyof typeof CAPTCHA_URLS;
+  if (!Object.hasOwn(CAPTCHA_URLS, String(provider))) r.problem('security.captcha.provider', 'expected turnstile, hcaptcha or recaptcha');
+  const secret = r.string('security.captcha.secret', o.secret, { minLength: 1 });
+  if (secret === undefined) r.problem('security.captcha.secret', 'required');
+  const verifyUrl = r.string('security.captcha.verifyUrl', o.verifyUrl) ?? CAPTCHA_URLS[provider];
+  return { provider, secret: secret ?? '', verifyUrl };
 }
 
 /** `security.auditLog {enabled, events}`: on by default, every event. */

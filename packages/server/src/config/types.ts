@@ -95,7 +95,7 @@ export interface VellumConfig {
     oauth?: Record<string, unknown>;
     passkey?: Record<string, unknown>;
     auditLog: { enabled: boolean; events: readonly string[] };
-    captcha?: Record<string, unknown>;
+    captcha?: { provider: 'turnstile' | 'hcaptcha' | 'recaptcha'; secret: string; verifyUrl: string };
   };
   /** `responseCache`: keep rendered document reads until the next write (on by default). */
   documents: { publicRead: boolean; responseCache: boolean };

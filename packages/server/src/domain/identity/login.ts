@@ -2,6 +2,7 @@ import { errors } from '../../errors.js';
 import { findUserByEmail, findUserByUsername, setLastLogin, type StoredUser } from '../../storage/users-store.js';
 import type { Services } from '../services.js';
 import { recordAudit } from '../audit/record-audit.js';
+import { requireCaptcha } from '../security/captcha.js';
 import { verifyPassword } from './passwords.js';
 import { startSession, type ClientInfo, type IssuedTokens } from './sessions.js';
 import { toUserView, type UserView } from './user-view.js';
@@ -27,6 +28,7 @@ export async function login(svc: Services, input: LoginInput): Promise<LoginResu
   // 1. Rate limit: failed attempts per client IP and per username, each on its own.
   const keys = [`ip:${input.ip ?? 'unknown'}`, `user:${input.username.toLowerCase()}`];
   await svc.loginLimiter.check(keys, svc.now().getTime());
+  await requireCaptcha(svc, input.captchaToken, input.ip);
   // 2. Find the user by username (or by email, when an address is given).
   const user = await findLoginUser(svc, input.username);
   // 3. Always one bcrypt comparison, so timing does not tell whether the user exists.

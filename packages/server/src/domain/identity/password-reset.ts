@@ -8,6 +8,7 @@ import { revokeUserSessions } from '../../storage/sessions-store.js';
 import { findUserByEmail, findUserById, updateUser, type StoredUser } from '../../storage/users-store.js';
 import type { Services } from '../services.js';
 import { recordAudit } from '../audit/record-audit.js';
+import { requireCaptcha } from '../security/captcha.js';
 import { checkPasswordPolicy, hashPassword } from './passwords.js';
 import { randomBase62, sha256Hex } from './secrets.js';
 import { displayName } from './user-view.js';
@@ -22,10 +23,11 @@ const INVALID = 'The link is invalid, used or expired';
  * answer is the same whether or not the address exists, and the mail goes out after the answer,
  * so its timing tells nothing either.
  */
-export async function requestPasswordReset(svc: Services, email: string, ip?: string): Promise<void> {
+export async function requestPasswordReset(svc: Services, email: string, ip?: string, captchaToken?: string): Promise<void> {
   // Every request counts (per client IP and per address): mail is not a free resource.
   const keys = [`ip:${ip ?? 'unknown'}`, `email:${email.trim().toLowerCase()}`];
   await svc.resetLimiter.check(keys, svc.now().getTime());
+  await requireCaptcha(svc, captchaToken, ip);
   await svc.resetLimiter.hit(keys, svc.now().getTime());
   const user = await findUserByEmail(svc.database, email.trim());
   if (!user || !user.active) return;

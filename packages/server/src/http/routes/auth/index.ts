@@ -84,7 +84,7 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
     '/auth/request-reset',
     { schema: { body: S.RequestResetBody, response: { 200: S.SuccessData, ...S.errorResponses } } },
     async (req) => {
-      await requestPasswordReset(svc, req.body.email, req.ip);
+      await requestPasswordReset(svc, req.body.email, req.ip, req.body.captchaToken);
       return { data: { success: true as const } };
     },
   );

@@ -57,7 +57,10 @@ export const ChangePasswordBody = Type.Object(
   { currentPassword: Type.String({ minLength: 1, maxLength: 1024 }), newPassword: Type.String({ minLength: 1, maxLength: 1024 }) },
   { additionalProperties: false },
 );
-export const RequestResetBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }) }, { additionalProperties: false });
+export const RequestResetBody = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: 254 }), captchaToken: Type.Optional(Type.String({ maxLength: 4096 })) },
+  { additionalProperties: false },
+);
 export const TokenBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
 export const ResetPasswordBody = Type.Object(
   { token: Type.String({ minLength: 1, maxLength: 256 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
