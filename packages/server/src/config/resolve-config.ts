@@ -109,7 +109,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       rateLimit: { login: limit('login'), api: limit('api') },
       validateUser: r.func('security.validateUser', security.validateUser),
       assignRole: r.func('security.assignRole', security.assignRole),
-      cookie: optionalSection(r, 'security.cookie', security.cookie),
+      cookie: cookieSection(r, security.cookie),
       oauth: optionalSection(r, 'security.oauth', security.oauth),
       passkey: optionalSection(r, 'security.passkey', security.passkey),
       auditLog: auditLogSection(r, security.auditLog),
@@ -172,6 +172,26 @@ function mailSection(r: ConfigReader, raw: unknown, envUrl: string | undefined):
   const smtpUrl = r.string(envUrl ? 'SMTP_URL' : 'mail.smtpUrl', envUrl ?? o.smtpUrl);
   if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) r.problem(envUrl ? 'SMTP_URL' : 'mail.smtpUrl', 'expected smtp://… or smtps://…');
   return { smtpUrl, from: r.string('mail.from', o.from) };
+}
+
+/** `security.cookie {secure, httpOnly, sameSite, maxAge}`: secure and HttpOnly unless told otherwise. */
+function cookieSection(r: ConfigReader, raw: unknown): VellumConfig['security']['cookie'] {
+  if (raw === undefined || raw === null || raw === false) return undefined;
+  const o = r.object('security.cookie', raw === true ? {} : raw, ['secure', 'httpOnly', 'sameSite', 'maxAge']);
+  // Session cookies are never readable by scripts: that is what makes them safer than a stored bearer.
+  if (o.httpOnly === false) r.problem('security.cookie.httpOnly', 'session cookies are always HttpOnly');
+  const sameSite = String(o.sameSite ?? 'lax').toLowerCase();
+  if (!['strict', 'lax', 'none'].includes(sameSite)) r.problem('security.cookie.sameSite', 'expected strict, lax or none');
+  const secure = r.bool('security.cookie.secure', o.secure, true);
+  if (sameSite === 'none' && !secure) r.problem('security.cookie.sameSite', 'none needs secure: true (browsers refuse it otherwise)');
+  const maxAgeMs = o.maxAge === undefined ? undefined : parseDuration(o.maxAge as string | number);
+  if (o.maxAge !== undefined && maxAgeMs === undefined) r.problem('security.cookie.maxAge', 'expected a duration such as "7d" or seconds');
+  return {
+    secure,
+    httpOnly: true,
+    sameSite: (sameSite.charAt(0).toUpperCase() + sameSite.slice(1)) as 'Strict' | 'Lax' | 'None',
+    maxAge: maxAgeMs === undefined ? undefined : maxAgeMs / 1000,
+  };
 }
 
 const CAPTCHA_URLS = {

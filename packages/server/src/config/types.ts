@@ -91,7 +91,8 @@ export interface VellumConfig {
     validateUser?: (user: UserHookInput) => unknown;
     assignRole?: (user: UserHookInput) => unknown;
     /** Sections owned by later features; kept as given so configs written for them load. */
-    cookie?: Record<string, unknown>;
+    /** Cookie sessions for the studio; absent: bearer tokens only. */
+    cookie?: { secure: boolean; httpOnly: true; sameSite: 'Strict' | 'Lax' | 'None'; maxAge?: number };
     oauth?: Record<string, unknown>;
     passkey?: Record<string, unknown>;
     auditLog: { enabled: boolean; events: readonly string[] };

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { ANONYMOUS, type Principal } from '../../domain/access/principal.js';
 import { requireAuthenticated } from '../../domain/access/policy.js';
-import { resolvePrincipal } from '../../domain/identity/resolve-principal.js';
+import { principalFromBearer, resolvePrincipal } from '../../domain/identity/resolve-principal.js';
+import { errors } from '../../errors.js';
+import { ACCESS_COOKIE, csrfMatches, readCookie, SAFE_METHODS } from '../cookies.js';
 import type { Services } from '../../domain/services.js';
 
 declare module 'fastify' {
@@ -22,7 +24,11 @@ export function registerAuthentication(app: FastifyInstance, svc: Services): voi
   app.addHook('onRequest', async (request) => {
     request.principal = ANONYMOUS;
     if (request.routeOptions.config?.ownBearer) return;
-    const principal = await resolvePrincipal(svc, request.headers.authorization);
+    // A bearer header wins; without one, a cookie session (when enabled) authenticates.
+    const cookie = svc.config.security.cookie && !request.headers.authorization ? readCookie(request, ACCESS_COOKIE) : undefined;
+    const principal = cookie ? await principalFromBearer(svc, cookie) : await resolvePrincipal(svc, request.headers.authorization);
+    // Cookies ride along on cross-site requests; a write made with one must prove it came from our page.
+    if (cookie && !SAFE_METHODS.has(request.method) && !csrfMatches(request)) throw errors.forbidden('CSRF token missing or wrong (send the vellum_csrf cookie value in x-csrf-token)');
     request.principal = { ...principal, client: { ip: request.ip, userAgent: request.headers['user-agent'] } };
     if (request.routeOptions.config?.auth) requireAuthenticated(request.principal);
   });

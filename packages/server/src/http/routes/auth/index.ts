@@ -11,6 +11,7 @@ import { logout } from '../../../domain/identity/logout.js';
 import { refreshSession } from '../../../domain/identity/refresh.js';
 import { resolvePrincipal } from '../../../domain/identity/resolve-principal.js';
 import type { Services } from '../../../domain/services.js';
+import { clearSessionCookies, csrfMatches, readCookie, REFRESH_COOKIE, setSessionCookies } from '../../cookies.js';
 import * as S from './schemas.js';
 
 const client = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
@@ -19,8 +20,9 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
   app.post<{ Body: Static<typeof S.LoginBody> }>(
     '/auth/login',
     { schema: { body: S.LoginBody, response: { 200: S.LoginSuccess, ...S.errorResponses } } },
-    async (req) => {
+    async (req, reply) => {
       const result = await login(svc, { ...req.body, ...client(req) });
+      setSessionCookies(reply, svc.config, result.tokens, svc.config.server.basePath);
       return { data: { ...result.tokens, user: result.user } };
     },
   );
@@ -53,19 +55,25 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
   app.post<{ Body: Static<typeof S.RefreshBody> }>(
     '/auth/refresh',
     { config: { ownBearer: true }, schema: { body: S.RefreshBody, response: { 200: S.RefreshResponse, ...S.errorResponses } } },
-    async (req) => {
+    async (req, reply) => {
       const bearer = /^Bearer +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-      const token = req.body?.refreshToken ?? bearer;
+      const cookie = svc.config.security.cookie ? readCookie(req, REFRESH_COOKIE) : undefined;
+      const token = req.body?.refreshToken ?? bearer ?? cookie;
       if (!token) throw errors.unauthorized('A refresh token is required (body refreshToken or bearer)');
-      return { data: await refreshSession(svc, token) };
+      if (token === cookie && !csrfMatches(req)) throw errors.forbidden('CSRF token missing or wrong');
+      const tokens = await refreshSession(svc, token);
+      if (token === cookie) setSessionCookies(reply, svc.config, tokens, svc.config.server.basePath);
+      return { data: tokens };
     },
   );
 
   app.post<{ Body: Static<typeof S.LogoutBody> }>(
     '/auth/logout',
     { schema: { body: S.LogoutBody, response: { 200: S.Success, ...S.errorResponses } } },
-    async (req) => {
-      await logout(svc, req.principal, req.body?.refreshToken);
+    async (req, reply) => {
+      const cookie = svc.config.security.cookie ? readCookie(req, REFRESH_COOKIE) : undefined;
+      await logout(svc, req.principal, req.body?.refreshToken ?? cookie);
+      clearSessionCookies(reply, svc.config, svc.config.server.basePath);
       return { success: true as const };
     },
   );
