@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+
+/** Every key anywhere in a JSON value. */
+function allKeys(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((v) => allKeys(v, out));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) (out.push(k), allKeys(v, out));
+  return out;
+}
+const SECRET_KEY = /hash|secret|password|backup|otp|providerToken/i;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe('no secrets in responses', () => {
+  it('a recursive key scan over every auth, user, token and audit response finds no hash, secret or password', async () => {
+    const bodies: Array<[string, unknown]> = [];
+    const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token?: string, payload?: Record<string, unknown>) => {
+      const res = await t.request({ method, url, token, payload });
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+      bodies.push([`${method} ${url}`, res.body ? res.json() : null]);
+      return res.json();
+    };
+    const session = (await call('POST', '/api/auth/login', undefined, { username: ADMIN.username, password: ADMIN.password })).data;
+    const admin = session.token;
+    await call('GET', '/api/auth/me', admin);
+    await call('POST', '/api/auth/validate', admin);
+    const refreshed = (await call('POST', '/api/auth/refresh', undefined, { refreshToken: session.refreshToken })).data;
+    const user = (await call('POST', '/api/users', refreshed.token, { username: 'scan', email: 'scan@example.com', password: 'scan-password-1', role: 'editor' })).data;
+    await call('GET', '/api/users', refreshed.token);
+    await call('GET', `/api/users/${user.id}`, refreshed.token);
+    await call('GET', '/api/users/by-username/scan', refreshed.token);
+    await call('GET', '/api/users/by-email/scan@example.com', refreshed.token);
+    await call('PUT', `/api/users/${user.id}`, refreshed.token, { password: 'scan-password-2', firstName: 'S' });
+    await call('POST', '/api/users/invite', refreshed.token, { username: 'scan2', email: 'scan2@example.com' });
+    const scan = (await call('POST', '/api/auth/login', undefined, { username: 'scan', password: 'scan-password-2' })).data;
+    await call('POST', '/api/auth/change-password', scan.token, { currentPassword: 'scan-password-2', newPassword: 'scan-password-3' });
+    await call('POST', '/api/tokens', refreshed.token, { name: 'scan', permissions: ['content:read'] });
+    await call('GET', '/api/tokens', refreshed.token);
+    await call('POST', '/api/auth/request-reset', undefined, { email: 'scan@example.com' });
+    await call('POST', '/api/auth/verify-reset-token', undefined, { token: 'x'.repeat(43) });
+    await call('GET', '/api/audit', refreshed.token);
+    await call('GET', '/api/config/settings', refreshed.token);
+    await call('POST', '/api/auth/logout', refreshed.token);
+    await call('DELETE', `/api/users/${user.id}`, refreshed.token);
+    for (const [name, body] of bodies) expect([name, allKeys(body).filter((k) => SECRET_KEY.test(k))]).toEqual([name, []]);
+    // And no stored hash value appears anywhere in any body.
+    const rows = await t.app.services.database.db.selectFrom('users').select('password_hash').execute();
+    const everything = JSON.stringify(bodies);
+    for (const r of rows) if (r.password_hash) expect(everything).not.toContain(r.password_hash);
+  });
+});
