@@ -114,3 +114,36 @@ describe('invitations', () => {
     expect((await post('/api/users/invite', { username: 'x1', email: 'x1@example.com' }, await t.login(viewer, PASSWORD))).statusCode).toBe(403);
   });
 });
+
+describe('no enumeration through request-reset', () => {
+  it('known and unknown addresses get the same answer after the same work; the token and mail come after it', async () => {
+    const u = await newUser();
+    const db = t.app.services.database.db as unknown as { getExecutor(): { executeQuery: (...a: unknown[]) => Promise<unknown> } };
+    const executor = db.getExecutor();
+    const original = executor.executeQuery.bind(executor);
+    // Issuing the reset token is held back until we release it: the answer must not wait for it.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let queries: string[] = [];
+    executor.executeQuery = async (...args: unknown[]) => {
+      const text = (args[0] as { sql: string }).sql;
+      if (/insert into "password_tokens"/.test(text)) await gate;
+      else queries.push(text);
+      return original(...args);
+    };
+    try {
+      const known = await post('/api/auth/request-reset', { email: u.email });
+      const knownQueries = queries;
+      queries = [];
+      const unknown = await post('/api/auth/request-reset', { email: 'nobody-at-all@example.com' });
+      expect([unknown.statusCode, unknown.body]).toEqual([known.statusCode, known.body]);
+      expect(queries).toEqual(knownQueries);
+      expect(mail.mails.filter((m) => m.to.includes(u.email))).toHaveLength(0);
+    } finally {
+      release();
+      executor.executeQuery = original;
+    }
+    // Released, the known address gets its mail.
+    expect(tokenIn((await mail.waitFor(u.email)).decoded)).toMatch(/^[0-9A-Za-z]{43}$/);
+  });
+});

@@ -20,8 +20,9 @@ const INVALID = 'The link is invalid, used or expired';
 
 /**
  * `POST /auth/request-reset {email}`: mails a one-hour, single-use link to an active user. The
- * answer is the same whether or not the address exists, and the mail goes out after the answer,
- * so its timing tells nothing either.
+ * answer is the same whether or not the address exists, and it is given after the same work in
+ * both cases (limits, captcha, one lookup): issuing the token and sending the mail happen after
+ * the answer, so its timing tells nothing either.
  */
 export async function requestPasswordReset(svc: Services, email: string, ip?: string, captchaToken?: string): Promise<void> {
   // Every request counts (per client IP and per address): mail is not a free resource.
@@ -31,9 +32,15 @@ export async function requestPasswordReset(svc: Services, email: string, ip?: st
   await svc.resetLimiter.hit(keys, svc.now().getTime());
   const user = await findUserByEmail(svc.database, email.trim());
   if (!user || !user.active) return;
+  setImmediate(() => {
+    mailResetLink(svc, user).catch((err: Error) => svc.log.error({ err }, 'password reset mail failed'));
+  });
+}
+
+async function mailResetLink(svc: Services, user: StoredUser): Promise<void> {
   const token = await issuePasswordToken(svc, user, 'reset');
   const settings = await readSettings(svc);
-  sendLater(svc, passwordResetMail(user.email, displayName(user), linkFor(svc, settings, 'reset-password', token), settings.siteName));
+  await svc.mailer.send(passwordResetMail(user.email, displayName(user), linkFor(svc, settings, 'reset-password', token), settings.siteName));
 }
 
 /** An invitation: a seven-day link that sets the first password and activates the account. */
