@@ -17,6 +17,8 @@ export interface ResponseCacheOptions {
   ttlMs: number;
   maxEntries: number;
   maxEntryBytes: number;
+  /** Bound on the bodies held in all (UTF-16 length as a proxy for bytes). */
+  maxTotalBytes: number;
 }
 
 const cacheKey = Symbol('response-cache-key');
@@ -32,6 +34,12 @@ type Marked = FastifyRequest & { [cacheKey]?: string; [cacheVersion]?: number };
  */
 export function registerResponseCache(app: FastifyInstance, svc: Services, opts: ResponseCacheOptions): void {
   const entries = new Map<string, Entry>();
+  let totalBytes = 0;
+  const drop = (key: string) => {
+    const e = entries.get(key);
+    if (e) totalBytes -= e.body.length;
+    entries.delete(key);
+  };
 
   app.addHook('preHandler', async (request: Marked, reply) => {
     if (request.method !== 'GET') return;
@@ -54,10 +62,12 @@ export function registerResponseCache(app: FastifyInstance, svc: Services, opts:
     const version = request[cacheVersion];
     if (key === undefined || version === undefined || reply.statusCode !== 200) return payload;
     if (typeof payload !== 'string' || payload.length > opts.maxEntryBytes) return payload;
-    if (entries.size >= opts.maxEntries) entries.delete(entries.keys().next().value as string);
+    drop(key);
+    // Oldest first out, until the new body fits both bounds.
+    while (entries.size > 0 && (entries.size >= opts.maxEntries || totalBytes + payload.length > opts.maxTotalBytes)) drop(entries.keys().next().value as string);
     const etag = reply.getHeader('etag');
-    entries.delete(key);
     entries.set(key, { version, expires: Date.now() + opts.ttlMs, body: payload, etag: typeof etag === 'string' ? etag : undefined });
+    totalBytes += payload.length;
     return payload;
   });
 }

@@ -27,7 +27,7 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
   const base = `/${mode}/:type`;
   const responses = { response: errorResponses };
   if (svc.config.documents.responseCache) {
-    registerResponseCache(app, svc, { mode, ttlMs: 2_000, maxEntries: 2_000, maxEntryBytes: 256 * 1024 });
+    registerResponseCache(app, svc, { mode, ttlMs: 2_000, maxEntries: 2_000, maxEntryBytes: 256 * 1024, maxTotalBytes: 16 * 1024 * 1024 });
   }
 
   app.get<{ Params: Static<typeof S.TypeParams> }>(base, { schema: { params: S.TypeParams, ...responses } }, async (req) =>
