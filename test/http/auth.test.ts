@@ -53,6 +53,28 @@ describe('login', () => {
     expect(wrong.json().error.code).toBe('UNAUTHORIZED');
   });
 
+  it('an unknown user and a wrong password do the same database work before the same answer', async () => {
+    const db = t.app.services.database.db as unknown as { getExecutor(): { executeQuery: (...a: unknown[]) => Promise<unknown> } };
+    const executor = db.getExecutor();
+    const original = executor.executeQuery.bind(executor);
+    let queries: string[] = [];
+    executor.executeQuery = (...args: unknown[]) => {
+      // Parameters differ (the usernames); the statements must not.
+      queries.push((args[0] as { sql: string }).sql);
+      return original(...args);
+    };
+    try {
+      const known = await loginRes({ username: ADMIN.username, password: 'not-the-password' });
+      const knownQueries = queries;
+      queries = [];
+      const unknown = await loginRes({ username: 'no-such-user', password: 'not-the-password' });
+      expect([unknown.statusCode, unknown.body]).toEqual([known.statusCode, known.body]);
+      expect(queries).toEqual(knownQueries);
+    } finally {
+      executor.executeQuery = original;
+    }
+  });
+
   it('refuses bodies that are not the login shape', async () => {
     expect((await loginRes({ username: 'admin' })).statusCode).toBe(422);
     expect((await loginRes({ username: 'admin', password: 5 })).statusCode).toBe(422);
