@@ -242,3 +242,20 @@ describe('delete', () => {
     expect((await t.request({ method: 'DELETE', url: '/api/documents/post/nope', token: admin })).statusCode).toBe(404);
   });
 });
+
+describe('slug suffixes at scale', () => {
+  it('the 30th post with one title gets -30, and a long title keeps its suffix within 96 characters', async () => {
+    let last: Record<string, any> = {};
+    for (let i = 0; i < 30; i++) last = await post('post', { title: 'Same Title Again' });
+    expect(last.slug).toEqual({ current: 'same-title-again-30' });
+    const long = 'word '.repeat(30);
+    const first = await post('post', { title: long });
+    const second = await post('post', { title: long });
+    expect(first.slug.current.length).toBeLessThanOrEqual(96);
+    expect(second.slug.current).toMatch(/-2$/);
+    expect(second.slug.current.length).toBeLessThanOrEqual(96);
+    // A title that merely starts like a taken slug is not mistaken for a suffix.
+    const other = await post('post', { title: 'Same Title Again Later' });
+    expect(other.slug).toEqual({ current: 'same-title-again-later' });
+  });
+});

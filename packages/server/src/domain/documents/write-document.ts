@@ -2,7 +2,7 @@ import type { FieldDef } from '../../config/types.js';
 import { errors, type ErrorDetail } from '../../errors.js';
 import { inTransaction, type Conn } from '../../storage/connection.js';
 import {
-  findDocument, findDocumentsByIds, insertDocument, typeHasDocuments, updateDocument, valueTaken, type StoredDocument,
+  findDocument, findDocumentsByIds, insertDocument, typeHasDocuments, updateDocument, countWithSuffix, valuesWithSuffix, valueTaken, type StoredDocument,
 } from '../../storage/documents-store.js';
 import { requirePublishIfNeeded, requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
 import { actorId, type Principal } from '../access/principal.js';
@@ -174,18 +174,24 @@ async function checkAndComplete(conn: Conn, schema: CompiledSchema, result: Vali
   if (taken.length > 0) throw errors.conflict('A unique value is already taken', taken);
 }
 
-/** `source` slugified; `-2`, `-3`… appended until it is free within the type. */
+/** `source` slugified; `-2`, `-3`… appended until it is free within the type (one query, not one per candidate). */
 async function generateSlug(conn: Conn, schema: CompiledSchema, field: FieldDef, data: Record<string, unknown>, selfId: string): Promise<string | undefined> {
   const source = field.source ? data[field.source] : undefined;
   if (typeof source !== 'string') return undefined;
-  const base = slugify(source, field.maxLength);
+  const max = Math.min(field.maxLength ?? 96, 96);
+  const base = slugify(source, max);
   if (!base) return undefined;
-  for (let n = 1; n < 1000; n++) {
-    const suffix = n === 1 ? '' : `-${n}`;
-    const candidate = base.slice(0, Math.min(field.maxLength ?? 96, 96) - suffix.length) + suffix;
-    if (!(await valueTaken(conn, schema.name, [field.name, 'current'], candidate, selfId))) return candidate;
-  }
-  throw errors.conflict(`No free slug for ${base}`);
+  // Suffixes must fit the length limit too, so the base is cut to leave room for them.
+  const stem = base.slice(0, max - 7).replace(/-+$/, '') || base;
+  const path = [field.name, 'current'];
+  const taken = (value: string) => valueTaken(conn, schema.name, path, value, selfId);
+  if (!(await taken(base))) return base;
+  // Usually the next free suffix is one past the number already in use: two queries however many exist.
+  const guess = `${stem}-${Math.max(2, (await countWithSuffix(conn, schema.name, path, stem, selfId)) + 1)}`;
+  if (!(await taken(guess))) return guess;
+  // Gaps from deletions or hand-written slugs: take the smallest free one.
+  const used = new Set(await valuesWithSuffix(conn, schema.name, path, stem, selfId));
+  for (let n = 2; ; n++) if (!used.has(`${stem}-${n}`)) return `${stem}-${n}`;
 }
 
 function refsOf(result: ValidationResult) {
