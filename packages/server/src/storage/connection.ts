@@ -12,5 +12,7 @@ export interface Conn {
 /** Runs `fn` in one transaction: everything it writes commits together or not at all. */
 export async function inTransaction<T>(database: Conn | Database, fn: (conn: Conn) => Promise<T>): Promise<T> {
   if (database.db.isTransaction) return fn(database);
+  // SQLite: transactions queued behind each other share one commit (see write-batcher.ts).
+  if ('batcher' in database && database.batcher) return database.batcher.run(fn);
   return database.db.transaction().execute((trx) => fn({ db: trx, dialect: database.dialect }));
 }

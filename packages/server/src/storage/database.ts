@@ -6,10 +6,13 @@ import type { Tables } from './tables.js';
 import type { Dialect } from './dialects/dialect.js';
 import { sqliteDialect } from './dialects/sqlite.js';
 import { postgresDialect } from './dialects/postgres.js';
+import { WriteBatcher } from './write-batcher.js';
 
 export interface Database {
   db: Kysely<Tables>;
   dialect: Dialect;
+  /** Group commit for the one SQLite connection; PostgreSQL runs transactions side by side instead. */
+  batcher?: WriteBatcher;
   close(): Promise<void>;
 }
 
@@ -38,7 +41,7 @@ function openSqlite(path: string): Database {
   // WAL + NORMAL stays consistent after a crash; it can only lose the last transactions on power loss.
   raw.pragma('synchronous = NORMAL');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
-  return { db, dialect: sqliteDialect, close: () => db.destroy() };
+  return { db, dialect: sqliteDialect, batcher: new WriteBatcher(db, sqliteDialect), close: () => db.destroy() };
 }
 
 /**
