@@ -1,6 +1,7 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { spyQueries } from '../helpers/query-spy.js';
 
 let t: TestApp;
 let clock = new Date('2026-01-01T00:00:00.000Z');
@@ -54,15 +55,9 @@ describe('login', () => {
   });
 
   it('an unknown user and a wrong password do the same database work before the same answer', async () => {
-    const db = t.app.services.database.db as unknown as { getExecutor(): { executeQuery: (...a: unknown[]) => Promise<unknown> } };
-    const executor = db.getExecutor();
-    const original = executor.executeQuery.bind(executor);
     let queries: string[] = [];
-    executor.executeQuery = (...args: unknown[]) => {
-      // Parameters differ (the usernames); the statements must not.
-      queries.push((args[0] as { sql: string }).sql);
-      return original(...args);
-    };
+    // Parameters differ (the usernames); the statements must not.
+    const restore = spyQueries(t, (text) => void queries.push(text));
     try {
       const known = await loginRes({ username: ADMIN.username, password: 'not-the-password' });
       const knownQueries = queries;
@@ -71,7 +66,7 @@ describe('login', () => {
       expect([unknown.statusCode, unknown.body]).toEqual([known.statusCode, known.body]);
       expect(queries).toEqual(knownQueries);
     } finally {
-      executor.executeQuery = original;
+      restore();
     }
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { startMailCatcher } from '../helpers/mail-catcher.js';
+import { spyQueries } from '../helpers/query-spy.js';
 
 let t: TestApp;
 let admin: string;
@@ -118,19 +119,14 @@ describe('invitations', () => {
 describe('no enumeration through request-reset', () => {
   it('known and unknown addresses get the same answer after the same work; the token and mail come after it', async () => {
     const u = await newUser();
-    const db = t.app.services.database.db as unknown as { getExecutor(): { executeQuery: (...a: unknown[]) => Promise<unknown> } };
-    const executor = db.getExecutor();
-    const original = executor.executeQuery.bind(executor);
     // Issuing the reset token is held back until we release it: the answer must not wait for it.
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     let queries: string[] = [];
-    executor.executeQuery = async (...args: unknown[]) => {
-      const text = (args[0] as { sql: string }).sql;
+    const restore = spyQueries(t, async (text) => {
       if (/insert into "password_tokens"/.test(text)) await gate;
       else queries.push(text);
-      return original(...args);
-    };
+    });
     try {
       const known = await post('/api/auth/request-reset', { email: u.email });
       const knownQueries = queries;
@@ -141,7 +137,7 @@ describe('no enumeration through request-reset', () => {
       expect(mail.mails.filter((m) => m.to.includes(u.email))).toHaveLength(0);
     } finally {
       release();
-      executor.executeQuery = original;
+      restore();
     }
     // Released, the known address gets its mail.
     expect(tokenIn((await mail.waitFor(u.email)).decoded)).toMatch(/^[0-9A-Za-z]{43}$/);

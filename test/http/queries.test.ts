@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { spyQueries } from '../helpers/query-spy.js';
 
 let t: TestApp;
 let admin: string;
@@ -188,14 +189,8 @@ describe('expand', () => {
   });
 
   it('costs one query per level, not one per document', async () => {
-    const db = t.app.services.database.db as unknown as { getExecutor(): { executeQuery: (...a: unknown[]) => Promise<unknown> } };
-    const executor = db.getExecutor();
-    const original = executor.executeQuery.bind(executor);
     let queries = 0;
-    executor.executeQuery = (...args: unknown[]) => {
-      queries++;
-      return original(...args);
-    };
+    const restore = spyQueries(t, () => void queries++);
     try {
       await t.request({ method: 'GET', url: '/api/documents/post?expand=author,related,author.company' });
       const anonymousQueries = queries;
@@ -205,7 +200,7 @@ describe('expand', () => {
       expect(queries).toBe(5);
       expect(anonymousQueries).toBe(4);
     } finally {
-      executor.executeQuery = original;
+      restore();
     }
   });
 });
