@@ -242,23 +242,21 @@ async function main() {
 
   // Reads as the product ships: anonymous (and signed-in) answers come from the response cache
   // until the next write; the signed-in caller's session is still checked on every request.
-  await run('list20', list);
-  await run('list20_expand', `${list}&expand=author`);
-  await run('filter_select', '/api/documents/post?filter[category]=guide&limit=20');
-  await run('get_expand', '', rotatingGet);
-  await run('offset0', `${list}&offset=0`);
-  await run('offset9000', `${list}&offset=9000`);
+  const reads = [
+    ['list20', list],
+    ['list20_expand', `${list}&expand=author`],
+    ['filter_select', '/api/documents/post?filter[category]=guide&limit=20'],
+    ['get_expand', '', rotatingGet],
+    ['offset0', `${list}&offset=0`],
+    ['offset9000', `${list}&offset=9000`],
+  ];
+  for (const [name, path, opts] of reads) await run(name, path, opts);
   await run('list20_expand_signed_in', `${list}&expand=author`, { headers: { authorization: `Bearer ${token}` } });
 
   // The same reads with the response cache off: every request runs its queries.
   await stop(server);
   ({ server, base } = await startServer(uncachedConfig));
-  await run('list20_uncached', list);
-  await run('list20_expand_uncached', `${list}&expand=author`);
-  await run('filter_select_uncached', '/api/documents/post?filter[category]=guide&limit=20');
-  await run('get_expand_uncached', '', rotatingGet);
-  await run('offset0_uncached', `${list}&offset=0`);
-  await run('offset9000_uncached', `${list}&offset=9000`);
+  for (const [name, path, opts] of reads) await run(`${name}_uncached`, path, opts);
   // A counter varies the titles, so each insert gets a fresh slug rather than a -N suffix hunt.
   let createN = 0;
   await run('create', '/api/documents/post', {

@@ -44,3 +44,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** Runs `fn` with a fresh database and drops it afterwards, whatever happens. */
+export async function withTestDatabase<T>(fn: (db: TestDatabase) => Promise<T>): Promise<T> {
+  const db = await createTestDatabase();
+  try {
+    return await fn(db);
+  } finally {
+    await db.drop();
+  }
+}

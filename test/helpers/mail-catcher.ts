@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 
 export interface CaughtMail {
@@ -40,5 +41,29 @@ export async function startMailCatcher() {
       }
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type MailCatcher = Awaited<ReturnType<typeof startMailCatcher>>;
+
+/** A mail catcher for the whole suite: started before the suite's other hooks, closed after them. */
+export function useMailCatcher(): Pick<MailCatcher, 'url' | 'mails' | 'waitFor'> {
+  let catcher: MailCatcher | undefined;
+  beforeAll(async () => {
+    catcher = await startMailCatcher();
+  });
+  afterAll(() => catcher?.close());
+  const started = () => {
+    if (!catcher) throw new Error('the mail catcher starts in beforeAll');
+    return catcher;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get mails() {
+      return started().mails;
+    },
+    waitFor: (...args) => started().waitFor(...args),
   };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
-import { startMailCatcher } from '../helpers/mail-catcher.js';
+import { useMailCatcher } from '../helpers/mail-catcher.js';
 
 /**
  * Who may call the account and configuration endpoints (spec: Users; issue 3). Each caller is a
@@ -58,20 +58,16 @@ const ENDPOINTS: Endpoint[] = [
 
 let t: TestApp;
 let admin: string;
-let mail: Awaited<ReturnType<typeof startMailCatcher>>;
+const mail = useMailCatcher();
 const tokens = new Map<string, string | undefined>();
 let n = 0;
 
 beforeAll(async () => {
-  mail = await startMailCatcher();
   t = await startTestApp({ mail: { smtpUrl: mail.url } });
   admin = await t.login(ADMIN.username, ADMIN.password);
   for (const c of CALLERS) tokens.set(c.name, c.role === 'admin' ? admin : c.role ? await t.userToken(c.role, c.permissions ?? []) : undefined);
 });
-afterAll(async () => {
-  await t.close();
-  await mail.close();
-});
+afterAll(() => t.close());
 
 describe('accounts and configuration access matrix', () => {
   for (const e of ENDPOINTS) {

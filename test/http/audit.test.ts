@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
-import { startMailCatcher } from '../helpers/mail-catcher.js';
+import { useMailCatcher } from '../helpers/mail-catcher.js';
 
 let t: TestApp;
 let admin: string;
-let mail: Awaited<ReturnType<typeof startMailCatcher>>;
+const mail = useMailCatcher();
 const UA = 'audit-test-agent/1.0';
 
 const audit = async (query: string) => {
@@ -17,14 +17,10 @@ const req = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<st
   t.request({ method, url, payload, token, headers: { 'user-agent': UA } });
 
 beforeAll(async () => {
-  mail = await startMailCatcher();
   t = await startTestApp({ mail: { smtpUrl: mail.url } });
   admin = await t.login(ADMIN.username, ADMIN.password);
 });
-afterAll(async () => {
-  await t.close();
-  await mail.close();
-});
+afterAll(() => t.close());
 
 describe('audit log', () => {
   it('records each listed event exactly once per action, with actor, IP and user agent, and no secrets', async () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
-import { startMailCatcher } from '../helpers/mail-catcher.js';
+import { useMailCatcher } from '../helpers/mail-catcher.js';
 import { spyQueries } from '../helpers/query-spy.js';
 
 let t: TestApp;
 let admin: string;
-let mail: Awaited<ReturnType<typeof startMailCatcher>>;
+const mail = useMailCatcher();
 let clock = new Date('2026-03-01T10:00:00.000Z');
 const PASSWORD = 'user-password-1';
 let n = 0;
@@ -21,14 +21,10 @@ async function newUser(extra: Record<string, unknown> = {}) {
 }
 
 beforeAll(async () => {
-  mail = await startMailCatcher();
   t = await startTestApp({ mail: { smtpUrl: mail.url, from: 'Vellum <cms@example.com>' }, server: { publicUrl: 'https://cms.example' } }, { now: () => clock });
   admin = await t.login(ADMIN.username, ADMIN.password);
 });
-afterAll(async () => {
-  await t.close();
-  await mail.close();
-});
+afterAll(() => t.close());
 
 describe('password reset', () => {
   it('mails a single-use link (text and escaped HTML); the link sets the password and ends all sessions', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp, resolveConfig, ConfigError } from '../../packages/server/src/index.js';
 import { ADMIN, startTestApp } from '../helpers/app.js';
-import { createTestDatabase } from '../helpers/database.js';
+import { withTestDatabase } from '../helpers/database.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 const config = (url: string, extra: Record<string, unknown> = {}) =>
@@ -54,8 +54,7 @@ describe('start-up', () => {
   });
 
   it('a restart on the same database keeps data, the generated JWT secret and sessions', async () => {
-    const db = await createTestDatabase();
-    try {
+    await withTestDatabase(async (db) => {
       const first = await createApp(config(db.url));
       const login = await first.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } });
       const token = login.json().data.token;
@@ -67,53 +66,41 @@ describe('start-up', () => {
       } finally {
         await second.close();
       }
-    } finally {
-      await db.drop();
-    }
+    });
   });
 
   it('two nodes starting together on one fresh database both come up (migrations run once)', async () => {
-    const db = await createTestDatabase();
-    try {
+    await withTestDatabase(async (db) => {
       const apps = await Promise.all([createApp(config(db.url)), createApp(config(db.url))]);
       for (const app of apps) expect((await app.server.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
       await Promise.all(apps.map((a) => a.close()));
-    } finally {
-      await db.drop();
-    }
+    });
   });
 
   it('a configured secret signs tokens that another node with the same secret accepts', async () => {
-    const db = await createTestDatabase();
-    const jwtSecret = 'x'.repeat(40);
-    try {
+    await withTestDatabase(async (db) => {
+      const jwtSecret = 'x'.repeat(40);
       const a = await createApp(config(db.url, { jwtSecret }));
       const token = (await a.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })).json().data.token;
       const b = await createApp(config(db.url, { jwtSecret }));
       expect((await b.server.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
       await a.close();
       await b.close();
-    } finally {
-      await db.drop();
-    }
+    });
   });
 
   it('an admin password the policy refuses stops start-up with a config problem', async () => {
-    const db = await createTestDatabase();
-    try {
+    await withTestDatabase(async (db) => {
       const bad = resolveConfig({ database: { url: db.url }, security: { bcryptRounds: 4, adminUser: { username: 'root', password: 'short' } } }, {});
       const err = await createApp(bad).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as ConfigError).problems).toEqual(['security.adminUser.password: must be at least 10 characters']);
-    } finally {
-      await db.drop();
-    }
+    });
   });
 
   it('making a field unique when stored documents share a value fails start-up clearly', async () => {
-    const db = await createTestDatabase();
-    const schemas = [{ name: 'tag', title: 'Tag', fields: [{ name: 'label', type: 'string' }] }];
-    try {
+    await withTestDatabase(async (db) => {
+      const schemas = [{ name: 'tag', title: 'Tag', fields: [{ name: 'label', type: 'string' }] }];
       const first = await createApp(resolveConfig({ database: { url: db.url }, security: { bcryptRounds: 4, adminUser: ADMIN }, schemas }, {}));
       const token = (await first.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })).json().data.token;
       for (let i = 0; i < 2; i++) {
@@ -123,33 +110,30 @@ describe('start-up', () => {
       const unique = [{ name: 'tag', title: 'Tag', fields: [{ name: 'label', type: 'string', unique: true }] }];
       const err = await createApp(resolveConfig({ database: { url: db.url }, security: { bcryptRounds: 4 }, schemas: unique }, {})).catch((e: unknown) => e);
       expect((err as Error).message).toMatch(/cannot make tag_label unique/);
-    } finally {
-      await db.drop();
-    }
+    });
   });
 });
 
 describe('server errors', () => {
-  it('a 500 shows no internals, names the request id, and the log has the details under that id', async () => {
-    const db = await createTestDatabase();
-    const lines: Array<Record<string, any>> = [];
-    const stream = { write: (line: string) => void lines.push(JSON.parse(line)) };
-    const app = await createApp(config(db.url), { logger: { level: 'info', stream } });
-    try {
-      // Pull the database out from under the running app: every query now fails inside the server.
-      await app.services.database.close();
-      const res = await app.server.inject({ method: 'GET', url: '/api/documents/post?limit=5', headers: { 'x-request-id': 'req-500-test' } });
-      expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error (request id req-500-test)' } });
-      expect(res.headers['x-request-id']).toBe('req-500-test');
-      const logged = lines.find((l) => l.reqId === 'req-500-test' && l.err);
-      expect(logged?.err?.message).toBeTruthy();
-      expect(logged?.msg).toBe('request failed');
-    } finally {
-      await app.server.close();
-      await db.drop();
-    }
-  });
+  it('a 500 shows no internals, names the request id, and the log has the details under that id', () =>
+    withTestDatabase(async (db) => {
+      const lines: Array<Record<string, any>> = [];
+      const stream = { write: (line: string) => void lines.push(JSON.parse(line)) };
+      const app = await createApp(config(db.url), { logger: { level: 'info', stream } });
+      try {
+        // Pull the database out from under the running app: every query now fails inside the server.
+        await app.services.database.close();
+        const res = await app.server.inject({ method: 'GET', url: '/api/documents/post?limit=5', headers: { 'x-request-id': 'req-500-test' } });
+        expect(res.statusCode).toBe(500);
+        expect(res.json()).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error (request id req-500-test)' } });
+        expect(res.headers['x-request-id']).toBe('req-500-test');
+        const logged = lines.find((l) => l.reqId === 'req-500-test' && l.err);
+        expect(logged?.err?.message).toBeTruthy();
+        expect(logged?.msg).toBe('request failed');
+      } finally {
+        await app.server.close();
+      }
+    }));
 });
 
 describe('first-boot claim', () => {

@@ -33,3 +33,10 @@ export function registerAuthentication(app: FastifyInstance, svc: Services): voi
     if (request.routeOptions.config?.auth) requireAuthenticated(request.principal);
   });
 }
+
+/** Marks every route registered after it in this plugin as needing a signed-in caller (401 before the body is looked at). */
+export function requireSignInForRoutes(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...(route.config as object), auth: true };
+  });
+}

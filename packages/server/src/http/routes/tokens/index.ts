@@ -4,6 +4,7 @@ import { errors } from '../../../errors.js';
 import { requirePermission } from '../../../domain/access/policy.js';
 import { createApiToken, listApiTokens, revokeApiToken } from '../../../domain/identity/api-tokens.js';
 import type { Services } from '../../../domain/services.js';
+import { requireSignInForRoutes } from '../../plugins/authenticate.js';
 import { ApiToken, data, errorResponses, Meta, Success } from '../../schemas/common.js';
 
 const CreateBody = Type.Object(
@@ -19,9 +20,7 @@ const IdParams = Type.Object({ id: Type.String({ maxLength: 128 }) });
 
 export async function tokenRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
   // Every token route needs a signed-in caller; the policy then checks tokens:read/write/delete.
-  app.addHook('onRoute', (route) => {
-    route.config = { ...(route.config as object), auth: true };
-  });
+  requireSignInForRoutes(app);
   app.post<{ Body: Static<typeof CreateBody> }>(
     '/tokens',
     { schema: { body: CreateBody, response: { 201: data(Type.Object({ token: Type.String(), apiToken: ApiToken })), ...errorResponses } } },

@@ -6,6 +6,7 @@ import { findUserBy, getUser, listUsers } from '../../../domain/users/list-users
 import { updateUserOp } from '../../../domain/users/update-user.js';
 import { inviteUserOp } from '../../../domain/users/invite-user.js';
 import type { Services } from '../../../domain/services.js';
+import { requireSignInForRoutes } from '../../plugins/authenticate.js';
 import { data, errorResponses, Meta, Nullable, Success, User } from '../../schemas/common.js';
 
 const Name = Type.String({ maxLength: 100 });
@@ -68,10 +69,8 @@ const IdParams = Type.Object({ id: Type.String({ maxLength: 128 }) });
 const One = { response: { 200: data(User), ...errorResponses } };
 
 export async function userRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
-  // Every user route needs a signed-in caller (401 before the body is looked at); the policy does the rest.
-  app.addHook('onRoute', (route) => {
-    route.config = { ...(route.config as object), auth: true };
-  });
+  // Every user route needs a signed-in caller; the policy does the rest.
+  requireSignInForRoutes(app);
 
   app.get<{ Querystring: Static<typeof ListQuery> }>(
     '/users',
