@@ -16,6 +16,10 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'packages/cli/dist/bin.js');
 const PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const USE_PG = process.argv.includes('--pg');
+// `--only a,b`: run just these scenarios (the seed still runs; the summary needs list20_expand).
+const ONLY = (() => { const i = process.argv.indexOf('--only'); return i > 0 ? new Set(process.argv[i + 1].split(',')) : null; })();
+// Extra node flags for the server only (profiling: VELLUM_BENCH_SERVER_FLAGS=--cpu-prof).
+const SERVER_FLAGS = (process.env.VELLUM_BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
 const DIALECT = USE_PG ? 'postgres' : 'sqlite';
 const ADMIN = { username: 'admin', password: 'bench-password-1', email: 'admin@example.com' };
 const AUTHORS = 100;
@@ -150,16 +154,33 @@ function sampleRss(pid, into) {
   timer.unref();
 }
 
-/** A 2 s warm-up (discarded: JIT, caches, connection pools) then the 10 s measured run. */
-async function measure(name, opts, rss) {
+/** CPU time (user + system) a process has used so far, in microseconds; null without /proc. */
+function cpuMicros(pid) {
+  try {
+    // Fields 14 and 15 of /proc/PID/stat, after the parenthesised command name (which may hold spaces).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // clock ticks are 1/100 s on Linux
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A 2 s warm-up (discarded: JIT, caches, connection pools) then the 10 s measured run. Besides
+ * throughput, the server's CPU time per request: steadier than rps on a shared machine.
+ */
+async function measure(name, opts, rss, pid) {
   log(`scenario ${name}`);
   await autocannon({ ...opts, connections: CONNECTIONS, duration: WARMUP_S });
   if (rss) rss.active = true;
+  const cpuBefore = pid ? cpuMicros(pid) : null;
   const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: MEASURE_S });
+  const cpuAfter = pid ? cpuMicros(pid) : null;
   if (rss) rss.active = false;
   if (r.errors || r.timeouts) log(`  ${name}: ${r.errors} connection errors, ${r.timeouts} timeouts`);
   if (r.non2xx) log(`  ${name}: status codes ${JSON.stringify(r.statusCodeStats)}`);
   const line = { scenario: name, dialect: DIALECT, rps: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx };
+  if (cpuBefore !== null && cpuAfter !== null && r.requests.total > 0) line.server_cpu_us_per_req = Math.round((cpuAfter - cpuBefore) / r.requests.total);
   process.stdout.write(JSON.stringify(line) + '\n');
   return line;
 }
@@ -206,7 +227,7 @@ async function main() {
   const startServer = async (configFile) => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const server = start([BIN, 'serve', '--config', configFile, '--port', String(port), '--host', '127.0.0.1'], {
+    const server = start([...SERVER_FLAGS, BIN, 'serve', '--config', configFile, '--port', String(port), '--host', '127.0.0.1'], {
       cwd: tmp, // the server's ./data lands in the temp dir, not in the repo
       env: { ...process.env, DATABASE_URL: databaseUrl, MEDIA_DIR: join(tmp, 'media') },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -231,7 +252,10 @@ async function main() {
 
   const list = '/api/documents/post?limit=20';
   const results = {};
-  const run = async (name, path, opts = {}) => { results[name] = await measure(name, { url: base + path, ...opts }, rss); };
+  const run = async (name, path, opts = {}) => {
+    if (ONLY && !ONLY.has(name)) return;
+    results[name] = await measure(name, { url: base + path, ...opts }, rss, server.pid);
+  };
   // Rotate over 100 ids so one cached row does not stand in for the whole table.
   const sampleIds = postIds.filter((_, i) => i % (POSTS / 100) === 0);
   let getN = 0;
@@ -276,7 +300,8 @@ async function main() {
   });
   const baselineUrl = `http://127.0.0.1:${basePort}/api/documents/post`;
   await waitFor(baselineUrl, baseline);
-  results.baseline_fastify = await measure('baseline_fastify', { url: baselineUrl }, null);
+  results.baseline_fastify = await measure('baseline_fastify', { url: baselineUrl }, null, baseline.pid);
+  if (ONLY) { process.stdout.write(JSON.stringify({ scenario: 'summary', dialect: DIALECT, max_rss_mb: Math.round(rss.maxKb / 1024) }) + '\n'); return; }
 
   const ratio = (a, b) => (b ? Math.round((a / b) * 1000) / 1000 : null);
   process.stdout.write(JSON.stringify({

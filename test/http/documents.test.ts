@@ -201,9 +201,15 @@ describe('update, ETag and revisions', () => {
     expect(revs.json().meta).toEqual({ total: 3, limit: 20, offset: 0 });
     expect(revs.json().data[0]).toHaveProperty('_updatedAt');
     expect(revs.json().data[0]).toHaveProperty('_updatedBy');
+    // The current version (the document row) and earlier ones page as one list.
+    const page = await get(`/api/documents/post/${doc._id}/revisions?limit=1&offset=1`);
+    expect(page.json().data.map((r: { _rev: number }) => r._rev)).toEqual([2]);
+    expect(page.json().meta).toEqual({ total: 3, limit: 1, offset: 1 });
+    const current = await t.request({ method: 'POST', url: `/api/documents/post/${doc._id}/revisions/3/restore`, token: admin });
+    expect(current.json().data).toMatchObject({ _rev: 4, title: 'v3' });
     const restored = await t.request({ method: 'POST', url: `/api/documents/post/${doc._id}/revisions/1/restore`, token: admin });
     expect(restored.statusCode).toBe(200);
-    expect(restored.json().data).toMatchObject({ _rev: 4, title: 'v1' });
+    expect(restored.json().data).toMatchObject({ _rev: 5, title: 'v1' });
     const missing = await t.request({ method: 'POST', url: `/api/documents/post/${doc._id}/revisions/99/restore`, token: admin });
     expect(missing.statusCode).toBe(404);
     const anonymous = await t.request({ method: 'GET', url: `/api/documents/post/${doc._id}/revisions` });

@@ -73,7 +73,7 @@ export async function findDocumentsByIds(conn: Conn, ids: readonly string[]): Pr
   return rows.map((r) => toDocument(conn, r));
 }
 
-/** Inserts a document with its first revision, references and search text. */
+/** Inserts a document (its first revision is the row itself) with its references and search text. */
 export async function insertDocument(conn: Conn, doc: StoredDocument, refs: readonly DocumentRef[], searchText: string): Promise<void> {
   const { seq } = await conn.db
     .insertInto('documents')
@@ -105,6 +105,9 @@ export async function updateDocument(
   refs: readonly DocumentRef[],
   searchText: string,
 ): Promise<boolean> {
+  // The version being replaced becomes a revision; nothing is copied when another write won.
+  await sql`insert into document_revisions (doc_id, rev, status, data, updated_at, updated_by)
+    select id, rev, status, data, updated_at, updated_by from documents where id = ${doc.id} and rev = ${expectedRev}`.execute(conn.db);
   const row = await conn.db
     .updateTable('documents')
     .set({
@@ -125,10 +128,6 @@ export async function updateDocument(
 }
 
 async function writeSideRows(conn: Conn, doc: StoredDocument, seq: number, refs: readonly DocumentRef[], searchText: string, replace: boolean) {
-  await conn.db
-    .insertInto('document_revisions')
-    .values({ doc_id: doc.id, rev: doc.rev, status: doc.status, data: conn.dialect.encodeData(doc.data), updated_at: doc.updatedAt, updated_by: doc.updatedBy })
-    .execute();
   if (replace) await conn.db.deleteFrom('document_refs').where('source_id', '=', doc.id).execute();
   if (refs.length > 0) {
     await conn.db
@@ -325,32 +324,31 @@ export interface StoredRevision {
   data: Record<string, unknown>;
 }
 
-export async function listRevisions(conn: Conn, docId: string, limit: number, offset: number): Promise<{ rows: StoredRevision[]; total: number }> {
-  const rows = await conn.db
-    .selectFrom('document_revisions')
+/** Every version of a document, newest first: the current one is the document row, earlier ones are in document_revisions. */
+function versions(conn: Conn, docId: string) {
+  return conn.db
+    .selectFrom('documents')
     .select(['rev', 'status', 'updated_at', 'updated_by', 'data'])
-    .where('doc_id', '=', docId)
-    .orderBy('rev', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+    .where('id', '=', docId)
+    .unionAll(conn.db.selectFrom('document_revisions').select(['rev', 'status', 'updated_at', 'updated_by', 'data']).where('doc_id', '=', docId));
+}
+
+function toRevision(conn: Conn, r: { rev: number | string; status: string; updated_at: string; updated_by: string | null; data: unknown }): StoredRevision {
+  return { rev: Number(r.rev), status: r.status, updatedAt: r.updated_at, updatedBy: r.updated_by, data: conn.dialect.decodeData(r.data) };
+}
+
+export async function listRevisions(conn: Conn, docId: string, limit: number, offset: number): Promise<{ rows: StoredRevision[]; total: number }> {
+  const rows = await versions(conn, docId).orderBy('rev', 'desc').limit(limit).offset(offset).execute();
   const { n } = await conn.db
     .selectFrom('document_revisions')
     .select((eb) => eb.fn.countAll().as('n'))
     .where('doc_id', '=', docId)
     .executeTakeFirstOrThrow();
-  return {
-    rows: rows.map((r) => ({ rev: Number(r.rev), status: r.status, updatedAt: r.updated_at, updatedBy: r.updated_by, data: conn.dialect.decodeData(r.data) })),
-    total: Number(n),
-  };
+  // Called for an existing document, so its current version counts too.
+  return { rows: rows.map((r) => toRevision(conn, r)), total: Number(n) + 1 };
 }
 
 export async function findRevision(conn: Conn, docId: string, rev: number): Promise<StoredRevision | undefined> {
-  const r = await conn.db
-    .selectFrom('document_revisions')
-    .select(['rev', 'status', 'updated_at', 'updated_by', 'data'])
-    .where('doc_id', '=', docId)
-    .where('rev', '=', rev)
-    .executeTakeFirst();
-  return r ? { rev: Number(r.rev), status: r.status, updatedAt: r.updated_at, updatedBy: r.updated_by, data: conn.dialect.decodeData(r.data) } : undefined;
+  const r = await conn.db.selectFrom(versions(conn, docId).as('v')).selectAll().where('rev', '=', rev).executeTakeFirst();
+  return r ? toRevision(conn, r) : undefined;
 }

@@ -53,13 +53,13 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
     if (schema.singleton && (await typeHasDocuments(conn, schema.name))) {
       throw errors.conflict(`${schema.name} is a singleton and already has its document`);
     }
-    await checkAndComplete(conn, schema, result, id);
     const at = svc.now().toISOString();
+    // `data` is result.data itself: slugs generated while writing land in the stored document.
     const doc: StoredDocument = {
       id, type: schema.name, status, rev: 1, createdAt: at, updatedAt: at,
       createdBy: actorId(actor), updatedBy: actorId(actor), data: result.data,
     };
-    await guardUnique(conn, () => insertDocument(conn, doc, refsOf(result), searchText(schema, doc.data)));
+    await checkAndWrite(conn, schema, result, id, () => insertDocument(conn, doc, refsOf(result), searchText(schema, doc.data)));
     return toApiDocument(doc);
   });
   // 5. Committed: caches of this content are now out of date.
@@ -99,12 +99,11 @@ export async function updateWith(
     requirePublishIfNeeded(actor, schema.name, current.status, status);
     const result = validateDocument(schema, nextData(current, body), false);
     if (result.errors.length > 0) throw errors.validation(result.errors);
-    await checkAndComplete(conn, schema, result, current.id);
     // 4. Write the next revision; the rev check makes a lost update impossible even without locks.
     const doc: StoredDocument = {
       ...current, status, rev: current.rev + 1, updatedAt: svc.now().toISOString(), updatedBy: actorId(actor), data: result.data,
     };
-    const written = await guardUnique(conn, () => updateDocument(conn, doc, current.rev, refsOf(result), searchText(schema, doc.data)));
+    const written = await checkAndWrite(conn, schema, result, current.id, () => updateDocument(conn, doc, current.rev, refsOf(result), searchText(schema, doc.data)));
     if (!written) throw errors.conflict('The document was changed by another write; retry');
     return toApiDocument(doc);
   });
@@ -141,32 +140,52 @@ function statusOf(body: Record<string, unknown>, fallback: string): string {
 }
 
 /**
- * Checks what needs the database: references point at existing documents of an allowed type
- * (one query for all of them), unique values are free, and empty slugs get generated.
+ * Checks what needs the database, then writes: references first (one query for all of them),
+ * then slugs and unique values. Those are asked for before the write, except where a refused
+ * statement leaves the transaction usable (SQLite): there the unique indexes answer during the
+ * write itself, each empty slug is tried as its plain form, and only a refusal costs the queries
+ * that find the taken value or the next free slug, and one more try.
  */
-async function checkAndComplete(conn: Conn, schema: CompiledSchema, result: ValidationResult, selfId: string): Promise<void> {
-  const details: ErrorDetail[] = [];
-  if (result.references.length > 0) {
-    const ids = [...new Set(result.references.map((r) => r.id))].filter((id) => id !== selfId);
-    const found = new Map((await findDocumentsByIds(conn, ids)).map((d) => [d.id, d.type]));
-    found.set(selfId, schema.name);
-    for (const ref of result.references) {
-      const type = found.get(ref.id);
-      if (type === undefined) details.push({ field: ref.path, message: `references a missing document ${ref.id}` });
-      else if (!ref.to.includes(type)) details.push({ field: ref.path, message: `must reference ${ref.to.join(' or ')}, not ${type}` });
+async function checkAndWrite<T>(conn: Conn, schema: CompiledSchema, result: ValidationResult, selfId: string, write: () => Promise<T>): Promise<T> {
+  await checkReferences(conn, schema, result, selfId);
+  const bases = new Map(result.emptySlugs.map((field) => [field, baseSlug(field, result.data)]));
+  const missing = [...bases].filter(([field, base]) => !base && field.required);
+  if (missing.length > 0) throw errors.validation(missing.map(([field]) => ({ field: field.name, message: 'is required' })));
+
+  if (conn.dialect.keepsTransactionAfterFailedStatement) {
+    for (const [field, base] of bases) if (base) result.data[field.name] = { current: base.slug };
+    try {
+      return await write();
+    } catch (err) {
+      if (!conn.dialect.isUniqueViolation(err)) throw err;
+      for (const field of bases.keys()) delete result.data[field.name];
     }
   }
-  for (const field of result.emptySlugs) {
-    const slug = await generateSlug(conn, schema, field, result.data, selfId);
-    if (slug) result.data[field.name] = { current: slug };
-    else if (field.required) details.push({ field: field.name, message: 'is required' });
+  for (const [field, base] of bases) if (base) result.data[field.name] = { current: await freeSlug(conn, schema, field, base, selfId) };
+  await checkUnique(conn, schema, result, selfId, [...bases.keys()]);
+  return guardUnique(conn, write);
+}
+
+async function checkReferences(conn: Conn, schema: CompiledSchema, result: ValidationResult, selfId: string): Promise<void> {
+  if (result.references.length === 0) return;
+  const details: ErrorDetail[] = [];
+  const ids = [...new Set(result.references.map((r) => r.id))].filter((id) => id !== selfId);
+  const found = new Map((await findDocumentsByIds(conn, ids)).map((d) => [d.id, d.type]));
+  found.set(selfId, schema.name);
+  for (const ref of result.references) {
+    const type = found.get(ref.id);
+    if (type === undefined) details.push({ field: ref.path, message: `references a missing document ${ref.id}` });
+    else if (!ref.to.includes(type)) details.push({ field: ref.path, message: `must reference ${ref.to.join(' or ')}, not ${type}` });
   }
   if (details.length > 0) throw errors.validation(details);
+}
 
+/** 409 with one detail per unique or slug value (given, not generated) another document of the type holds. */
+async function checkUnique(conn: Conn, schema: CompiledSchema, result: ValidationResult, selfId: string, generated: readonly FieldDef[]): Promise<void> {
   const taken: ErrorDetail[] = [];
   for (const field of schema.fields) {
     const value = result.data[field.name];
-    if (value === undefined || !(field.unique || field.type === 'slug') || result.emptySlugs.includes(field)) continue;
+    if (value === undefined || !(field.unique || field.type === 'slug') || generated.includes(field)) continue;
     const path = field.type === 'slug' ? [field.name, 'current'] : [field.name];
     const scalar = field.type === 'slug' ? (value as { current: string }).current : (value as string | number | boolean);
     if (await valueTaken(conn, schema.name, path, scalar, selfId)) taken.push({ field: field.name, message: 'is already taken' });
@@ -174,18 +193,28 @@ async function checkAndComplete(conn: Conn, schema: CompiledSchema, result: Vali
   if (taken.length > 0) throw errors.conflict('A unique value is already taken', taken);
 }
 
-/** `source` slugified; `-2`, `-3`… appended until it is free within the type (one query, not one per candidate). */
-async function generateSlug(conn: Conn, schema: CompiledSchema, field: FieldDef, data: Record<string, unknown>, selfId: string): Promise<string | undefined> {
+interface BaseSlug {
+  slug: string;
+  /** The slug cut to leave room for a `-N` suffix within the length limit. */
+  stem: string;
+}
+
+/** The slug of the field's `source`, before any suffix; undefined when there is nothing to slugify. */
+function baseSlug(field: FieldDef, data: Record<string, unknown>): BaseSlug | undefined {
   const source = field.source ? data[field.source] : undefined;
   if (typeof source !== 'string') return undefined;
   const max = Math.min(field.maxLength ?? 96, 96);
-  const base = slugify(source, max);
-  if (!base) return undefined;
-  // Suffixes must fit the length limit too, so the base is cut to leave room for them.
-  const stem = base.slice(0, max - 7).replace(/-+$/, '') || base;
+  const slug = slugify(source, max);
+  if (!slug) return undefined;
+  return { slug, stem: slug.slice(0, max - 7).replace(/-+$/, '') || slug };
+}
+
+/** The base slug, or with `-2`, `-3`… appended until it is free within the type (constant queries, not one per candidate). */
+async function freeSlug(conn: Conn, schema: CompiledSchema, field: FieldDef, base: BaseSlug, selfId: string): Promise<string> {
   const path = [field.name, 'current'];
   const taken = (value: string) => valueTaken(conn, schema.name, path, value, selfId);
-  if (!(await taken(base))) return base;
+  if (!(await taken(base.slug))) return base.slug;
+  const { stem } = base;
   // Usually the next free suffix is one past the number already in use: two queries however many exist.
   const guess = `${stem}-${Math.max(2, (await countWithSuffix(conn, schema.name, path, stem, selfId)) + 1)}`;
   if (!(await taken(guess))) return guess;

@@ -31,6 +31,11 @@ export interface Dialect {
   encodeData(data: Record<string, unknown>): unknown;
   decodeData(raw: unknown): Record<string, unknown>;
   isUniqueViolation(err: unknown): boolean;
+  /**
+   * A statement refused by a constraint is undone alone and the transaction goes on (SQLite);
+   * on PostgreSQL the whole transaction is aborted, so writers ask before they write instead.
+   */
+  readonly keepsTransactionAfterFailedStatement: boolean;
   /** Inside a transaction: waits until no other node is changing the schema (indexes), then holds that right until commit. */
   lockSchema(db: Kysely<Tables>): Promise<void>;
   /** Extra column values of a document row for its search text (PostgreSQL's tsvector column). */

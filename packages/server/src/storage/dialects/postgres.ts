@@ -11,6 +11,7 @@ const SCHEMA_LOCK_KEY = 7_341_101;
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
+  keepsTransactionAfterFailedStatement: false,
   supportsForUpdate: true,
   // jsonb compares numbers numerically and strings as text, so one operator serves every scalar type.
   json: (path, table) => sql.raw(arrowPath(path, table)),

@@ -12,6 +12,7 @@ function column(table?: string) {
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
+  keepsTransactionAfterFailedStatement: true,
   supportsForUpdate: false,
   json: (path, table) => sql.raw(`json_extract(${column(table)}, ${jsonPathLiteral(path)})`),
   jsonText: (path, table) => sql.raw(`json_extract(${column(table)}, ${jsonPathLiteral(path)})`),
