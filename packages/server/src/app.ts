@@ -16,6 +16,7 @@ import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrations/index.js';
 import { syncFieldIndexes } from './storage/schema-indexes.js';
 import type { StoredApiToken } from './storage/api-tokens-store.js';
+import { openMediaStore } from './media/open-media-store.js';
 
 export interface App {
   server: FastifyInstance;
@@ -39,6 +40,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
   const log = opts.logger ? pino({ level: opts.logger.level ?? 'info' }, opts.logger.stream ?? pino.destination(1)) : pino({ enabled: false });
   const database = await openDatabase(config.database.url);
   const counters = config.redis ? redisCounters(config.redis.url) : memoryCounters();
+  const files = openMediaStore(config.media);
   try {
     await migrateToLatest(database.db, database.dialect);
     const schemas = new SchemaRegistry(config.schemas);
@@ -57,6 +59,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       loginLimiter: new AttemptLimiter(counters, config.security.rateLimit.login, 'login'),
       resetLimiter: new AttemptLimiter(counters, config.security.rateLimit.login, 'reset'),
       log,
+      files,
     };
     await ensureAdminUser(services);
     const claimToken = await prepareClaim(services);
@@ -69,11 +72,13 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       close: async () => {
         await server.close();
         await counters.close();
+        await files.close();
         await database.close();
       },
     };
   } catch (err) {
     await counters.close().catch(() => undefined);
+    await files.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw err;
   }

@@ -47,6 +47,8 @@ export const errors = {
     new AppError('PRECONDITION_FAILED', 412, message),
   payloadTooLarge: (message = 'Request body is too large') => new AppError('PAYLOAD_TOO_LARGE', 413, message),
   unsupportedMediaType: (message: string) => new AppError('UNSUPPORTED_MEDIA_TYPE', 415, message),
+  /** A Range header that selects no byte of the file (RFC 9110 §15.5.17); the body says how big it is. */
+  rangeNotSatisfiable: (size: number) => new AppError('INVALID_INPUT', 416, `The requested range is outside the file (${size} bytes)`),
   rateLimited: (retryAfter: number, message = 'Too many requests') =>
     new AppError('RATE_LIMITED', 429, message, undefined, retryAfter),
   notImplemented: (message = 'Not implemented on this instance') => new AppError('NOT_IMPLEMENTED', 501, message),

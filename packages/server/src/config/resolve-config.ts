@@ -3,6 +3,7 @@ import { ConfigError } from './config-error.js';
 import { parseDuration } from './duration.js';
 import { validateSchemas } from './validate-schemas.js';
 import { AUDIT_EVENTS } from './audit-events.js';
+import { mediaSection } from './media-section.js';
 import type { AdminUserConfig, VellumConfig } from './types.js';
 
 export interface ConfigFlags {
@@ -121,7 +122,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
     },
     schemas: validateSchemas(r, root.schemas),
     oauth2: optionalSection(r, 'oauth2', root.oauth2),
-    media: optionalSection(r, 'media', root.media),
+    media: mediaSection(r, root.media, env),
     mail: mailSection(r, root.mail, env.SMTP_URL),
     webhooks: optionalSection(r, 'webhooks', root.webhooks),
     studio: optionalSection(r, 'studio', root.studio),

@@ -102,8 +102,44 @@ export interface VellumConfig {
   documents: { publicRead: boolean; responseCache: boolean };
   schemas: SchemaDef[];
   oauth2?: Record<string, unknown>;
-  media?: Record<string, unknown>;
+  media: MediaConfig;
   mail?: { smtpUrl?: string; from?: string };
   webhooks?: Record<string, unknown>;
   studio?: Record<string, unknown>;
+}
+
+/** One generated image variant (DESIGN.md §4); `thumb` and `medium` by default. */
+export interface MediaVariantConfig {
+  name: string;
+  width?: number;
+  height?: number;
+  fit: 'cover' | 'contain' | 'inside' | 'outside' | 'fill';
+  format: 'webp' | 'jpeg' | 'png' | 'avif';
+  quality?: number;
+}
+
+export interface MediaConfig {
+  storage: 'local' | 's3';
+  /** Local storage directory (relative paths from the working directory). */
+  dir: string;
+  s3?: {
+    bucket: string;
+    region?: string;
+    endpoint?: string;
+    forcePathStyle: boolean;
+    accessKeyId?: string;
+    secretAccessKey?: string;
+    prefix?: string;
+  };
+  /** Bytes; larger uploads are refused with 413. */
+  maxFileSize: number;
+  /** Exact MIME types or prefixes ending in `/`. */
+  allowedTypes: readonly string[];
+  variants: readonly MediaVariantConfig[];
+  /** Decompression-bomb guard: images with more pixels are refused before decoding. */
+  maxPixels: number;
+  /** When set, `url` and variant paths point there (a CDN or public bucket) instead of the service. */
+  publicBaseUrl?: string;
+  /** Anonymous callers may list and read media (the spec's default). */
+  publicRead: boolean;
 }

@@ -6,6 +6,7 @@ import type { AttemptLimiter } from './security/attempt-limiter.js';
 import type { Database } from '../storage/database.js';
 import type { StoredApiToken } from '../storage/api-tokens-store.js';
 import type { TtlCache } from './shared/ttl-cache.js';
+import type { FileStore } from '../media/storage/file-store.js';
 import type { ContentChanges } from './shared/content-changes.js';
 import type { ListCache } from './documents/list-cache.js';
 import type { JwtKey } from './identity/access-tokens.js';
@@ -39,4 +40,6 @@ export interface Services {
   /** Where the limiters count: memory, or Redis with `REDIS_URL` so every node shares them. */
   counters: CounterStore;
   log: Logger;
+  /** Where media bytes live: a local directory or an S3 bucket. */
+  files: FileStore;
 }

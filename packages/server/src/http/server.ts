@@ -15,6 +15,7 @@ import { systemRoutes } from './routes/system/index.js';
 import { tokenRoutes } from './routes/tokens/index.js';
 import { userRoutes } from './routes/users/index.js';
 import { auditRoutes } from './routes/audit/index.js';
+import { mediaRoutes } from './routes/media/index.js';
 import { validatorCompiler } from './validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -61,6 +62,7 @@ export function buildHttpServer(svc: Services): FastifyInstance {
       await api.register(configRoutes, { svc });
       await api.register(documentRoutes, { svc, mode: 'documents' });
       await api.register(documentRoutes, { svc, mode: 'collections' });
+      await api.register(mediaRoutes, { svc });
     },
     { prefix: server.basePath },
   );

@@ -42,6 +42,14 @@ export interface DocumentRef {
   path: string;
 }
 
+/** What a write stores beside the row: document references, media used, search text. */
+export interface SideRows {
+  refs: readonly DocumentRef[];
+  /** `targetId` is a media id. */
+  media: readonly DocumentRef[];
+  searchText: string;
+}
+
 type Row = Omit<DocumentsTable, 'seq'>;
 
 const COLUMNS = ['id', 'type', 'status', 'rev', 'created_at', 'updated_at', 'created_by', 'updated_by', 'data'] as const;
@@ -74,7 +82,7 @@ export async function findDocumentsByIds(conn: Conn, ids: readonly string[]): Pr
 }
 
 /** Inserts a document (its first revision is the row itself) with its references and search text. */
-export async function insertDocument(conn: Conn, doc: StoredDocument, refs: readonly DocumentRef[], searchText: string): Promise<void> {
+export async function insertDocument(conn: Conn, doc: StoredDocument, side: SideRows): Promise<void> {
   const { seq } = await conn.db
     .insertInto('documents')
     .values({
@@ -87,11 +95,11 @@ export async function insertDocument(conn: Conn, doc: StoredDocument, refs: read
       created_by: doc.createdBy,
       updated_by: doc.updatedBy,
       data: conn.dialect.encodeData(doc.data),
-      ...conn.dialect.searchColumns(searchText),
+      ...conn.dialect.searchColumns(side.searchText),
     })
     .returning('seq')
     .executeTakeFirstOrThrow();
-  await writeSideRows(conn, doc, Number(seq), refs, searchText, false);
+  await writeSideRows(conn, doc, Number(seq), side, false);
 }
 
 /**
@@ -102,8 +110,7 @@ export async function updateDocument(
   conn: Conn,
   doc: StoredDocument,
   expectedRev: number,
-  refs: readonly DocumentRef[],
-  searchText: string,
+  side: SideRows,
 ): Promise<boolean> {
   // The version being replaced becomes a revision; nothing is copied when another write won.
   await sql`insert into document_revisions (doc_id, rev, status, data, updated_at, updated_by)
@@ -116,26 +123,35 @@ export async function updateDocument(
       updated_at: doc.updatedAt,
       updated_by: doc.updatedBy,
       data: conn.dialect.encodeData(doc.data),
-      ...conn.dialect.searchColumns(searchText),
+      ...conn.dialect.searchColumns(side.searchText),
     })
     .where('id', '=', doc.id)
     .where('rev', '=', expectedRev)
     .returning('seq')
     .executeTakeFirst();
   if (!row) return false;
-  await writeSideRows(conn, doc, Number(row.seq), refs, searchText, true);
+  await writeSideRows(conn, doc, Number(row.seq), side, true);
   return true;
 }
 
-async function writeSideRows(conn: Conn, doc: StoredDocument, seq: number, refs: readonly DocumentRef[], searchText: string, replace: boolean) {
-  if (replace) await conn.db.deleteFrom('document_refs').where('source_id', '=', doc.id).execute();
-  if (refs.length > 0) {
+async function writeSideRows(conn: Conn, doc: StoredDocument, seq: number, side: SideRows, replace: boolean) {
+  if (replace) {
+    await conn.db.deleteFrom('document_refs').where('source_id', '=', doc.id).execute();
+    await conn.db.deleteFrom('document_media').where('source_id', '=', doc.id).execute();
+  }
+  if (side.refs.length > 0) {
     await conn.db
       .insertInto('document_refs')
-      .values(refs.map((r) => ({ source_id: doc.id, target_id: r.targetId, path: r.path })))
+      .values(side.refs.map((r) => ({ source_id: doc.id, target_id: r.targetId, path: r.path })))
       .execute();
   }
-  await conn.dialect.writeSearchText(conn.db, seq, searchText, replace);
+  if (side.media.length > 0) {
+    await conn.db
+      .insertInto('document_media')
+      .values(side.media.map((r) => ({ source_id: doc.id, media_id: r.targetId, path: r.path })))
+      .execute();
+  }
+  await conn.dialect.writeSearchText(conn.db, seq, side.searchText, replace);
 }
 
 export async function deleteDocument(conn: Conn, id: string): Promise<boolean> {

@@ -105,6 +105,31 @@ export interface InstanceTable {
   value: string;
 }
 
+export interface MediaTable {
+  id: string;
+  filename: string;
+  original_filename: string;
+  mime_type: string;
+  size: number | string;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  alt: string | null;
+  title: string | null;
+  variants: unknown;
+  placeholder: string | null;
+  dominant_color: string | null;
+  created_at: string;
+  updated_at: string;
+  created_by: string | null;
+}
+
+export interface DocumentMediaTable {
+  source_id: string;
+  path: string;
+  media_id: string;
+}
+
 export interface Tables {
   documents: DocumentsTable;
   document_revisions: DocumentRevisionsTable;
@@ -115,6 +140,8 @@ export interface Tables {
   api_tokens: ApiTokensTable;
   password_tokens: PasswordTokensTable;
   audit_log: AuditLogTable;
+  media: MediaTable;
+  document_media: DocumentMediaTable;
   /** Instance-wide key/value rows: generated secrets, the first-boot claim, settings. */
   instance: InstanceTable;
 }

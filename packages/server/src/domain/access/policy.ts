@@ -88,3 +88,17 @@ export function canGrant(p: Principal, permission: string, schemaNames: Readonly
   // `posts:read` is within what a holder of content:read, content:* or posts:* has.
   return canOnSchema(p, resource, action as ContentAction);
 }
+
+/** Media reads are public while `media.publicRead` is on (the spec's default); otherwise `media:read`. */
+export function canReadMedia(p: Principal, publicRead: boolean): boolean {
+  return publicRead || hasPermission(p, 'media:read');
+}
+
+export function requireMediaRead(p: Principal, publicRead: boolean): void {
+  if (!canReadMedia(p, publicRead)) requirePermission(p, 'media:read');
+}
+
+/** Upload, edit or delete: `media:upload`, `media:edit`, `media:delete` (role defaults included). */
+export function requireMediaAction(p: Principal, action: 'upload' | 'edit' | 'delete'): void {
+  requirePermission(p, `media:${action}`);
+}

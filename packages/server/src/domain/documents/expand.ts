@@ -1,7 +1,9 @@
 import type { FieldDef } from '../../config/types.js';
 import { errors } from '../../errors.js';
 import { findDocumentsByIds } from '../../storage/documents-store.js';
-import { readScope, type DocumentAccessMode } from '../access/policy.js';
+import { canReadMedia, readScope, type DocumentAccessMode } from '../access/policy.js';
+import { findMediaByIds } from '../../storage/media-store.js';
+import { toApiMedia, type ApiMedia } from '../media/media-view.js';
 import type { Principal } from '../access/principal.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import type { Services } from '../services.js';
@@ -10,6 +12,8 @@ import { toApiDocument, type ApiDocument } from './document-view.js';
 /** One reference to expand: where it sits in the document, what it may point at, what to expand below it. */
 interface ExpandNode {
   path: string[];
+  /** Documents behind reference fields, or media records behind image and file fields. */
+  kind: 'documents' | 'media';
   targets: string[];
   children: ExpandNode[];
 }
@@ -43,15 +47,20 @@ function addPath(registry: SchemaRegistry, types: string[], segments: string[], 
       if (i === segments.length - 1) throw badExpand(`${dotted}: ${field.name} is not a reference`);
       continue;
     }
-    const ref = field.type === 'reference' ? field : field.type === 'array' && field.of?.type === 'reference' ? field.of : undefined;
-    if (!ref) throw badExpand(`${dotted}: ${field.name} is not a reference`);
+    const leaf = field.type === 'array' ? field.of : field;
+    const rest = segments.slice(i + 1);
     const key = local.join('.');
+    if (leaf?.type === 'image' || leaf?.type === 'file') {
+      if (rest.length > 0) throw badExpand(`${dotted}: ${field.name} holds media; nothing expands below it`);
+      if (!nodes.some((n) => n.path.join('.') === key)) nodes.push({ path: [...local], kind: 'media', targets: [], children: [] });
+      return;
+    }
+    if (leaf?.type !== 'reference') throw badExpand(`${dotted}: ${field.name} is not a reference`);
     let node = nodes.find((n) => n.path.join('.') === key);
     if (!node) {
-      node = { path: [...local], targets: Array.isArray(ref.to) ? [...ref.to] : [ref.to as string], children: [] };
+      node = { path: [...local], kind: 'documents', targets: Array.isArray(leaf.to) ? [...leaf.to] : [leaf.to as string], children: [] };
       nodes.push(node);
     }
-    const rest = segments.slice(i + 1);
     if (rest.length > 0) addPath(registry, node.targets, rest, node.children, dotted, depth + 1);
     return;
   }
@@ -100,12 +109,14 @@ export async function expandDocuments(
     const slots: Slot[] = [];
     for (const { doc, nodes } of level) for (const node of nodes) collectSlots(doc, node, slots);
     if (slots.length === 0) return;
-    const ids = [...new Set(slots.map((s) => s.id))];
+    await expandMedia(svc, actor, slots.filter((s) => s.node.kind === 'media'));
+    const docSlots = slots.filter((s) => s.node.kind === 'documents');
+    const ids = [...new Set(docSlots.map((s) => s.id))];
     const found = new Map((await findDocumentsByIds(svc.database, ids)).map((d) => [d.id, d]));
     const next: typeof level = [];
     // One expanded object per (node, id): the same target reached through different paths may expand differently below.
     const made = new Map<ExpandNode, Map<string, ApiDocument>>();
-    for (const slot of slots) {
+    for (const slot of docSlots) {
       const target = found.get(slot.id);
       if (!target || !slot.node.targets.includes(target.type)) continue;
       const scope = scopeOf(target.type);
@@ -121,6 +132,20 @@ export async function expandDocuments(
       (slot.holder as Record<string | number, unknown>)[slot.key] = expanded;
     }
     level = next;
+  }
+}
+
+/** Media ids become media records (one query for the level) when the caller may read media. */
+async function expandMedia(svc: Services, actor: Principal, slots: Slot[]): Promise<void> {
+  if (slots.length === 0 || !canReadMedia(actor, svc.config.media.publicRead)) return;
+  const found = new Map((await findMediaByIds(svc.database, [...new Set(slots.map((s) => s.id))])).map((m) => [m.id, m]));
+  const made = new Map<string, ApiMedia>();
+  for (const slot of slots) {
+    const m = found.get(slot.id);
+    if (!m) continue;
+    let view = made.get(m.id);
+    if (!view) made.set(m.id, (view = toApiMedia(svc.config, m)));
+    (slot.holder as Record<string | number, unknown>)[slot.key] = view;
   }
 }
 

@@ -17,10 +17,19 @@ export interface FoundReference {
   to: readonly string[];
 }
 
+/** A media id found in an image or file field, checked for existence and `accept` afterwards. */
+export interface FoundMedia {
+  path: string;
+  id: string;
+  /** MIME prefixes or types the field takes; images default to `image/`. */
+  accept: readonly string[];
+}
+
 export interface ValidationResult {
   data: Record<string, unknown>;
   errors: ErrorDetail[];
   references: FoundReference[];
+  media: FoundMedia[];
   /** Slug fields left empty, to be generated from their source by the write operation. */
   emptySlugs: FieldDef[];
 }
@@ -34,7 +43,7 @@ const length = (s: string) => [...s].length;
  * (creates). Error paths are dotted (`seo.title`, `tags.2`).
  */
 export function validateDocument(schema: CompiledSchema, input: Record<string, unknown>, applyDefaults: boolean): ValidationResult {
-  const ctx: ValidationResult = { data: {}, errors: [], references: [], emptySlugs: [] };
+  const ctx: ValidationResult = { data: {}, errors: [], references: [], media: [], emptySlugs: [] };
   ctx.data = validateObject(schema.fields, input, '', ctx, applyDefaults, true);
   return ctx;
 }
@@ -147,6 +156,7 @@ function validateValue(field: FieldDef, value: unknown, path: string, ctx: Valid
     case 'image':
     case 'file':
       if (typeof value !== 'string' || !ID_PATTERN.test(value)) return fail(ctx, path, 'must be a media id');
+      ctx.media.push({ path, id: value, accept: field.accept ?? (field.type === 'image' ? ['image/'] : []) });
       return value;
     case 'array': {
       if (!Array.isArray(value)) return fail(ctx, path, 'must be an array');

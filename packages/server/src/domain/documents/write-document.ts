@@ -2,11 +2,13 @@ import type { FieldDef } from '../../config/types.js';
 import { errors, type ErrorDetail } from '../../errors.js';
 import { inTransaction, type Conn } from '../../storage/connection.js';
 import {
-  findDocument, findDocumentsByIds, insertDocument, typeHasDocuments, updateDocument, countWithSuffix, valuesWithSuffix, valueTaken, type StoredDocument,
+  findDocument, findDocumentsByIds, insertDocument, typeHasDocuments, updateDocument, countWithSuffix, valuesWithSuffix, valueTaken, type SideRows, type StoredDocument,
 } from '../../storage/documents-store.js';
+import { findMediaByIds } from '../../storage/media-store.js';
 import { requirePublishIfNeeded, requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
 import { actorId, type Principal } from '../access/principal.js';
 import { uuidv7 } from '../shared/ids.js';
+import { mimeAccepted } from '../shared/mime-accepted.js';
 import { mergePatch } from '../shared/merge-patch.js';
 import type { CompiledSchema } from '../schemas/schema-registry.js';
 import type { Services } from '../services.js';
@@ -59,7 +61,7 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
       id, type: schema.name, status, rev: 1, createdAt: at, updatedAt: at,
       createdBy: actorId(actor), updatedBy: actorId(actor), data: result.data,
     };
-    await checkAndWrite(conn, schema, result, id, () => insertDocument(conn, doc, refsOf(result), searchText(schema, doc.data)));
+    await checkAndWrite(conn, schema, result, id, () => insertDocument(conn, doc, sideRows(schema, result)));
     return toApiDocument(doc);
   });
   // 5. Committed: caches of this content are now out of date.
@@ -103,7 +105,7 @@ export async function updateWith(
     const doc: StoredDocument = {
       ...current, status, rev: current.rev + 1, updatedAt: svc.now().toISOString(), updatedBy: actorId(actor), data: result.data,
     };
-    const written = await checkAndWrite(conn, schema, result, current.id, () => updateDocument(conn, doc, current.rev, refsOf(result), searchText(schema, doc.data)));
+    const written = await checkAndWrite(conn, schema, result, current.id, () => updateDocument(conn, doc, current.rev, sideRows(schema, result)));
     if (!written) throw errors.conflict('The document was changed by another write; retry');
     return toApiDocument(doc);
   });
@@ -148,6 +150,7 @@ function statusOf(body: Record<string, unknown>, fallback: string): string {
  */
 async function checkAndWrite<T>(conn: Conn, schema: CompiledSchema, result: ValidationResult, selfId: string, write: () => Promise<T>): Promise<T> {
   await checkReferences(conn, schema, result, selfId);
+  await checkMedia(conn, result);
   const bases = new Map(result.emptySlugs.map((field) => [field, baseSlug(field, result.data)]));
   const missing = [...bases].filter(([field, base]) => !base && field.required);
   if (missing.length > 0) throw errors.validation(missing.map(([field]) => ({ field: field.name, message: 'is required' })));
@@ -176,6 +179,19 @@ async function checkReferences(conn: Conn, schema: CompiledSchema, result: Valid
     const type = found.get(ref.id);
     if (type === undefined) details.push({ field: ref.path, message: `references a missing document ${ref.id}` });
     else if (!ref.to.includes(type)) details.push({ field: ref.path, message: `must reference ${ref.to.join(' or ')}, not ${type}` });
+  }
+  if (details.length > 0) throw errors.validation(details);
+}
+
+/** Image and file fields hold ids of existing media whose type the field accepts (one query). */
+async function checkMedia(conn: Conn, result: ValidationResult): Promise<void> {
+  if (result.media.length === 0) return;
+  const found = new Map((await findMediaByIds(conn, [...new Set(result.media.map((m) => m.id))])).map((m) => [m.id, m.mimeType]));
+  const details: ErrorDetail[] = [];
+  for (const ref of result.media) {
+    const mime = found.get(ref.id);
+    if (mime === undefined) details.push({ field: ref.path, message: `references a missing media item ${ref.id}` });
+    else if (!mimeAccepted(mime, ref.accept)) details.push({ field: ref.path, message: `must be ${ref.accept.join(' or ')}, not ${mime}` });
   }
   if (details.length > 0) throw errors.validation(details);
 }
@@ -223,8 +239,13 @@ async function freeSlug(conn: Conn, schema: CompiledSchema, field: FieldDef, bas
   for (let n = 2; ; n++) if (!used.has(`${stem}-${n}`)) return `${stem}-${n}`;
 }
 
-function refsOf(result: ValidationResult) {
-  return result.references.map((r) => ({ targetId: r.id, path: r.path }));
+/** Computed when the write runs, so slugs generated on the way are in the search text. */
+function sideRows(schema: CompiledSchema, result: ValidationResult): SideRows {
+  return {
+    refs: result.references.map((r) => ({ targetId: r.id, path: r.path })),
+    media: result.media.map((m) => ({ targetId: m.id, path: m.path })),
+    searchText: searchText(schema, result.data),
+  };
 }
 
 /** A unique index that fires under a race is still a conflict, not a server error. */

@@ -5,12 +5,14 @@ import { initial } from './001-initial.js';
 import { passwordTokens } from './002-password-tokens.js';
 import { auditLog } from './003-audit-log.js';
 import { revisionsExcludeCurrent } from './004-revisions-exclude-current.js';
+import { media } from './005-media.js';
 
 /** Migrations in order; names never change once released. */
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '001-initial': initial(dialect), '002-password-tokens': passwordTokens(), '003-audit-log': auditLog(dialect),
     '004-revisions-exclude-current': revisionsExcludeCurrent(),
+    '005-media': media(dialect),
   };
 }
 

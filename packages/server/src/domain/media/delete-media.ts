@@ -1,0 +1,36 @@
+import { errors } from '../../errors.js';
+import { inTransaction } from '../../storage/connection.js';
+import { deleteMediaRow, findMedia, findMediaUsers } from '../../storage/media-store.js';
+import { requireMediaAction } from '../access/policy.js';
+import type { Principal } from '../access/principal.js';
+import type { Services } from '../services.js';
+import { MEDIA_CHANGES } from './update-media.js';
+
+const MAX_LISTED_USERS = 50;
+
+/**
+ * `DELETE /media/:id`: 409 while documents use it, unless `force`. The row goes first (in a
+ * transaction); the files after the commit, so a failed delete never leaves a record without
+ * its file. A file that cannot be removed then is logged: an orphan file is harmless.
+ */
+export async function deleteMedia(svc: Services, actor: Principal, input: { id: string; force: boolean }): Promise<void> {
+  requireMediaAction(actor, 'delete');
+  const removed = await inTransaction(svc.database, async (conn) => {
+    const current = await findMedia(conn, input.id);
+    if (!current) throw errors.notFound('Media not found');
+    if (!input.force) {
+      const users = await findMediaUsers(conn, current.id, MAX_LISTED_USERS);
+      if (users.length > 0) {
+        throw errors.conflict(
+          'Documents use this media item; remove it from them or delete with force=true',
+          users.map((u) => ({ field: u.path, message: `used by ${u.type} ${u.id}` })),
+        );
+      }
+    }
+    await deleteMediaRow(conn, current.id);
+    return current;
+  });
+  svc.changes.bump(MEDIA_CHANGES);
+  const keys = [removed.filename, ...Object.values(removed.variants).map((v) => v.key)];
+  await svc.files.delete(keys).catch((err: unknown) => svc.log.error({ err, keys }, 'media: files of a deleted media item could not be removed'));
+}

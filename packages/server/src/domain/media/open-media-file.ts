@@ -1,0 +1,36 @@
+import { errors } from '../../errors.js';
+import { isSafeKey } from '../../media/assert-safe-key.js';
+import { isActiveContent } from '../../media/sniff-mime.js';
+import type { ByteRange, StoredObject } from '../../media/storage/file-store.js';
+import { requireMediaRead } from '../access/policy.js';
+import type { Principal } from '../access/principal.js';
+import type { Services } from '../services.js';
+import { mimeForExtension } from './mime-for-extension.js';
+
+export interface MediaFile {
+  contentType: string;
+  /** Served as an attachment under a sandbox CSP: never rendered as a page of this origin. */
+  active: boolean;
+  /** Stored files never change (new content gets a new key), so the key is a strong validator. */
+  etag: string;
+  open(range?: ByteRange): Promise<StoredObject | undefined>;
+  stat(): Promise<{ size: number } | undefined>;
+}
+
+/**
+ * A stored file by key. Anything that is not a key the service could have generated is simply
+ * not found: traversal attempts never reach the store. The type comes from the extension, which
+ * the service chose from the sniffed bytes at upload.
+ */
+export function mediaFile(svc: Services, actor: Principal, key: string): MediaFile {
+  requireMediaRead(actor, svc.config.media.publicRead);
+  if (!isSafeKey(key)) throw errors.notFound('File not found');
+  const contentType = mimeForExtension(key.slice(key.lastIndexOf('.') + 1));
+  return {
+    contentType,
+    active: isActiveContent(contentType.split(';')[0]),
+    etag: `"${key}"`,
+    open: (range) => svc.files.get(key, range),
+    stat: () => svc.files.stat(key),
+  };
+}

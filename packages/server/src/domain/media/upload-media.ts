@@ -1,0 +1,121 @@
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { errors } from '../../errors.js';
+import { ImageProcessingError, ImageTooLargeError, processImage, type ProcessedImage } from '../../media/image-variants.js';
+import { isRasterImage, sniffMime } from '../../media/sniff-mime.js';
+import { spoolUpload, type SpooledUpload } from '../../media/spool-upload.js';
+import { inTransaction } from '../../storage/connection.js';
+import { insertMedia, type StoredMedia, type StoredVariant } from '../../storage/media-store.js';
+import { requireMediaAction } from '../access/policy.js';
+import { actorId, type Principal } from '../access/principal.js';
+import { uuidv7 } from '../shared/ids.js';
+import { mimeAccepted } from '../shared/mime-accepted.js';
+import type { Services } from '../services.js';
+import { toApiMedia, type ApiMedia } from './media-view.js';
+import { sanitizeFilename } from './sanitize-filename.js';
+import { checkMediaText, type MediaText } from './media-text.js';
+
+/** One part of a multipart body, whatever parsed it. */
+export type UploadPart =
+  | { kind: 'file'; field: string; filename: string; stream: Readable }
+  | { kind: 'field'; field: string; value: string };
+
+/**
+ * `POST /media`: reads the parts (the file spooled to disk as it arrives), then stores the upload.
+ * The permission is checked before a byte of the body is read.
+ */
+export async function uploadMedia(svc: Services, actor: Principal, parts: AsyncIterable<UploadPart>): Promise<ApiMedia> {
+  requireMediaAction(actor, 'upload');
+  let spooled: (SpooledUpload & { filename: string }) | undefined;
+  const text: MediaText = {};
+  try {
+    for await (const part of parts) {
+      if (part.kind === 'file') {
+        if (part.field !== 'file') throw errors.validation([{ field: part.field, message: 'unknown field (the file goes in "file")' }]);
+        if (spooled) throw errors.validation([{ field: 'file', message: 'only one file per upload' }]);
+        spooled = { ...(await spoolUpload(part.stream, svc.config.media.maxFileSize)), filename: part.filename };
+      } else if (part.field === 'alt' || part.field === 'title') {
+        text[part.field] = part.value;
+      } else {
+        throw errors.validation([{ field: part.field, message: 'unknown field' }]);
+      }
+    }
+    checkMediaText(text);
+    if (!spooled) throw errors.validation([{ field: 'file', message: 'is required' }]);
+    if (spooled.size === 0) throw errors.validation([{ field: 'file', message: 'is empty' }]);
+    return await storeUpload(svc, actor, spooled, text);
+  } finally {
+    if (spooled) await rm(spooled.path, { force: true });
+  }
+}
+
+/**
+ * 1. The type from the bytes, checked against `media.allowedTypes` (415).
+ * 2. Raster images: bomb check, variants, placeholder, colour, all before anything is stored (422).
+ * 3. Original and variants into the file store, then the row; a failure removes what was stored.
+ */
+async function storeUpload(svc: Services, actor: Principal, upload: SpooledUpload & { filename: string }, text: MediaText): Promise<ApiMedia> {
+  const { media } = svc.config;
+  const { mime, ext } = await sniffMime(upload.path);
+  if (!mimeAccepted(mime, media.allowedTypes)) throw errors.unsupportedMediaType(`Files of type ${mime} are not accepted here`);
+
+  const image = isRasterImage(mime) ? await processOrRefuse(upload.path, media.variants, media.maxPixels) : undefined;
+
+  const id = uuidv7();
+  const key = `${id}.${ext}`;
+  const stored: string[] = [];
+  try {
+    await svc.files.put(key, createReadStream(upload.path), mime);
+    stored.push(key);
+    const variants: Record<string, StoredVariant> = {};
+    for (const v of image?.variants ?? []) {
+      const vkey = `${id}-${v.name}.${v.ext}`;
+      await svc.files.put(vkey, v.data, v.contentType);
+      stored.push(vkey);
+      variants[v.name] = { key: vkey, mimeType: v.contentType, width: v.width, height: v.height, size: v.data.length };
+    }
+    const at = svc.now().toISOString();
+    const record: StoredMedia = {
+      id,
+      filename: key,
+      originalFilename: sanitizeFilename(upload.filename),
+      mimeType: mime,
+      size: upload.size,
+      sha256: upload.sha256,
+      width: image?.width ?? null,
+      height: image?.height ?? null,
+      alt: text.alt ?? null,
+      title: text.title ?? null,
+      variants,
+      placeholder: image?.placeholder ?? null,
+      dominantColor: image?.dominantColor ?? null,
+      createdAt: at,
+      updatedAt: at,
+      createdBy: actorId(actor),
+    };
+    await inTransaction(svc.database, (conn) => insertMedia(conn, record));
+    return toApiMedia(svc.config, record);
+  } catch (err) {
+    await svc.files.delete(stored).catch((e: unknown) => svc.log.error({ err: e, keys: stored }, 'media: could not remove the files of a failed upload'));
+    throw err;
+  }
+}
+
+async function processOrRefuse(path: string, variants: Services['config']['media']['variants'], maxPixels: number): Promise<ProcessedImage> {
+  try {
+    return await processImage(path, { variants, maxPixels });
+  } catch (err) {
+    if (err instanceof ImageTooLargeError) {
+      throw errors.validation(
+        [{ field: 'file', message: `the image has ${err.width}×${err.height} pixels; the limit is ${err.maxPixels}` }],
+        'The image is too large to process',
+      );
+    }
+    if (err instanceof ImageProcessingError) {
+      const message = err.variant ? `variant ${err.variant} could not be generated` : 'could not be read as an image';
+      throw errors.validation([{ field: 'file', message }], 'The image could not be processed');
+    }
+    throw err;
+  }
+}

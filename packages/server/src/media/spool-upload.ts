@@ -1,0 +1,49 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { errors, isAppError } from '../errors.js';
+
+export interface SpooledUpload {
+  path: string;
+  size: number;
+  /** Hex SHA-256 of the bytes. */
+  sha256: string;
+}
+
+const SPOOL_DIR = join(tmpdir(), 'vellum-uploads');
+
+/**
+ * Streams an upload to a temp file, hashing and counting on the way, so a file is never whole in
+ * memory. Past `maxBytes` the copy stops at once with 413 and the partial file is removed.
+ * Type sniffing and image processing then read the file; the caller removes it when done.
+ */
+export async function spoolUpload(source: Readable, maxBytes: number): Promise<SpooledUpload> {
+  await mkdir(SPOOL_DIR, { recursive: true });
+  const path = join(SPOOL_DIR, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+  const hash = createHash('sha256');
+  let size = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (size > maxBytes) return done(errors.payloadTooLarge(`The file is larger than the limit of ${maxBytes} bytes`));
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, meter, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+  } catch (err) {
+    await rm(path, { force: true });
+    // The multipart parser's own limit (set just above ours) ends the stream the same way.
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw errors.payloadTooLarge(`The file is larger than the limit of ${maxBytes} bytes`);
+    // Disk errors (ENOSPC, EACCES…) are ours: they carry the failed syscall. Anything else broke
+    // the incoming stream: a malformed multipart body or a client that went away.
+    if ((err as { syscall?: string }).syscall !== undefined || isAppError(err)) throw err;
+    throw errors.invalidInput('The upload ended early or is not well-formed multipart');
+  }
+  return { path, size, sha256: hash.digest('hex') };
+}
