@@ -3,7 +3,6 @@ import pino from 'pino';
 import { createMailer } from './mail/mailer.js';
 import { AttemptLimiter } from './domain/security/attempt-limiter.js';
 import { memoryCounters } from './storage/counters/memory-counters.js';
-import { redisCounters } from './storage/counters/redis-counters.js';
 import type { VellumConfig } from './config/types.js';
 import { ensureAdminUser, loadJwtKey, prepareClaim } from './domain/identity/bootstrap.js';
 import { SchemaRegistry } from './domain/schemas/schema-registry.js';
@@ -39,9 +38,11 @@ export interface AppOptions {
 export async function createApp(config: VellumConfig, opts: AppOptions = {}): Promise<App> {
   const log = opts.logger ? pino({ level: opts.logger.level ?? 'info' }, opts.logger.stream ?? pino.destination(1)) : pino({ enabled: false });
   const database = await openDatabase(config.database.url);
-  const counters = config.redis ? redisCounters(config.redis.url) : memoryCounters();
-  const files = openMediaStore(config.media);
+  // ioredis (about 7 MB of memory) is loaded only by instances that use Redis.
+  const counters = config.redis ? (await import('./storage/counters/redis-counters.js')).redisCounters(config.redis.url) : memoryCounters();
+  let files: Services['files'] | undefined;
   try {
+    files = await openMediaStore(config.media);
     await migrateToLatest(database.db, database.dialect);
     const schemas = new SchemaRegistry(config.schemas);
     await syncFieldIndexes(database, schemas.indexSpecs());
@@ -72,13 +73,13 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       close: async () => {
         await server.close();
         await counters.close();
-        await files.close();
+        await files?.close();
         await database.close();
       },
     };
   } catch (err) {
     await counters.close().catch(() => undefined);
-    await files.close().catch(() => undefined);
+    await files?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw err;
   }

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -21,12 +21,15 @@ export function createMailer(mail: { smtpUrl?: string; from?: string } | undefin
       send: async (m) => warn(`mail is not configured (mail.smtpUrl); dropped "${m.subject}"`),
     };
   }
-  const transport = nodemailer.createTransport(mail.smtpUrl);
+  const smtpUrl = mail.smtpUrl;
   const from = mail.from ?? 'Vellum <no-reply@localhost>';
+  // nodemailer (about 4 MB of memory) is loaded with the first message, not at start-up.
+  let transport: Promise<Transporter> | undefined;
   return {
     configured: true,
     send: async (m) => {
-      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl));
+      await (await transport).sendMail({ from, to: m.to, subject: m.subject, text: m.text, html: m.html });
     },
   };
 }

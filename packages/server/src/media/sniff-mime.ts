@@ -1,5 +1,4 @@
 import { open } from 'node:fs/promises';
-import { fileTypeFromFile } from 'file-type';
 
 export interface SniffedType {
   mime: string;
@@ -14,6 +13,8 @@ const SAFE_EXTENSION = /^[a-z0-9]{1,5}$/;
  * never consulted, so `evil.png` full of HTML is reported as `text/html`.
  */
 export async function sniffMime(path: string): Promise<SniffedType> {
+  // file-type (about 4 MB of memory) is loaded with the first upload, not at start-up.
+  const { fileTypeFromFile } = await import('file-type');
   const detected = await fileTypeFromFile(path);
   // file-type reports any `<?xml ` document as plain XML, which would hide an SVG or XHTML page.
   if (detected && detected.mime !== 'application/xml') {

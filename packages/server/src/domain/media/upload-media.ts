@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { errors } from '../../errors.js';
-import { ImageProcessingError, ImageTooLargeError, processImage, type ProcessedImage } from '../../media/image-variants.js';
+import type { ProcessedImage } from '../../media/image-variants.js';
 import { isRasterImage, sniffMime } from '../../media/sniff-mime.js';
 import { spoolUpload, type SpooledUpload } from '../../media/spool-upload.js';
 import { inTransaction } from '../../storage/connection.js';
@@ -103,6 +103,8 @@ async function storeUpload(svc: Services, actor: Principal, upload: SpooledUploa
 }
 
 async function processOrRefuse(path: string, variants: Services['config']['media']['variants'], maxPixels: number): Promise<ProcessedImage> {
+  // sharp (libvips) costs about 27 MB of memory: loaded with the first image, not at start-up.
+  const { ImageProcessingError, ImageTooLargeError, processImage } = await import('../../media/image-variants.js');
   try {
     return await processImage(path, { variants, maxPixels });
   } catch (err) {

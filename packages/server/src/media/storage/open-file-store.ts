@@ -1,14 +1,17 @@
 import type { FileStore } from './file-store.js';
 import { createLocalFileStore } from './local-file-store.js';
-import { createS3FileStore, type S3FileStoreOptions } from './s3-file-store.js';
+import type { S3FileStoreOptions } from './s3-file-store.js';
 
 export type MediaStorageConfig = { storage: 'local'; dir: string } | { storage: 's3'; s3: S3FileStoreOptions };
 
-export function openFileStore(config: MediaStorageConfig): FileStore {
+/** The AWS SDK is loaded only by instances that use S3: about 10 MB of memory the others keep. */
+export async function openFileStore(config: MediaStorageConfig): Promise<FileStore> {
   switch (config.storage) {
     case 'local':
       return createLocalFileStore(config.dir);
-    case 's3':
+    case 's3': {
+      const { createS3FileStore } = await import('./s3-file-store.js');
       return createS3FileStore(config.s3);
+    }
   }
 }
