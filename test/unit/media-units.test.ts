@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, resolveConfig } from '../../packages/server/src/index.js';
+import { parseByteRange } from '../../packages/server/src/http/routes/media/byte-range.js';
+import { sanitizeFilename } from '../../packages/server/src/domain/media/sanitize-filename.js';
+import { mimeAccepted } from '../../packages/server/src/domain/shared/mime-accepted.js';
+import { isSafeKey } from '../../packages/server/src/media/assert-safe-key.js';
+import { mimeForExtension } from '../../packages/server/src/domain/media/mime-for-extension.js';
+
+describe('parseByteRange (RFC 9110 §14.1.2)', () => {
+  it('reads first-last, open-ended and suffix ranges, clamped to the file', () => {
+    expect(parseByteRange('bytes=0-9', 100)).toEqual({ start: 0, end: 9 });
+    expect(parseByteRange('bytes=90-', 100)).toEqual({ start: 90, end: 99 });
+    expect(parseByteRange('bytes=-10', 100)).toEqual({ start: 90, end: 99 });
+    expect(parseByteRange('bytes=-500', 100)).toEqual({ start: 0, end: 99 });
+    expect(parseByteRange('bytes=50-5000', 100)).toEqual({ start: 50, end: 99 });
+    expect(parseByteRange('bytes=1-1', 100)).toEqual({ start: 1, end: 1 });
+  });
+
+  it('is unsatisfiable past the end or for an empty suffix', () => {
+    expect(parseByteRange('bytes=100-', 100)).toBe('unsatisfiable');
+    expect(parseByteRange('bytes=-0', 100)).toBe('unsatisfiable');
+    expect(parseByteRange('bytes=0-', 0)).toBe('unsatisfiable');
+  });
+
+  it('ignores what it does not serve: no header, other units, several ranges, reversed or malformed', () => {
+    for (const h of [undefined, 'items=0-1', 'bytes=0-1,5-6', 'bytes=9-2', 'bytes=-', 'bytes=a-b', 'bytes=0x10-']) {
+      expect(parseByteRange(h, 100), String(h)).toBeUndefined();
+    }
+  });
+});
+
+describe('sanitizeFilename', () => {
+  it('keeps the last path segment without control, bidi or dot-dot runs', () => {
+    expect(sanitizeFilename('../../etc/passwd')).toBe('passwd');
+    expect(sanitizeFilename('C:\\Users\\me\\photo.JPG')).toBe('photo.JPG');
+    expect(sanitizeFilename('a\u0000b\u0007c\r\n.png')).toBe('abc.png');
+    expect(sanitizeFilename('invoice\u202egnp.exe')).toBe('invoicegnp.exe');
+    expect(sanitizeFilename('my..file...pdf')).toBe('my.file.pdf');
+    expect(sanitizeFilename('Crème brûlée 🍮.png')).toBe('Crème brûlée 🍮.png');
+  });
+
+  it('never returns an empty or dot name, and stays at 255 characters', () => {
+    for (const raw of ['', '..', '/', '.', '\u0000', '   ']) expect(sanitizeFilename(raw)).toBe('upload');
+    expect([...sanitizeFilename('x'.repeat(1000))].length).toBe(255);
+  });
+});
+
+describe('mimeAccepted', () => {
+  it('matches prefixes, wildcards and exact types, case-insensitively; empty accepts all', () => {
+    expect(mimeAccepted('image/png', ['image/'])).toBe(true);
+    expect(mimeAccepted('image/png', ['image/*'])).toBe(true);
+    expect(mimeAccepted('IMAGE/PNG', ['image/png'])).toBe(true);
+    expect(mimeAccepted('application/pdf', ['image/'])).toBe(false);
+    expect(mimeAccepted('image/pngx', ['image/png'])).toBe(false);
+    expect(mimeAccepted('text/html', [])).toBe(true);
+  });
+});
+
+describe('storage keys', () => {
+  it('allows only flat generated names', () => {
+    expect(isSafeKey('0190a1b2-0000-7000-8000-000000000000-thumb.webp')).toBe(true);
+    for (const k of ['', '.', '..', '../x', 'a/b', 'a\\b', '/etc/passwd', 'x\u0000y', '.hidden', 'a..b', 'é.png', 'x'.repeat(201)]) {
+      expect(isSafeKey(k), JSON.stringify(k)).toBe(false);
+    }
+  });
+
+  it('serves unknown extensions as opaque bytes', () => {
+    expect(mimeForExtension('png')).toBe('image/png');
+    expect(mimeForExtension('exe')).toBe('application/octet-stream');
+  });
+});
+
+describe('media configuration', () => {
+  const problems = (file: unknown, env: NodeJS.ProcessEnv = {}) => {
+    try {
+      resolveConfig(file, env);
+      return [];
+    } catch (err) {
+      if (err instanceof ConfigError) return err.problems;
+      throw err;
+    }
+  };
+
+  it('has the documented defaults', () => {
+    const { media } = resolveConfig({}, {});
+    expect(media).toMatchObject({ storage: 'local', dir: './data/media', maxFileSize: 25 * 1024 * 1024, maxPixels: 70_000_000, publicRead: true });
+    expect(media.variants.map((v) => v.name)).toEqual(['thumb', 'medium']);
+    expect(media.allowedTypes).toContain('image/');
+    expect(media.allowedTypes).not.toContain('text/html');
+  });
+
+  it('reads sizes with units, MEDIA_DIR and S3_* from the environment', () => {
+    expect(resolveConfig({ media: { maxFileSize: '10MB' } }, {}).media.maxFileSize).toBe(10 * 1024 * 1024);
+    expect(resolveConfig({ media: { maxFileSize: '512kb' } }, {}).media.maxFileSize).toBe(512 * 1024);
+    expect(resolveConfig({ media: { maxFileSize: 1234 } }, {}).media.maxFileSize).toBe(1234);
+    expect(resolveConfig({}, { MEDIA_DIR: '/srv/media' }).media.dir).toBe('/srv/media');
+    const s3 = resolveConfig({}, { S3_BUCKET: 'b', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true' }).media;
+    expect(s3.storage).toBe('s3');
+    expect(s3.s3).toMatchObject({ bucket: 'b', endpoint: 'http://127.0.0.1:9000', forcePathStyle: true });
+  });
+
+  it('reports one line per bad setting', () => {
+    expect(problems({ media: { storage: 'ftp' } })).toContain('media.storage: expected local or s3');
+    expect(problems({ media: { storage: 's3' } })).toContain('media.s3.bucket: required when media.storage is s3 (or set S3_BUCKET)');
+    expect(problems({ media: { maxFileSize: 'huge' } })[0]).toMatch(/^media\.maxFileSize:/);
+    expect(problems({ media: { allowedTypes: ['png'] } })[0]).toMatch(/^media\.allowedTypes:/);
+    expect(problems({ media: { variants: [{ name: 'Big Thumb', width: 10 }] } })[0]).toMatch(/^media\.variants\[0\]\.name:/);
+    expect(problems({ media: { variants: [{ name: 'a' }] } })).toContain('media.variants[0]: needs a width, a height or both');
+    expect(problems({ media: { variants: [{ name: 'a', width: 5, fit: 'stretch' }] } })[0]).toMatch(/fit/);
+    expect(problems({ media: { publicBaseUrl: 'cdn' } })).toContain('media.publicBaseUrl: expected an http(s) URL');
+    expect(problems({ media: { colour: 'red' } })).toContain('media.colour: unknown setting');
+  });
+});
