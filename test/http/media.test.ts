@@ -489,6 +489,16 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
       expect((await t.request({ method: 'DELETE', url: `/api/media/${image._id}`, token: admin })).statusCode).toBe(404);
     });
 
+    it('an edit of a media item shows at once in cached public reads that expand it', async () => {
+      const image = await uploaded(await png(120, 90), 'cached.png', { alt: 'first' });
+      const page = await t.request({ method: 'POST', url: '/api/documents/page', payload: { title: 'Cached', cover: image._id, _status: 'published' }, token: admin });
+      const url = `/api/documents/page/${page.json().data._id}?expand=cover`;
+      expect((await t.request({ method: 'GET', url })).json().data.cover.alt).toBe('first');
+      expect((await t.request({ method: 'GET', url })).json().data.cover.alt).toBe('first');
+      await t.request({ method: 'PATCH', url: `/api/media/${image._id}`, payload: { alt: 'second' }, token: admin });
+      expect((await t.request({ method: 'GET', url })).json().data.cover.alt).toBe('second');
+    });
+
     it('deleting a document releases its media', async () => {
       const image = await uploaded(await png(100, 100), 'release.png');
       const page = await t.request({ method: 'POST', url: '/api/documents/page', payload: { title: 'P', cover: image._id }, token: admin });
