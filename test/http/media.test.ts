@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -80,7 +81,20 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
     rmSync(mediaDir, { recursive: true, force: true });
   });
 
-  const stored = () => t.app.services.files.list();
+  /** What is really in the directory or the bucket, read past the store under test. */
+  async function stored(): Promise<string[]> {
+    if (storage === 'local') return readdirSync(mediaDir);
+    const client = new S3Client({
+      endpoint: s3!.endpoint, region: 'us-east-1', forcePathStyle: true,
+      credentials: { accessKeyId: S3RVER_ACCESS_KEY_ID, secretAccessKey: S3RVER_SECRET_ACCESS_KEY },
+    });
+    try {
+      const res = await client.send(new ListObjectsV2Command({ Bucket: s3!.bucket, MaxKeys: 1000 }));
+      return (res.Contents ?? []).map((o) => o.Key as string);
+    } finally {
+      client.destroy();
+    }
+  }
 
   async function upload(file: Buffer | undefined, filename: string, fields: Record<string, string> = {}, token: string | null = admin) {
     const parts: Array<[string, string] | [string, Buffer, string]> = Object.entries(fields);
@@ -196,6 +210,7 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
 
     it('sniffs the type from the bytes: a .png that is really HTML is refused with 415, nothing kept', async () => {
       const before = (await stored()).length;
+      const rows = (await t.request({ method: 'GET', url: '/api/media' })).json().meta.total;
       const res = await upload(htmlAsPng(), 'innocent.png');
       expect(res.statusCode).toBe(415);
       expect(res.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
@@ -203,6 +218,7 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
       const bin = await upload(randomBinary(), 'data.png');
       expect(bin.statusCode).toBe(415);
       expect((await stored()).length).toBe(before);
+      expect((await t.request({ method: 'GET', url: '/api/media' })).json().meta.total).toBe(rows);
     });
 
     it('refuses a file over media.maxFileSize with 413 and leaves no file or row behind', async () => {
