@@ -5,6 +5,7 @@ import { sanitizeFilename } from '../../packages/server/src/domain/media/sanitiz
 import { mimeAccepted } from '../../packages/server/src/domain/shared/mime-accepted.js';
 import { isSafeKey } from '../../packages/server/src/media/assert-safe-key.js';
 import { mimeForExtension } from '../../packages/server/src/domain/media/mime-for-extension.js';
+import { toApiMedia } from '../../packages/server/src/domain/media/media-view.js';
 
 describe('parseByteRange (RFC 9110 §14.1.2)', () => {
   it('reads first-last, open-ended and suffix ranges, clamped to the file', () => {
@@ -109,5 +110,24 @@ describe('media configuration', () => {
     expect(problems({ media: { variants: [{ name: 'a', width: 5, fit: 'stretch' }] } })[0]).toMatch(/fit/);
     expect(problems({ media: { publicBaseUrl: 'cdn' } })).toContain('media.publicBaseUrl: expected an http(s) URL');
     expect(problems({ media: { colour: 'red' } })).toContain('media.colour: unknown setting');
+  });
+});
+
+describe('media URLs', () => {
+  const record = {
+    id: 'm1', filename: 'm1.png', originalFilename: 'a.png', mimeType: 'image/png', size: 10, sha256: 'x'.repeat(64),
+    width: 1, height: 1, alt: null, title: null, variants: { thumb: { key: 'm1-thumb.webp', mimeType: 'image/webp', width: 1, height: 1, size: 5 } },
+    placeholder: null, dominantColor: null, createdAt: 't', updatedAt: 't', createdBy: null,
+  };
+
+  it('are origin-relative under the API base path, or absolute under media.publicBaseUrl', () => {
+    const local = toApiMedia(resolveConfig({}, {}), record);
+    expect(local.url).toBe('/api/media/files/m1.png');
+    expect(local.variants).toEqual({ thumb: '/api/media/files/m1-thumb.webp' });
+    const cdn = toApiMedia(resolveConfig({ media: { publicBaseUrl: 'https://cdn.example.com/media/' } }, {}), record);
+    expect(cdn.url).toBe('https://cdn.example.com/media/m1.png');
+    expect(cdn.variants).toEqual({ thumb: 'https://cdn.example.com/media/m1-thumb.webp' });
+    const based = toApiMedia(resolveConfig({ server: { basePath: '/cms' } }, {}), record);
+    expect(based.url).toBe('/cms/media/files/m1.png');
   });
 });
