@@ -79,7 +79,7 @@ function s3Harness(): Harness {
       const client = raw;
       // Each test gets its own prefix in the shared bucket, so it starts from an empty store.
       const prefix = `run-${++fixtures}/`;
-      const store = openFileStore({ storage: 's3', s3: { bucket, endpoint, forcePathStyle: true, ...credentials, prefix } });
+      const store = await openFileStore({ storage: 's3', s3: { bucket, endpoint, forcePathStyle: true, ...credentials, prefix } });
       return {
         store,
         async rawNames() {

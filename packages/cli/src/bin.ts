@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { MEDIA_UPLOAD_USAGE, mediaUpload } from './media-upload.js';
 import { serve } from './serve.js';
 
 const USAGE = `Usage: vellum <command> [options]
@@ -9,7 +10,7 @@ Commands:
            --config FILE   config file (default: vellum.config.{json,js,mjs,ts} in the working directory)
            --port N        port (default 3000, or PORT)
            --host H        host (default 0.0.0.0, or HOST)
-  help     Show this help
+${MEDIA_UPLOAD_USAGE}  help     Show this help
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -22,6 +23,12 @@ async function main(argv: string[]): Promise<number> {
         strict: true,
       });
       return serve({ configPath: values.config, port: values.port, host: values.host });
+    }
+    case 'media': {
+      const [sub, ...subArgs] = rest;
+      if (sub === 'upload') return mediaUpload(subArgs);
+      process.stderr.write(`vellum: unknown media command "${sub ?? ''}"\n\n${USAGE}`);
+      return 64;
     }
     case undefined:
     case 'help':

@@ -1,0 +1,342 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { VellumApiError, VellumClient } from '@vellum/client';
+
+export const EXIT_USAGE = 64;
+/** No token, or the server refused it (401/403): every other file would fail the same way. */
+export const EXIT_NO_PERMISSION = 77;
+const EXIT_INTERRUPTED = 130;
+
+export const MEDIA_UPLOAD_USAGE = `  media upload <files or directories…>
+           Upload files to the media library. Directories are walked (dotfiles skipped).
+           Resumable: a file whose SHA-256 the library already has is skipped.
+           --url URL          API base URL (default: VELLUM_URL, or http://localhost:3000/api)
+           --token TOKEN      API token with media:upload (default: VELLUM_TOKEN)
+           --concurrency N    parallel uploads (default 4)
+           --alt TEXT         alt text for every file
+           --title TEXT       title for every file
+           --json             one JSON object per file on stdout: {file, status, id?, error?}
+           Exit: 0 nothing failed, 1 a file failed, 64 bad usage,
+                 77 no token or the token was refused (401/403), 130 interrupted
+`;
+
+export interface FileOutcome {
+  file: string;
+  status: 'uploaded' | 'skipped' | 'failed';
+  id?: string;
+  error?: string;
+}
+
+interface FileJob {
+  file: string;
+  size: number;
+}
+
+/** Errors that would repeat for every remaining file: stop starting new ones. */
+class FatalError extends Error {
+  constructor(message: string, readonly exitCode: number) {
+    super(message);
+  }
+}
+
+const RATE_LIMIT_RETRIES = 3;
+
+/** `vellum media upload`: returns the exit code. */
+export async function mediaUpload(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      url: { type: 'string' },
+      token: { type: 'string' },
+      concurrency: { type: 'string' },
+      alt: { type: 'string' },
+      title: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length === 0) return usageError('name at least one file or directory');
+  const concurrency = values.concurrency === undefined ? 4 : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1) return usageError('--concurrency must be a whole number of at least 1');
+  const token = values.token ?? process.env.VELLUM_TOKEN;
+  if (!token) {
+    process.stderr.write('vellum media upload: no API token: pass --token TOKEN or set VELLUM_TOKEN (the token needs media:upload)\n');
+    return EXIT_NO_PERMISSION;
+  }
+  const client = new VellumClient({ baseUrl: values.url ?? process.env.VELLUM_URL ?? 'http://localhost:3000/api', token });
+
+  const { jobs, unreadable } = await collectFiles(positionals);
+  const display = new ProgressDisplay(jobs.reduce((n, j) => n + j.size, 0), jobs.length + unreadable.length, values.json);
+  const outcomes: FileOutcome[] = [];
+  const record = (outcome: FileOutcome, job?: FileJob) => {
+    outcomes.push(outcome);
+    display.finished(outcome, job);
+    if (values.json) process.stdout.write(`${JSON.stringify(outcome)}\n`);
+  };
+  for (const outcome of unreadable) record(outcome);
+
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort();
+  process.once('SIGINT', onSigint);
+  let fatal: FatalError | undefined;
+  const uploader = new Uploader(client, { alt: values.alt, title: values.title, signal: interrupt.signal, display });
+  try {
+    await runPool(jobs, concurrency, async (job) => {
+      if (fatal || interrupt.signal.aborted) {
+        record({ file: job.file, status: 'failed', error: `not attempted: ${fatal?.message ?? 'interrupted'}` }, job);
+        return;
+      }
+      try {
+        record({ file: job.file, ...(await uploader.upload(job)) }, job);
+      } catch (err) {
+        if (err instanceof FatalError) fatal ??= err;
+        record({ file: job.file, status: 'failed', error: interrupt.signal.aborted ? 'interrupted' : describeError(err) }, job);
+      }
+    });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    display.close();
+  }
+
+  const count = (status: FileOutcome['status']) => outcomes.filter((o) => o.status === status).length;
+  const summary = `${count('uploaded')} uploaded, ${count('skipped')} skipped, ${count('failed')} failed\n`;
+  // With --json, stdout carries only the JSON lines.
+  (values.json ? process.stderr : process.stdout).write(summary);
+  if (fatal) process.stderr.write(`vellum media upload: stopped: ${fatal.message}\n`);
+  if (interrupt.signal.aborted) return EXIT_INTERRUPTED;
+  if (fatal) return fatal.exitCode;
+  return count('failed') > 0 ? 1 : 0;
+}
+
+function usageError(message: string): number {
+  process.stderr.write(`vellum media upload: ${message}\n\nUsage: vellum media upload <files or directories…> [options]\n${MEDIA_UPLOAD_USAGE}`);
+  return EXIT_USAGE;
+}
+
+/**
+ * Hashes, asks the library for the hash, uploads what it does not have. Identical files in one
+ * run are uploaded once: the later ones wait for the first and are skipped.
+ */
+class Uploader {
+  private readonly claimed = new Map<string, Promise<string | undefined>>();
+
+  constructor(
+    private readonly client: VellumClient,
+    private readonly opts: { alt?: string; title?: string; signal: AbortSignal; display: ProgressDisplay },
+  ) {}
+
+  async upload(job: FileJob): Promise<Omit<FileOutcome, 'file'>> {
+    const sha256 = await fileSha256(job.file, this.opts.signal);
+    const earlier = this.claimed.get(sha256);
+    if (earlier) {
+      const id = await earlier;
+      if (id) return { status: 'skipped', id };
+    }
+    let settle: (id: string | undefined) => void = () => undefined;
+    this.claimed.set(sha256, new Promise((r) => (settle = r)));
+    try {
+      const existing = await this.call(() => this.client.findMediaBySha256(sha256));
+      if (existing) {
+        settle(existing._id);
+        return { status: 'skipped', id: existing._id };
+      }
+      const media = await this.call(() =>
+        this.client.uploadMedia(job.file, {
+          alt: this.opts.alt,
+          title: this.opts.title,
+          signal: this.opts.signal,
+          onProgress: (sent, total) => this.opts.display.progress(job, sent, total),
+        }),
+      );
+      settle(media._id);
+      return { status: 'uploaded', id: media._id };
+    } catch (err) {
+      settle(undefined);
+      throw err;
+    }
+  }
+
+  /** Retries after a 429 as the server asks; turns errors that every file would hit into FatalError. */
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (err instanceof VellumApiError && err.status === 429 && attempt < RATE_LIMIT_RETRIES) {
+          await sleep(Math.min(err.error.retryAfter ?? 1, 60) * 1000, this.opts.signal);
+          continue;
+        }
+        if (err instanceof VellumApiError && (err.status === 401 || err.status === 403)) throw new FatalError(describeError(err), EXIT_NO_PERMISSION);
+        const code = (err as { cause?: { code?: string } }).cause?.code;
+        if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') throw new FatalError(describeError(err), 1);
+        throw err;
+      }
+    }
+  }
+}
+
+function describeError(err: unknown): string {
+  if (err instanceof VellumApiError) {
+    const details = err.error.details?.map((d) => `${d.field}: ${d.message}`).join('; ');
+    return details ? `${err.message} (${details})` : err.message;
+  }
+  const e = err as Error & { cause?: { message?: string } };
+  return e.cause?.message ? `${e.message} (${e.cause.message})` : (e.message ?? String(err));
+}
+
+async function fileSha256(path: string, signal: AbortSignal): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { signal })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((res, rej) => {
+    if (signal.aborted) return rej(signal.reason);
+    const timer = setTimeout(res, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), rej(signal.reason)), { once: true });
+  });
+}
+
+async function runPool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
+
+/**
+ * The arguments as files to upload: directories walked depth-first in name order, skipping
+ * entries whose name starts with a dot; symlinks to files are followed, symlinks to directories
+ * are not (no cycles). A path named twice is uploaded once.
+ */
+async function collectFiles(args: string[]): Promise<{ jobs: FileJob[]; unreadable: FileOutcome[] }> {
+  const jobs: FileJob[] = [];
+  const unreadable: FileOutcome[] = [];
+  const seen = new Set<string>();
+  const add = (file: string, size: number) => {
+    const key = resolve(file);
+    if (seen.has(key)) return;
+    seen.add(key);
+    jobs.push({ file, size });
+  };
+  const walk = async (dir: string): Promise<void> => {
+    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile() || entry.isSymbolicLink()) {
+        const info = await stat(path).catch(() => undefined);
+        if (info?.isFile()) add(path, info.size);
+      }
+    }
+  };
+  for (const arg of args) {
+    try {
+      const info = await stat(arg);
+      if (info.isDirectory()) await walk(arg);
+      else if (info.isFile()) add(arg, info.size);
+      else unreadable.push({ file: arg, status: 'failed', error: 'not a file or directory' });
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      unreadable.push({ file: arg, status: 'failed', error: e.code === 'ENOENT' ? 'no such file or directory' : e.message });
+    }
+  }
+  return { jobs, unreadable };
+}
+
+const MB = 1_000_000;
+const RATE_WINDOW_MS = 5000;
+
+/**
+ * Progress on stderr. On a terminal: one line redrawn ten times a second (a bar of all bytes,
+ * files done, MB/s), with failures printed above it so they stay visible. Otherwise one line per
+ * finished file, which reads well in CI logs. With --json, those plain lines are left to stdout's
+ * JSON and only the terminal bar remains.
+ */
+class ProgressDisplay {
+  private readonly tty = process.stderr.isTTY === true;
+  private readonly inFlight = new Map<FileJob, number>();
+  private finishedBytes = 0;
+  private filesDone = 0;
+  private sentBytes = 0;
+  private readonly samples: Array<{ at: number; sent: number }> = [];
+  private readonly started = Date.now();
+  private readonly timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly totalBytes: number,
+    private readonly totalFiles: number,
+    private readonly json: boolean,
+  ) {
+    if (this.tty) {
+      this.timer = setInterval(() => this.draw(), 100);
+      this.timer.unref();
+    }
+  }
+
+  /** `sent` and `total` count the multipart body; the bar counts file bytes, so they are scaled. */
+  progress(job: FileJob, sent: number, total: number): void {
+    const before = this.inFlight.get(job) ?? 0;
+    const now = total > 0 ? Math.round((job.size * sent) / total) : 0;
+    this.inFlight.set(job, now);
+    this.sentBytes += now - before;
+  }
+
+  finished(outcome: FileOutcome, job?: FileJob): void {
+    if (job) {
+      // Skipped and failed files count as done too, so the bar ends full.
+      this.inFlight.delete(job);
+      this.finishedBytes += job.size;
+    }
+    this.filesDone++;
+    const line =
+      outcome.status === 'uploaded'
+        ? `uploaded ${outcome.file} → ${outcome.id}`
+        : outcome.status === 'skipped'
+          ? `skipped ${outcome.file} (already uploaded as ${outcome.id})`
+          : `failed ${outcome.file}: ${outcome.error}`;
+    if (this.tty) {
+      if (outcome.status === 'failed') process.stderr.write(`\r\x1b[K${line}\n`);
+      this.draw();
+    } else if (!this.json) {
+      process.stderr.write(`${line}\n`);
+    }
+  }
+
+  close(): void {
+    if (!this.timer) return;
+    clearInterval(this.timer);
+    this.draw(true);
+    process.stderr.write('\n');
+  }
+
+  private draw(final = false): void {
+    let done = this.finishedBytes;
+    for (const bytes of this.inFlight.values()) done += bytes;
+    const share = this.totalBytes > 0 ? Math.min(1, done / this.totalBytes) : 1;
+    const text = ` ${Math.floor(share * 100)}% ${(done / MB).toFixed(1)}/${(this.totalBytes / MB).toFixed(1)} MB  ${this.filesDone}/${this.totalFiles} files  ${(this.rate(final) / MB).toFixed(1)} MB/s`;
+    const columns = process.stderr.columns || 80;
+    // Sized from the terminal alone so the bar does not jump as the numbers grow; one column is
+    // left free because writing the last one makes some terminals wrap.
+    const width = Math.max(10, Math.min(40, columns - 60));
+    const filled = Math.round(share * width);
+    process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]${text}`.slice(0, columns - 1) + '\x1b[K');
+  }
+
+  /** Bytes per second over the last few seconds; over the whole run for the final line. */
+  private rate(overall: boolean): number {
+    const now = Date.now();
+    if (overall) return now > this.started ? (this.sentBytes * 1000) / (now - this.started) : 0;
+    this.samples.push({ at: now, sent: this.sentBytes });
+    while (this.samples.length > 1 && now - this.samples[0].at > RATE_WINDOW_MS) this.samples.shift();
+    const first = this.samples[0];
+    return now - first.at > 0 ? ((this.sentBytes - first.sent) * 1000) / (now - first.at) : 0;
+  }
+}

@@ -1,0 +1,55 @@
+/** A media record as the API returns it. */
+export interface Media {
+  _id: string;
+  filename: string;
+  originalFilename: string;
+  mimeType: string;
+  size: number;
+  width?: number;
+  height?: number;
+  alt: string | null;
+  title: string | null;
+  url: string;
+  /** Variant name → path. */
+  variants: Record<string, string>;
+  placeholder?: string;
+  dominantColor?: string;
+  /** Lowercase hex SHA-256 of the original file's bytes. */
+  sha256: string;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: string | null;
+}
+
+export type MediaOrderField = 'createdAt' | 'updatedAt' | 'filename' | 'originalFilename' | 'size' | 'mimeType';
+
+export interface MediaListQuery {
+  limit?: number;
+  offset?: number;
+  /** A MIME prefix (`image/`) or an exact type. */
+  type?: string;
+  search?: string;
+  sha256?: string;
+  orderBy?: MediaOrderField;
+  order?: 'asc' | 'desc';
+}
+
+export interface MediaUpdate {
+  alt?: string | null;
+  title?: string | null;
+}
+
+/** A file path (Node only) or a Blob/File. */
+export type UploadInput = string | Blob;
+
+export interface UploadMediaOptions {
+  /** The name sent to the server; defaults to the path's last segment, the File's name, or `upload`. */
+  filename?: string;
+  alt?: string;
+  title?: string;
+  /** Only a hint: the server decides the type from the bytes. */
+  contentType?: string;
+  /** Called each time the request body hands out a chunk; the last call has `sentBytes === totalBytes`. */
+  onProgress?: (sentBytes: number, totalBytes: number) => void;
+  signal?: AbortSignal;
+}

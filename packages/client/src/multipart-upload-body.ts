@@ -1,0 +1,150 @@
+import type { UploadInput, UploadMediaOptions } from './media.js';
+
+/** A `multipart/form-data` request body whose length is known before a byte of the file is read. */
+export interface MultipartUploadBody {
+  body: ReadableStream<Uint8Array>;
+  length: number;
+  contentType: string;
+}
+
+interface ChunkReader {
+  /** `undefined` at the end. */
+  next(): Promise<Uint8Array | undefined>;
+  close(): Promise<void>;
+}
+
+interface UploadSource {
+  name: string;
+  size: number;
+  type?: string;
+  open(): Promise<ChunkReader>;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The body of `POST /media`: the `file` part streamed from disk or from the Blob, then the `alt`
+ * and `title` parts, with `onProgress` called as the consumer pulls each chunk. The stream is
+ * pull-driven (high-water mark 0) so progress follows what the request actually sent, and only
+ * one chunk of the file is in memory at a time.
+ */
+export async function multipartUploadBody(input: UploadInput, opts: UploadMediaOptions = {}): Promise<MultipartUploadBody> {
+  const source = typeof input === 'string' ? await pathSource(input) : blobSource(input);
+  const boundary = `----VellumBoundary${randomHex(16)}`;
+  const filename = opts.filename ?? source.name;
+  const preamble = encoder.encode(
+    `--${boundary}\r\n` +
+      `Content-Disposition: form-data; name="file"; filename="${quotedFilename(filename)}"; filename*=UTF-8''${rfc5987(filename)}\r\n` +
+      `Content-Type: ${partContentType(opts.contentType ?? source.type)}\r\n\r\n`,
+  );
+  let tail = '';
+  for (const field of ['alt', 'title'] as const) {
+    const value = opts[field];
+    if (value !== undefined) tail += `\r\n--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n${value}`;
+  }
+  const epilogue = encoder.encode(`${tail}\r\n--${boundary}--\r\n`);
+  const length = preamble.byteLength + source.size + epilogue.byteLength;
+
+  let phase: 'preamble' | 'file' | 'epilogue' = 'preamble';
+  let reader: ChunkReader | undefined;
+  let fileBytes = 0;
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let chunk: Uint8Array | undefined;
+        if (phase === 'preamble') {
+          reader = await source.open();
+          chunk = preamble;
+          phase = 'file';
+        } else if (phase === 'file') {
+          do chunk = await reader!.next();
+          while (chunk !== undefined && chunk.byteLength === 0);
+          if (chunk !== undefined) {
+            fileBytes += chunk.byteLength;
+          } else {
+            await reader!.close();
+            // A file that shrank since its size was taken would break the announced Content-Length.
+            if (fileBytes !== source.size) throw new Error(`${source.name} changed while it was being uploaded`);
+            chunk = epilogue;
+            phase = 'epilogue';
+          }
+        }
+        if (chunk === undefined) return;
+        controller.enqueue(chunk);
+        sent += chunk.byteLength;
+        if (phase === 'epilogue') controller.close();
+        opts.onProgress?.(sent, length);
+      },
+      async cancel() {
+        await reader?.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { body, length, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** node:fs is imported on first use so the client still loads in browsers. */
+async function pathSource(path: string): Promise<UploadSource> {
+  const [{ createReadStream }, { stat }] = await Promise.all([import('node:fs'), import('node:fs/promises')]);
+  const info = await stat(path);
+  if (!info.isFile()) throw new Error(`${path} is not a file`);
+  const size = info.size;
+  return {
+    name: path.split(/[\\/]/).pop() || 'upload',
+    size,
+    async open() {
+      if (size === 0) return { next: async () => undefined, close: async () => undefined };
+      // `end` caps the read at the size announced in Content-Length should the file grow meanwhile.
+      const stream = createReadStream(path, { start: 0, end: size - 1 });
+      const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      return {
+        next: async () => {
+          const r = await chunks.next();
+          return r.done ? undefined : r.value;
+        },
+        close: async () => {
+          stream.destroy();
+        },
+      };
+    },
+  };
+}
+
+function blobSource(blob: Blob): UploadSource {
+  const name = (blob as Blob & { name?: unknown }).name;
+  return {
+    name: typeof name === 'string' && name !== '' ? name : 'upload',
+    size: blob.size,
+    type: blob.type || undefined,
+    async open() {
+      const reader = blob.stream().getReader();
+      return {
+        next: async () => {
+          const r = await reader.read();
+          return r.done ? undefined : r.value;
+        },
+        close: () => reader.cancel(),
+      };
+    },
+  };
+}
+
+/** The quoted `filename` fallback: a quote, backslash or control character could end the header or the parameter early. */
+function quotedFilename(name: string): string {
+  return name.replace(/["\\\u0000-\u001f\u007f]/g, '_');
+}
+
+/** RFC 5987 `ext-value` characters: encodeURIComponent leaves `!'()*` as they are, which attr-char does not allow. */
+function rfc5987(name: string): string {
+  return encodeURIComponent(name).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function partContentType(type: string | undefined): string {
+  return type && /^[\w.+-]+\/[\w.+-]+(\s*;[^\u0000-\u001f\u007f]*)?$/.test(type) ? type : 'application/octet-stream';
+}
+
+function randomHex(bytes: number): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
