@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { VellumApiError, VellumClient } from '@vellum/client';
+import { collectFiles } from './collect-files.js';
+import { ProgressDisplay } from './progress-display.js';
+import type { FileJob, FileOutcome } from './upload-outcome.js';
 
 export const EXIT_USAGE = 64;
 /** No token, or the server refused it (401/403): every other file would fail the same way. */
@@ -23,17 +24,6 @@ export const MEDIA_UPLOAD_USAGE = `  media upload <files or directories…>
                  77 no token or the token was refused (401/403), 130 interrupted
 `;
 
-export interface FileOutcome {
-  file: string;
-  status: 'uploaded' | 'skipped' | 'failed';
-  id?: string;
-  error?: string;
-}
-
-interface FileJob {
-  file: string;
-  size: number;
-}
 
 /** Errors that would repeat for every remaining file: stop starting new ones. */
 class FatalError extends Error {
@@ -208,135 +198,4 @@ async function runPool<T>(items: T[], concurrency: number, work: (item: T) => Pr
     while (next < items.length) await work(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-}
-
-/**
- * The arguments as files to upload: directories walked depth-first in name order, skipping
- * entries whose name starts with a dot; symlinks to files are followed, symlinks to directories
- * are not (no cycles). A path named twice is uploaded once.
- */
-async function collectFiles(args: string[]): Promise<{ jobs: FileJob[]; unreadable: FileOutcome[] }> {
-  const jobs: FileJob[] = [];
-  const unreadable: FileOutcome[] = [];
-  const seen = new Set<string>();
-  const add = (file: string, size: number) => {
-    const key = resolve(file);
-    if (seen.has(key)) return;
-    seen.add(key);
-    jobs.push({ file, size });
-  };
-  const walk = async (dir: string): Promise<void> => {
-    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else if (entry.isFile() || entry.isSymbolicLink()) {
-        const info = await stat(path).catch(() => undefined);
-        if (info?.isFile()) add(path, info.size);
-      }
-    }
-  };
-  for (const arg of args) {
-    try {
-      const info = await stat(arg);
-      if (info.isDirectory()) await walk(arg);
-      else if (info.isFile()) add(arg, info.size);
-      else unreadable.push({ file: arg, status: 'failed', error: 'not a file or directory' });
-    } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      unreadable.push({ file: arg, status: 'failed', error: e.code === 'ENOENT' ? 'no such file or directory' : e.message });
-    }
-  }
-  return { jobs, unreadable };
-}
-
-const MB = 1_000_000;
-const RATE_WINDOW_MS = 5000;
-
-/**
- * Progress on stderr. On a terminal: one line redrawn ten times a second (a bar of all bytes,
- * files done, MB/s), with failures printed above it so they stay visible. Otherwise one line per
- * finished file, which reads well in CI logs. With --json, those plain lines are left to stdout's
- * JSON and only the terminal bar remains.
- */
-class ProgressDisplay {
-  private readonly tty = process.stderr.isTTY === true;
-  private readonly inFlight = new Map<FileJob, number>();
-  private finishedBytes = 0;
-  private filesDone = 0;
-  private sentBytes = 0;
-  private readonly samples: Array<{ at: number; sent: number }> = [];
-  private readonly started = Date.now();
-  private readonly timer?: NodeJS.Timeout;
-
-  constructor(
-    private readonly totalBytes: number,
-    private readonly totalFiles: number,
-    private readonly json: boolean,
-  ) {
-    if (this.tty) {
-      this.timer = setInterval(() => this.draw(), 100);
-      this.timer.unref();
-    }
-  }
-
-  /** `sent` and `total` count the multipart body; the bar counts file bytes, so they are scaled. */
-  progress(job: FileJob, sent: number, total: number): void {
-    const before = this.inFlight.get(job) ?? 0;
-    const now = total > 0 ? Math.round((job.size * sent) / total) : 0;
-    this.inFlight.set(job, now);
-    this.sentBytes += now - before;
-  }
-
-  finished(outcome: FileOutcome, job?: FileJob): void {
-    if (job) {
-      // Skipped and failed files count as done too, so the bar ends full.
-      this.inFlight.delete(job);
-      this.finishedBytes += job.size;
-    }
-    this.filesDone++;
-    const line =
-      outcome.status === 'uploaded'
-        ? `uploaded ${outcome.file} → ${outcome.id}`
-        : outcome.status === 'skipped'
-          ? `skipped ${outcome.file} (already uploaded as ${outcome.id})`
-          : `failed ${outcome.file}: ${outcome.error}`;
-    if (this.tty) {
-      if (outcome.status === 'failed') process.stderr.write(`\r\x1b[K${line}\n`);
-      this.draw();
-    } else if (!this.json) {
-      process.stderr.write(`${line}\n`);
-    }
-  }
-
-  close(): void {
-    if (!this.timer) return;
-    clearInterval(this.timer);
-    this.draw(true);
-    process.stderr.write('\n');
-  }
-
-  private draw(final = false): void {
-    let done = this.finishedBytes;
-    for (const bytes of this.inFlight.values()) done += bytes;
-    const share = this.totalBytes > 0 ? Math.min(1, done / this.totalBytes) : 1;
-    const text = ` ${Math.floor(share * 100)}% ${(done / MB).toFixed(1)}/${(this.totalBytes / MB).toFixed(1)} MB  ${this.filesDone}/${this.totalFiles} files  ${(this.rate(final) / MB).toFixed(1)} MB/s`;
-    const columns = process.stderr.columns || 80;
-    // Sized from the terminal alone so the bar does not jump as the numbers grow; one column is
-    // left free because writing the last one makes some terminals wrap.
-    const width = Math.max(10, Math.min(40, columns - 60));
-    const filled = Math.round(share * width);
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]${text}`.slice(0, columns - 1) + '\x1b[K');
-  }
-
-  /** Bytes per second over the last few seconds; over the whole run for the final line. */
-  private rate(overall: boolean): number {
-    const now = Date.now();
-    if (overall) return now > this.started ? (this.sentBytes * 1000) / (now - this.started) : 0;
-    this.samples.push({ at: now, sent: this.sentBytes });
-    while (this.samples.length > 1 && now - this.samples[0].at > RATE_WINDOW_MS) this.samples.shift();
-    const first = this.samples[0];
-    return now - first.at > 0 ? ((this.sentBytes - first.sent) * 1000) / (now - first.at) : 0;
-  }
 }
