@@ -335,6 +335,22 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
       expect((await fetchFile(m.url, { range: 'lines=1-2' })).statusCode).toBe(200);
     });
 
+    it('streams large files (not kept in memory) with the same Range answers', async () => {
+      const large = Buffer.concat([pdf(), randomBinary(300_000)]);
+      const big = await uploaded(large, 'large.pdf');
+      const whole = await fetchFile(big.url);
+      expect(whole.statusCode).toBe(200);
+      expect(whole.rawPayload.equals(large)).toBe(true);
+      const part = await fetchFile(big.url, { range: 'bytes=200000-200099' });
+      expect(part.statusCode).toBe(206);
+      expect(part.headers['content-range']).toBe(`bytes 200000-200099/${large.length}`);
+      expect(part.rawPayload.equals(large.subarray(200000, 200100))).toBe(true);
+      const tail = await fetchFile(big.url, { range: 'bytes=-10' });
+      expect(tail.rawPayload.equals(large.subarray(large.length - 10))).toBe(true);
+      const head = await t.request({ method: 'HEAD', url: big.url });
+      expect(head.headers['content-length']).toBe(String(large.length));
+    });
+
     it('revalidates with ETag (304) and answers HEAD without a body', async () => {
       const full = await fetchFile(m.url);
       const etag = full.headers.etag as string;

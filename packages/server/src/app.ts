@@ -61,6 +61,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       resetLimiter: new AttemptLimiter(counters, config.security.rateLimit.login, 'reset'),
       log,
       files,
+      smallFiles: new TtlCache<Buffer>(60_000, 256),
     };
     await ensureAdminUser(services);
     const claimToken = await prepareClaim(services);

@@ -42,4 +42,6 @@ export interface Services {
   log: Logger;
   /** Where media bytes live: a local directory or an S3 bucket. */
   files: FileStore;
+  /** Small stored files (thumbnails) by key, served from memory; at most 256 × 32 KiB. */
+  smallFiles: TtlCache<Buffer>;
 }

@@ -15,7 +15,12 @@ export interface MediaFile {
   etag: string;
   open(range?: ByteRange): Promise<StoredObject | undefined>;
   stat(): Promise<{ size: number } | undefined>;
+  /** The whole file from memory when it is small (thumbnails); undefined when it is large or missing. */
+  small(): Promise<Buffer | undefined>;
 }
+
+/** Files up to this size are kept in memory after their first read: thumbnails, placeholders, icons. */
+export const SMALL_FILE_BYTES = 32 * 1024;
 
 /**
  * A stored file by key. Anything that is not a key the service could have generated is simply
@@ -32,5 +37,25 @@ export function mediaFile(svc: Services, actor: Principal, key: string): MediaFi
     etag: `"${key}"`,
     open: (range) => svc.files.get(key, range),
     stat: () => svc.files.stat(key),
+    small: () => smallFile(svc, key),
   };
+}
+
+/**
+ * Keys never change content, so a small file read once can be served from memory: no file-system
+ * or bucket round trip per request. Deleting media evicts its keys here; other nodes drop theirs
+ * within the cache's TTL (a minute).
+ */
+async function smallFile(svc: Services, key: string): Promise<Buffer | undefined> {
+  const cached = svc.smallFiles.get(key);
+  if (cached) return cached;
+  const stat = await svc.files.stat(key);
+  if (!stat || stat.size > SMALL_FILE_BYTES) return undefined;
+  const object = await svc.files.get(key);
+  if (!object) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.body) chunks.push(chunk as Buffer);
+  const bytes = Buffer.concat(chunks);
+  svc.smallFiles.set(key, bytes);
+  return bytes;
 }

@@ -15,7 +15,8 @@ import { FileParams } from './schemas.js';
 export async function mediaFileRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
   app.get<{ Params: Static<typeof FileParams> }>('/media/files/:key', { schema: { params: FileParams }, exposeHeadRoute: true }, async (req, reply) => {
     const file = mediaFile(svc, req.principal, req.params.key);
-    const stat = await file.stat();
+    const small = await file.small();
+    const stat = small ? { size: small.length } : await file.stat();
     if (!stat) throw errors.notFound('File not found');
 
     reply
@@ -43,6 +44,7 @@ export async function mediaFileRoutes(app: FastifyInstance, { svc }: { svc: Serv
     if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`);
     // HEAD: an empty stream keeps the Content-Length set above (Fastify's HEAD handling drains streams, and would read the whole file).
     if (req.method === 'HEAD') return reply.send(Readable.from([]));
+    if (small) return reply.send(range ? small.subarray(range.start, range.end + 1) : small);
     const object = await file.open(range);
     if (!object) throw errors.notFound('File not found');
     return reply.send(object.body);
