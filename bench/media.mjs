@@ -3,17 +3,16 @@
 // and measures uploads (sequential 12 MP, then a burst of 20 parallel ~10 MiB files while
 // sampling the server's RSS) and file serving (a thumbnail, a 64 KiB range of an original).
 // One JSON line per scenario on stdout; progress and diagnostics go to stderr.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
+import { cleanups, createLog, freePort, guardRun, rssKb, sampleRss, sleep, start, stop, waitFor } from './lib.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'packages/cli/dist/bin.js');
@@ -42,75 +41,9 @@ const RANGE = 'bytes=0-65535';
 // Hard ceiling for the whole run: a hung server or upload must not keep the process alive.
 const WATCHDOG_MS = 8 * 60_000;
 
-const log = (msg) => process.stderr.write(`[bench:media] ${msg}\n`);
+const log = createLog('bench:media');
 const emit = (line) => process.stdout.write(JSON.stringify(line) + '\n');
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const round1 = (n) => Math.round(n * 10) / 10;
-const children = [];
-const cleanups = [];
-
-/** Asks the OS for a free port (bind to 0, read it, release it): the CLI needs a port number up front. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer().once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Spawns a child and remembers it, so cleanup kills it whatever path the run ends on. */
-function start(args, options) {
-  const child = spawn(process.execPath, args, options);
-  children.push(child);
-  child.exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
-  return child;
-}
-
-async function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timedOut = await Promise.race([child.exited.then(() => false), sleep(5000).then(() => true)]);
-  if (timedOut) {
-    // A server still busy with uploads may not finish within the grace period: kill it, and wait
-    // for its exit so the temp dir is not removed under a live process.
-    child.kill('SIGKILL');
-    await Promise.race([child.exited, sleep(2000)]);
-  }
-}
-
-/** Polls the URL until it answers 200; fails early if the child dies (bad config, port taken...). */
-async function waitFor(url, child, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before ${url} answered`);
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch { /* not listening yet */ }
-    await sleep(100);
-  }
-  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
-}
-
-/** VmRSS of a process in kB, or null (process gone, no /proc). */
-function rssKb(pid) {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) || null;
-  } catch {
-    return null;
-  }
-}
-
-/** Samples VmRSS of `pid` every `everyMs` into `into.maxKb`; returns a function that stops it. */
-function sampleRss(pid, into, everyMs) {
-  const timer = setInterval(() => {
-    const kb = rssKb(pid);
-    if (kb !== null) into.maxKb = Math.max(into.maxKb, kb);
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
 
 /**
  * A photo-like RGB image: smooth gradients and low-frequency waves (the seed shifts their phase)
@@ -323,7 +256,9 @@ async function main() {
     env: { ...process.env, DATABASE_URL: `sqlite:${join(tmp, 'bench.db')}`, MEDIA_DIR: join(tmp, 'media') },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  cleanups.push(() => stop(server));
+  // A server still busy with uploads may not finish within the grace period: stop kills it, and
+  // waits for its exit so the temp dir is not removed under a live process.
+  cleanups.push(() => stop(server, 2000));
   await waitFor(`${base}/api/health`, server);
   log(`server up on ${base}, pid ${server.pid}, RSS ${Math.round((rssKb(server.pid) ?? 0) / 1024)} MB`);
   const rss = { maxKb: 0 };
@@ -350,30 +285,7 @@ async function main() {
   emit({ scenario: 'summary', max_rss_mb: Math.round(rss.maxKb / 1024) });
 }
 
-/**
- * Runs the cleanups once, in reverse order of registration (server stopped before its temp dir is
- * removed), each on its own so one failure does not skip the rest. A signal and main's own failure
- * may both ask for it: they share the one run.
- */
-let cleaning;
-function cleanup() {
-  cleaning ??= (async () => {
-    for (const fn of cleanups.splice(0).reverse()) {
-      try { await fn(); } catch (err) { log(`cleanup: ${err.message}`); }
-    }
-  })();
-  return cleaning;
-}
-
-const watchdog = setTimeout(() => {
-  log(`watchdog: still running after ${WATCHDOG_MS / 1000} s, giving up`);
-  for (const c of children) c.kill('SIGKILL');
-  cleanup().finally(() => process.exit(1));
-}, WATCHDOG_MS);
-watchdog.unref();
-// Ctrl-C or a kill must not leave a server or a temp dir behind.
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.once(signal, () => cleanup().finally(() => process.exit(code)));
-
+const cleanup = guardRun(log, WATCHDOG_MS);
 main().then(cleanup, async (err) => {
   log(`error: ${err.stack ?? err.message}`);
   await cleanup();

@@ -2,15 +2,14 @@
 // Starts the built server in a child process on 127.0.0.1, seeds 100 authors and 10 000 posts
 // through the HTTP API, runs each scenario with autocannon and prints one JSON line per scenario
 // on stdout (progress and diagnostics go to stderr, so stdout stays machine-readable).
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { cleanups, createLog, freePort, guardRun, sampleRss, start, stop, waitFor } from './lib.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'packages/cli/dist/bin.js');
@@ -31,49 +30,7 @@ const MEASURE_S = 10;
 // Hard ceiling for the whole run: a hung server or seed must not keep the process alive.
 const WATCHDOG_MS = 6 * 60_000;
 
-const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const children = [];
-const cleanups = [];
-
-/** Asks the OS for a free port (bind to 0, read it, release it): the CLI needs a port number up front. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer().once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Spawns a child and remembers it, so cleanup kills it whatever path the run ends on. */
-function start(args, options) {
-  const child = spawn(process.execPath, args, options);
-  children.push(child);
-  child.exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
-  return child;
-}
-
-async function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timedOut = await Promise.race([child.exited.then(() => false), sleep(5000).then(() => true)]);
-  if (timedOut) child.kill('SIGKILL');
-}
-
-/** Polls the URL until it answers 200; fails early if the child dies (bad config, port taken...). */
-async function waitFor(url, child, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before ${url} answered`);
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch { /* not listening yet */ }
-    await sleep(100);
-  }
-  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
-}
+const log = createLog('bench');
 
 /** One statement on the maintenance database (create/drop the throwaway bench database). */
 async function pgAdmin(statement) {
@@ -139,19 +96,6 @@ async function seed(base, token) {
   });
   log(`seeding done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return { authorIds, postIds };
-}
-
-/** Samples VmRSS of `pid` every 200 ms while `active` is set; keeps the maximum (kB). */
-/** Samples a server's RSS every 200 ms into `into.maxKb` while `into.active` (a measured run). */
-function sampleRss(pid, into) {
-  const timer = setInterval(() => {
-    if (!into.active) return;
-    try {
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-      into.maxKb = Math.max(into.maxKb, kb);
-    } catch { /* process gone or no /proc: leave the maximum as is */ }
-  }, 200);
-  timer.unref();
 }
 
 /** CPU time (user + system) a process has used so far, in microseconds; null without /proc. */
@@ -235,7 +179,7 @@ async function main() {
     cleanups.push(() => stop(server));
     await waitFor(`${base}/api/health`, server);
     log(`server up on ${base} (${DIALECT}, ${configFile})`);
-    sampleRss(server.pid, rss);
+    sampleRss(server.pid, rss, 200); // counts only while rss.active (a measured run)
     return { server, base };
   };
 
@@ -312,30 +256,7 @@ async function main() {
   }) + '\n');
 }
 
-/**
- * Runs the cleanups once, in reverse order of registration (server stopped before its database is
- * dropped), each on its own so one failure does not skip the rest. A signal and main's own failure
- * may both ask for it: they share the one run.
- */
-let cleaning;
-function cleanup() {
-  cleaning ??= (async () => {
-    for (const fn of cleanups.splice(0).reverse()) {
-      try { await fn(); } catch (err) { log(`cleanup: ${err.message}`); }
-    }
-  })();
-  return cleaning;
-}
-
-const watchdog = setTimeout(() => {
-  log(`watchdog: still running after ${WATCHDOG_MS / 1000} s, giving up`);
-  for (const c of children) c.kill('SIGKILL');
-  cleanup().finally(() => process.exit(1));
-}, WATCHDOG_MS);
-watchdog.unref();
-// Ctrl-C or a kill must not leave a server, a temp dir or a database behind.
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.once(signal, () => cleanup().finally(() => process.exit(code)));
-
+const cleanup = guardRun(log, WATCHDOG_MS);
 main().then(cleanup, async (err) => {
   log(`error: ${err.message}`);
   await cleanup();

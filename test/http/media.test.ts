@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Media } from '../../packages/client/src/index.js';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { bombPng, exifHasGps, gif, htmlAsPng, jpeg, pdf, png, randomBinary, svg, webp } from '../helpers/media-fixtures.js';
 import { startS3Server, S3RVER_ACCESS_KEY_ID, S3RVER_SECRET_ACCESS_KEY } from '../helpers/s3-server.js';
@@ -22,24 +23,6 @@ const PAGE = {
     { name: 'gallery', type: 'array', of: { type: 'image' } },
   ],
 };
-
-interface Media {
-  _id: string;
-  filename: string;
-  originalFilename: string;
-  mimeType: string;
-  size: number;
-  width?: number;
-  height?: number;
-  alt: string | null;
-  title: string | null;
-  url: string;
-  variants: Record<string, string>;
-  placeholder?: string;
-  dominantColor?: string;
-  sha256: string;
-  createdAt: string;
-}
 
 /** A multipart body built by the platform's own FormData encoder, as browsers and the CLI send it. */
 async function multipart(parts: Array<[string, string] | [string, Buffer, string]>): Promise<{ payload: Buffer; contentType: string }> {

@@ -4,16 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, resolveConfig } from '../../packages/server/src/index.js';
 import { parseDuration } from '../../packages/server/src/config/duration.js';
+import { configProblems } from '../helpers/config-problems.js';
 
-function problems(file: unknown, env: NodeJS.ProcessEnv = {}): string[] {
-  try {
-    resolveConfig(file, env);
-    return [];
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-}
+const problems = configProblems;
 
 describe('resolveConfig', () => {
   it('has the documented defaults', () => {

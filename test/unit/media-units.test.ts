@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, resolveConfig } from '../../packages/server/src/index.js';
+import { resolveConfig } from '../../packages/server/src/index.js';
 import { parseByteRange } from '../../packages/server/src/http/routes/media/byte-range.js';
 import { sanitizeFilename } from '../../packages/server/src/domain/media/sanitize-filename.js';
 import { mimeAccepted } from '../../packages/server/src/domain/shared/mime-accepted.js';
 import { isSafeKey } from '../../packages/server/src/media/assert-safe-key.js';
 import { mimeForExtension } from '../../packages/server/src/domain/media/mime-for-extension.js';
 import { toApiMedia } from '../../packages/server/src/domain/media/media-view.js';
+import { configProblems } from '../helpers/config-problems.js';
 
 describe('parseByteRange (RFC 9110 §14.1.2)', () => {
   it('reads first-last, open-ended and suffix ranges, clamped to the file', () => {
@@ -72,15 +73,7 @@ describe('storage keys', () => {
 });
 
 describe('media configuration', () => {
-  const problems = (file: unknown, env: NodeJS.ProcessEnv = {}) => {
-    try {
-      resolveConfig(file, env);
-      return [];
-    } catch (err) {
-      if (err instanceof ConfigError) return err.problems;
-      throw err;
-    }
-  };
+  const problems = configProblems;
 
   it('has the documented defaults', () => {
     const { media } = resolveConfig({}, {});

@@ -1,19 +1,13 @@
 import { availableParallelism } from 'node:os';
 import sharp, { type Metadata, type OutputInfo, type ResizeOptions, type Sharp, type SharpOptions } from 'sharp';
+import type { MediaVariantConfig } from '../config/types.js';
 import { limitConcurrency } from './limit-concurrency.js';
 
 // Every upload is decoded once; libvips' operation cache would only pin decoded pixels and open
 // files between unrelated uploads.
 sharp.cache(false);
 
-export interface VariantSpec {
-  name: string;
-  width?: number;
-  height?: number;
-  fit: 'cover' | 'contain' | 'inside' | 'outside' | 'fill';
-  format: 'webp' | 'jpeg' | 'png' | 'avif';
-  quality?: number;
-}
+export type VariantSpec = MediaVariantConfig;
 
 export const DEFAULT_VARIANTS: readonly VariantSpec[] = Object.freeze([
   Object.freeze<VariantSpec>({ name: 'thumb', width: 200, height: 200, fit: 'cover', format: 'webp', quality: 80 }),

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Conn } from './connection.js';
 import type { JsonScalar } from './dialects/dialect.js';
+import { escapeLike } from './escape-like.js';
 import type { DocumentsTable } from './tables.js';
 
 export interface StoredDocument {
@@ -256,10 +257,6 @@ function conditionSql(conn: Conn, c: Condition): RawBuilder<boolean> {
     case 'lte':
       return sql<boolean>`${left} <= ${bind(c.value as JsonScalar)}`;
   }
-}
-
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
 function whereSql(conn: Conn, q: ListQuery): RawBuilder<boolean> {

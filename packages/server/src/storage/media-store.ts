@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Conn } from './connection.js';
+import { escapeLike } from './escape-like.js';
 import type { MediaTable } from './tables.js';
 
 export interface StoredVariant {
@@ -165,8 +166,4 @@ export async function findMediaUsers(conn: Conn, mediaId: string, limit: number)
     .orderBy('documents.id')
     .limit(limit)
     .execute();
-}
-
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Conn } from './connection.js';
+import { escapeLike } from './escape-like.js';
 import type { UsersTable } from './tables.js';
 
 export interface StoredUser {
@@ -92,7 +93,7 @@ export async function listUsers(conn: Conn, q: UserListQuery): Promise<{ rows: S
   if (q.role) base = base.where('role', '=', q.role);
   if (q.active !== undefined) base = base.where('active', '=', q.active ? 1 : 0);
   if (q.search) {
-    const pattern = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = `%${escapeLike(q.search.toLowerCase())}%`;
     base = base.where((eb) =>
       eb.or(['username', 'email', 'first_name', 'last_name'].map((c) => eb(sql`lower(${sql.ref(c)})`, 'like', sql`${pattern} escape '\\'`))),
     );

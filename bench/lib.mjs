@@ -1,0 +1,114 @@
+// Plumbing shared by the benchmark scripts (bench/run.mjs, bench/media.mjs): child processes and
+// their ports, RSS sampling through /proc, and the cleanup that runs however a run ends.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/** A logger to stderr (progress and diagnostics), so stdout stays machine-readable: `[prefix] msg`. */
+export const createLog = (prefix) => (msg) => process.stderr.write(`[${prefix}] ${msg}\n`);
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Every child started through `start`, so the watchdog can kill them all. */
+export const children = [];
+/** What to undo at the end (see `guardRun`); scripts push onto it as they create things. */
+export const cleanups = [];
+
+/** Asks the OS for a free port (bind to 0, read it, release it): the CLI needs a port number up front. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer().once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns a child and remembers it, so cleanup kills it whatever path the run ends on. */
+export function start(args, options) {
+  const child = spawn(process.execPath, args, options);
+  children.push(child);
+  child.exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  return child;
+}
+
+/**
+ * SIGTERM, then SIGKILL if the child has not exited after 5 s. With `killWaitMs`, also waits (that
+ * long at most) for the killed child's exit.
+ */
+export async function stop(child, killWaitMs = 0) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timedOut = await Promise.race([child.exited.then(() => false), sleep(5000).then(() => true)]);
+  if (timedOut) {
+    child.kill('SIGKILL');
+    if (killWaitMs > 0) await Promise.race([child.exited, sleep(killWaitMs)]);
+  }
+}
+
+/** Polls the URL until it answers 200; fails early if the child dies (bad config, port taken...). */
+export async function waitFor(url, child, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before ${url} answered`);
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch { /* not listening yet */ }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+}
+
+/** VmRSS of a process in kB, or null (process gone, no /proc). */
+export function rssKb(pid) {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Samples VmRSS of `pid` every `everyMs` into `into.maxKb`, skipping the ticks where `into.active`
+ * is false (a sampler kept for measured runs only); returns a function that stops it. Where a
+ * reading fails (process gone, no /proc) the maximum stays as is.
+ */
+export function sampleRss(pid, into, everyMs) {
+  const timer = setInterval(() => {
+    if (into.active === false) return;
+    const kb = rssKb(pid);
+    if (kb !== null) into.maxKb = Math.max(into.maxKb, kb);
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * Arms the watchdog (after `watchdogMs`: kill every child, clean up, exit 1) and the SIGINT and
+ * SIGTERM handlers (clean up, exit 130 or 143), and returns `cleanup` for main's own end.
+ *
+ * `cleanup` runs the cleanups once, in reverse order of registration (a server stopped before its
+ * database is dropped or its temp dir removed), each on its own so one failure does not skip the
+ * rest. A signal, the watchdog and main's own end or failure may all ask for it: they share the
+ * one run.
+ */
+export function guardRun(log, watchdogMs) {
+  let cleaning;
+  const cleanup = () => {
+    cleaning ??= (async () => {
+      for (const fn of cleanups.splice(0).reverse()) {
+        try { await fn(); } catch (err) { log(`cleanup: ${err.message}`); }
+      }
+    })();
+    return cleaning;
+  };
+
+  const watchdog = setTimeout(() => {
+    log(`watchdog: still running after ${watchdogMs / 1000} s, giving up`);
+    for (const c of children) c.kill('SIGKILL');
+    cleanup().finally(() => process.exit(1));
+  }, watchdogMs);
+  watchdog.unref();
+  // Ctrl-C or a kill must not leave a server, a temp dir or a database behind.
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.once(signal, () => cleanup().finally(() => process.exit(code)));
+  return cleanup;
+}
