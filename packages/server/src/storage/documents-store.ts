@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Conn } from './connection.js';
+import { preparedQuery } from './prepared-query.js';
 import type { JsonScalar } from './dialects/dialect.js';
 import { escapeLike } from './escape-like.js';
 import type { DocumentsTable } from './tables.js';
@@ -83,23 +84,39 @@ export async function findDocumentsByIds(conn: Conn, ids: readonly string[]): Pr
 }
 
 /** Inserts a document (its first revision is the row itself) with its references and search text. */
-export async function insertDocument(conn: Conn, doc: StoredDocument, side: SideRows): Promise<void> {
-  const { seq } = await conn.db
+// Run for every create: prepared once.
+type InsertParam = 'id' | 'type' | 'status' | 'rev' | 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy' | 'data' | 'searchText';
+const insertRow = preparedQuery((conn, param: (name: InsertParam) => string) =>
+  conn.db
     .insertInto('documents')
     .values({
-      id: doc.id,
-      type: doc.type,
-      status: doc.status,
-      rev: doc.rev,
-      created_at: doc.createdAt,
-      updated_at: doc.updatedAt,
-      created_by: doc.createdBy,
-      updated_by: doc.updatedBy,
-      data: conn.dialect.encodeData(doc.data),
-      ...conn.dialect.searchColumns(side.searchText),
+      id: param('id'),
+      type: param('type'),
+      status: param('status'),
+      rev: param('rev') as unknown as number,
+      created_at: param('createdAt'),
+      updated_at: param('updatedAt'),
+      created_by: param('createdBy'),
+      updated_by: param('updatedBy'),
+      data: param('data'),
+      ...conn.dialect.searchColumns(param('searchText')),
     })
-    .returning('seq')
-    .executeTakeFirstOrThrow();
+    .returning('seq'),
+);
+
+export async function insertDocument(conn: Conn, doc: StoredDocument, side: SideRows): Promise<void> {
+  const [{ seq }] = await insertRow(conn, {
+    id: doc.id,
+    type: doc.type,
+    status: doc.status,
+    rev: doc.rev,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    createdBy: doc.createdBy,
+    updatedBy: doc.updatedBy,
+    data: conn.dialect.encodeData(doc.data),
+    searchText: side.searchText,
+  });
   await writeSideRows(conn, doc, Number(seq), side, false);
 }
 

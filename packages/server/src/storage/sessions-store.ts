@@ -1,4 +1,5 @@
 import type { Conn } from './connection.js';
+import { preparedQuery } from './prepared-query.js';
 
 export interface StoredSession {
   id: string;
@@ -41,16 +42,20 @@ export async function insertSession(conn: Conn, s: StoredSession): Promise<void>
     .execute();
 }
 
-export async function findSessionPrincipal(conn: Conn, sessionId: string): Promise<SessionPrincipalRow | undefined> {
-  const row = await conn.db
+// Run for every request with a user token: prepared once.
+const sessionPrincipal = preparedQuery(({ db }, param: (name: 'sessionId') => string) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select([
       'sessions.id as session_id', 'sessions.revoked_at', 'sessions.expires_at', 'users.id as user_id', 'users.username',
       'users.first_name', 'users.last_name', 'users.role', 'users.permissions', 'users.active',
     ])
-    .where('sessions.id', '=', sessionId)
-    .executeTakeFirst();
+    .where('sessions.id', '=', param('sessionId')),
+);
+
+export async function findSessionPrincipal(conn: Conn, sessionId: string): Promise<SessionPrincipalRow | undefined> {
+  const [row] = await sessionPrincipal(conn, { sessionId });
   if (!row) return undefined;
   return {
     sessionId: row.session_id,
