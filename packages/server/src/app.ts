@@ -36,7 +36,11 @@ export interface AppOptions {
  * (or a claim token), then the HTTP server. Nothing listens until all of it has worked.
  */
 export async function createApp(config: VellumConfig, opts: AppOptions = {}): Promise<App> {
-  const log = opts.logger ? pino({ level: opts.logger.level ?? 'info' }, opts.logger.stream ?? pino.destination(1)) : pino({ enabled: false });
+  // Asynchronous writes: a request does not wait for its log line's write(2); lines written while
+  // one is pending go out together. pino flushes what is left when the process exits.
+  const log = opts.logger
+    ? pino({ level: opts.logger.level ?? 'info' }, opts.logger.stream ?? pino.destination({ dest: 1, sync: false }))
+    : pino({ enabled: false });
   const database = await openDatabase(config.database.url);
   // ioredis (about 7 MB of memory) is loaded only by instances that use Redis.
   const counters = config.redis ? (await import('./storage/counters/redis-counters.js')).redisCounters(config.redis.url) : memoryCounters();
@@ -76,6 +80,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
         await counters.close();
         await files?.close();
         await database.close();
+        log.flush();
       },
     };
   } catch (err) {
