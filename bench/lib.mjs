@@ -3,6 +3,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** A logger to stderr (progress and diagnostics), so stdout stays machine-readable: `[prefix] msg`. */
 export const createLog = (prefix) => (msg) => process.stderr.write(`[${prefix}] ${msg}\n`);
@@ -111,4 +113,15 @@ export function guardRun(log, watchdogMs) {
   // Ctrl-C or a kill must not leave a server, a temp dir or a database behind.
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.once(signal, () => cleanup().finally(() => process.exit(code)));
   return cleanup;
+}
+
+/**
+ * The node flags of the root package's `start` script (`node --flag … packages/cli/dist/bin.js
+ * serve`): the benchmark runs the server exactly as `npm start` does.
+ */
+export function npmStartNodeFlags() {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const start = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
+  const tokens = start.split(/\s+/);
+  return tokens.slice(1, tokens.findIndex((t) => t.endsWith('.js'))).filter((t) => t.startsWith('--'));
 }

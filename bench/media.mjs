@@ -12,12 +12,12 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import sharp from 'sharp';
-import { cleanups, createLog, freePort, guardRun, rssKb, sampleRss, sleep, start, stop, waitFor } from './lib.mjs';
+import { cleanups, createLog, freePort, guardRun, npmStartNodeFlags, rssKb, sampleRss, sleep, start, stop, waitFor } from './lib.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'packages/cli/dist/bin.js');
-// Extra node flags for the server only (profiling: VELLUM_BENCH_SERVER_FLAGS=--cpu-prof).
-const SERVER_FLAGS = (process.env.VELLUM_BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+// The node flags `npm start` uses, plus extra ones for profiling (VELLUM_BENCH_SERVER_FLAGS=--cpu-prof).
+const SERVER_FLAGS = [...npmStartNodeFlags(), ...(process.env.VELLUM_BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean)];
 const ADMIN = { username: 'admin', password: 'bench-password-1', email: 'admin@example.com' };
 const MiB = 1024 * 1024;
 

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { cleanups, createLog, freePort, guardRun, sampleRss, start, stop, waitFor } from './lib.mjs';
+import { cleanups, createLog, freePort, guardRun, npmStartNodeFlags, rssKb, sampleRss, start, stop, waitFor } from './lib.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'packages/cli/dist/bin.js');
@@ -17,8 +17,8 @@ const PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const USE_PG = process.argv.includes('--pg');
 // `--only a,b`: run just these scenarios (the seed still runs; the summary needs list20_expand).
 const ONLY = (() => { const i = process.argv.indexOf('--only'); return i > 0 ? new Set(process.argv[i + 1].split(',')) : null; })();
-// Extra node flags for the server only (profiling: VELLUM_BENCH_SERVER_FLAGS=--cpu-prof).
-const SERVER_FLAGS = (process.env.VELLUM_BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+// The node flags `npm start` uses, plus extra ones for profiling (VELLUM_BENCH_SERVER_FLAGS=--cpu-prof).
+const SERVER_FLAGS = [...npmStartNodeFlags(), ...(process.env.VELLUM_BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean)];
 const DIALECT = USE_PG ? 'postgres' : 'sqlite';
 const ADMIN = { username: 'admin', password: 'bench-password-1', email: 'admin@example.com' };
 const AUTHORS = 100;
@@ -125,6 +125,9 @@ async function measure(name, opts, rss, pid) {
   if (r.non2xx) log(`  ${name}: status codes ${JSON.stringify(r.statusCodeStats)}`);
   const line = { scenario: name, dialect: DIALECT, rps: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx };
   if (cpuBefore !== null && cpuAfter !== null && r.requests.total > 0) line.server_cpu_us_per_req = Math.round((cpuAfter - cpuBefore) / r.requests.total);
+  // The server's memory right after the scenario, to see which one grows it.
+  const kb = pid ? rssKb(pid) : null;
+  if (kb) line.rss_after_mb = Math.round(kb / 1024);
   process.stdout.write(JSON.stringify(line) + '\n');
   return line;
 }
