@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../packages/server/src/index.js';
 import { parseByteRange } from '../../packages/server/src/http/routes/media/byte-range.js';
@@ -6,6 +9,8 @@ import { mimeAccepted } from '../../packages/server/src/domain/shared/mime-accep
 import { isSafeKey } from '../../packages/server/src/media/assert-safe-key.js';
 import { mimeForExtension } from '../../packages/server/src/domain/media/mime-for-extension.js';
 import { toApiMedia } from '../../packages/server/src/domain/media/media-view.js';
+import { retryOnce } from '../../packages/server/src/media/retry-once.js';
+import { sweepSpool } from '../../packages/server/src/media/spool-upload.js';
 import { configProblems } from '../helpers/config-problems.js';
 
 describe('parseByteRange (RFC 9110 §14.1.2)', () => {
@@ -122,5 +127,35 @@ describe('media URLs', () => {
     expect(cdn.variants).toEqual({ thumb: 'https://cdn.example.com/media/m1-thumb.webp' });
     const based = toApiMedia(resolveConfig({ server: { basePath: '/cms' } }, {}), record);
     expect(based.url).toBe('/cms/media/files/m1.png');
+  });
+});
+
+describe('retryOnce', () => {
+  it('returns the second attempt after one failure, and reports the second failure after two', async () => {
+    let calls = 0;
+    expect(await retryOnce(async () => (++calls === 1 ? Promise.reject(new Error('transient')) : 'ok'))).toBe('ok');
+    expect(calls).toBe(2);
+    calls = 0;
+    await expect(retryOnce(async () => Promise.reject(new Error(`failure ${++calls}`)))).rejects.toThrow('failure 2');
+    expect(calls).toBe(2);
+    calls = 0;
+    expect(await retryOnce(async () => ++calls)).toBe(1);
+  });
+});
+
+describe('sweepSpool', () => {
+  it('removes only spool files older than the limit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vellum-spool-test-'));
+    try {
+      writeFileSync(join(dir, 'old'), 'x');
+      writeFileSync(join(dir, 'fresh'), 'y');
+      const hourAgo = new Date(Date.now() - 2 * 3_600_000);
+      utimesSync(join(dir, 'old'), hourAgo, hourAgo);
+      expect(await sweepSpool(3_600_000, dir)).toBe(1);
+      expect(readdirSync(dir)).toEqual(['fresh']);
+      expect(await sweepSpool(3_600_000, join(dir, 'missing'))).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

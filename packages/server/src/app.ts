@@ -16,6 +16,7 @@ import { migrateToLatest } from './storage/migrations/index.js';
 import { syncFieldIndexes } from './storage/schema-indexes.js';
 import type { StoredApiToken } from './storage/api-tokens-store.js';
 import { openMediaStore } from './media/open-media-store.js';
+import { sweepSpool } from './media/spool-upload.js';
 
 export interface App {
   server: FastifyInstance;
@@ -47,6 +48,8 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
   let files: Services['files'] | undefined;
   try {
     files = await openMediaStore(config.media);
+    // Temp files of uploads cut short by a crash; in the background, it never delays start-up.
+    void sweepSpool().catch((err: unknown) => log.warn({ err }, 'media: could not sweep old upload temp files'));
     await migrateToLatest(database.db, database.dialect);
     const schemas = new SchemaRegistry(config.schemas);
     await syncFieldIndexes(database, schemas.indexSpecs());

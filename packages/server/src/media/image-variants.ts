@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import sharp, { type Metadata, type OutputInfo, type ResizeOptions, type Sharp, type SharpOptions } from 'sharp';
 import type { MediaVariantConfig } from '../config/types.js';
 import { limitConcurrency } from './limit-concurrency.js';
+import { retryOnce } from './retry-once.js';
 
 // Every upload is decoded once; libvips' operation cache would only pin decoded pixels and open
 // files between unrelated uploads.
@@ -166,14 +167,6 @@ function intermediateBox(plans: readonly { needed: number }[], source: Size): Re
     fit: 'inside',
     withoutEnlargement: true,
   };
-}
-
-async function retryOnce<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch {
-    return fn();
-  }
 }
 
 function boxInside(edge: number): ResizeOptions {

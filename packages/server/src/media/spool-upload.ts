@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -14,7 +14,7 @@ export interface SpooledUpload {
   sha256: string;
 }
 
-const SPOOL_DIR = join(tmpdir(), 'vellum-uploads');
+export const SPOOL_DIR = join(tmpdir(), 'vellum-uploads');
 
 /**
  * Streams an upload to a temp file, hashing and counting on the way, so a file is never whole in
@@ -46,4 +46,23 @@ export async function spoolUpload(source: Readable, maxBytes: number): Promise<S
     throw errors.invalidInput('The upload ended early or is not well-formed multipart');
   }
   return { path, size, sha256: hash.digest('hex') };
+}
+
+/**
+ * Removes spool files a crashed process left behind. Only old ones: the directory is shared by
+ * every Vellum process on the machine, and a file younger than `maxAgeMs` may be an upload in
+ * progress elsewhere. Returns how many were removed.
+ */
+export async function sweepSpool(maxAgeMs = 3_600_000, dir = SPOOL_DIR, now = Date.now()): Promise<number> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isFile() && now - info.mtimeMs > maxAgeMs) {
+      await rm(path, { force: true });
+      removed++;
+    }
+  }
+  return removed;
 }
