@@ -1,4 +1,5 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp, resolveConfig, type App } from '../../packages/server/src/index.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -67,4 +68,19 @@ export async function startTestApp(config: ConfigInput = {}, opts: { now?: () =>
       await db.drop();
     },
   };
+}
+
+/**
+ * The usual frame of an HTTP suite: one app for the file (on its own database), the configured
+ * admin signed in, the app closed after the last test. `start` runs inside beforeAll, so it may
+ * read what earlier hooks set up (a mail catcher's URL); `ready` hands the app and the admin's
+ * token to the suite's own variables.
+ */
+export function useAdminApp(start: () => Promise<TestApp>, ready: (t: TestApp, admin: string) => void): void {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await start();
+    ready(app, await app.login(ADMIN.username, ADMIN.password));
+  });
+  afterAll(() => app?.close());
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 /**
@@ -16,11 +16,10 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 let t: TestApp;
 let admin: string;
-beforeAll(async () => {
-  t = await startTestApp({ schemas: TEST_SCHEMAS });
-  admin = await t.login(ADMIN.username, ADMIN.password);
+useAdminApp(() => startTestApp({ schemas: TEST_SCHEMAS }), (app, token) => {
+  t = app;
+  admin = token;
 });
-afterAll(() => t?.close());
 
 async function createToken(app: TestApp, bearer: string, body: Record<string, unknown>) {
   return app.request({ method: 'POST', url: '/api/tokens', token: bearer, payload: body });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { useMailCatcher } from '../helpers/mail-catcher.js';
 
 let t: TestApp;
@@ -16,11 +16,10 @@ const audit = async (query: string) => {
 const req = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>, token?: string) =>
   t.request({ method, url, payload, token, headers: { 'user-agent': UA } });
 
-beforeAll(async () => {
-  t = await startTestApp({ mail: { smtpUrl: mail.url } });
-  admin = await t.login(ADMIN.username, ADMIN.password);
+useAdminApp(() => startTestApp({ mail: { smtpUrl: mail.url } }), (app, token) => {
+  t = app;
+  admin = token;
 });
-afterAll(() => t.close());
 
 describe('audit log', () => {
   it('records each listed event exactly once per action, with actor, IP and user agent, and no secrets', async () => {

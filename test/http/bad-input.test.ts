@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SignJWT, decodeJwt } from 'jose';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 /**
@@ -13,11 +13,10 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
 let t: TestApp;
 let admin: string;
 
-beforeAll(async () => {
-  t = await startTestApp({ schemas: TEST_SCHEMAS });
-  admin = await t.login(ADMIN.username, ADMIN.password);
+useAdminApp(() => startTestApp({ schemas: TEST_SCHEMAS }), (app, token) => {
+  t = app;
+  admin = token;
 });
-afterAll(() => t?.close());
 
 /** Every request of this suite goes through here: whatever the input, the answer is never a 5xx. */
 async function call(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse> {
@@ -114,80 +113,33 @@ describe('malformed bodies', () => {
 });
 
 describe('list query parameters', () => {
-  it('limit=-1 → 400', async () => {
-    expectError(await list('limit=-1'), 400, 'INVALID_INPUT');
-  });
-
-  it('limit=abc → 400', async () => {
-    expectError(await list('limit=abc'), 400, 'INVALID_INPUT');
-  });
-
-  it('limit=1.5 → 400', async () => {
-    expectError(await list('limit=1.5'), 400, 'INVALID_INPUT');
-  });
-
-  it('offset=-5 → 400', async () => {
-    expectError(await list('offset=-5'), 400, 'INVALID_INPUT');
+  // Each bad value → 400 INVALID_INPUT; where a name is given, the message names what was wrong.
+  it.each([
+    ['limit=-1', undefined],
+    ['limit=abc', undefined],
+    ['limit=1.5', undefined],
+    ['offset=-5', undefined],
+    ['orderBy=nosuchfield', 'nosuchfield'],
+    ['order=sideways', undefined],
+    ['filter[__proto__]=x', undefined],
+    ['filter[constructor]=x', undefined],
+    ['filter[title][regex]=x', 'regex'], // an unknown operator
+    ['filter[nosuch]=1', 'nosuch'],
+    ['filter[price]=abc', undefined], // not a number
+    ['filter[featured][gt]=true', undefined], // ordering a boolean
+    ['foo=1', 'foo'], // an unknown query parameter
+    ['expand=title', undefined], // not a reference
+    ['expand=nosuch', 'nosuch'],
+    ['fields=nosuch', 'nosuch'],
+  ] as const)('%s → 400', async (query, named) => {
+    const err = expectError(await list(query), 400, 'INVALID_INPUT');
+    if (named) expect(err.message).toContain(named);
   });
 
   it('limit=500 → 200, clamped to meta.limit 100', async () => {
     const res = await list('limit=500');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().meta.limit).toBe(100);
-  });
-
-  it('an unknown orderBy field → 400 naming it', async () => {
-    const err = expectError(await list('orderBy=nosuchfield'), 400, 'INVALID_INPUT');
-    expect(err.message).toContain('nosuchfield');
-  });
-
-  it('order=sideways → 400', async () => {
-    expectError(await list('order=sideways'), 400, 'INVALID_INPUT');
-  });
-
-  it('filter[__proto__]=x → 400', async () => {
-    expectError(await list('filter[__proto__]=x'), 400, 'INVALID_INPUT');
-  });
-
-  it('filter[constructor]=x → 400', async () => {
-    expectError(await list('filter[constructor]=x'), 400, 'INVALID_INPUT');
-  });
-
-  it('filter[title][regex]=x (unknown operator) → 400', async () => {
-    const err = expectError(await list('filter[title][regex]=x'), 400, 'INVALID_INPUT');
-    expect(err.message).toContain('regex');
-  });
-
-  it('filter[nosuch]=1 → 400 naming the field', async () => {
-    const err = expectError(await list('filter[nosuch]=1'), 400, 'INVALID_INPUT');
-    expect(err.message).toContain('nosuch');
-  });
-
-  it('filter[price]=abc (not a number) → 400', async () => {
-    expectError(await list('filter[price]=abc'), 400, 'INVALID_INPUT');
-  });
-
-  it('filter[featured][gt]=true (ordering a boolean) → 400', async () => {
-    expectError(await list('filter[featured][gt]=true'), 400, 'INVALID_INPUT');
-  });
-
-  it('an unknown query parameter ?foo=1 → 400', async () => {
-    const err = expectError(await list('foo=1'), 400, 'INVALID_INPUT');
-    expect(err.message).toContain('foo');
-  });
-
-  it('expand=title (not a reference) → 400', async () => {
-    expectError(await list('expand=title'), 400, 'INVALID_INPUT');
-  });
-
-  it('expand=nosuch → 400 naming it', async () => {
-    const err = expectError(await list('expand=nosuch'), 400, 'INVALID_INPUT');
-    expect(err.message).toContain('nosuch');
-  });
-
-  it('fields=nosuch → 400 naming it', async () => {
-    const err = expectError(await list('fields=nosuch'), 400, 'INVALID_INPUT');
-    expect(err.message).toContain('nosuch');
   });
 
   it('the same bad parameters on a single-document read → 400', async () => {
@@ -386,15 +338,20 @@ describe('tokens', () => {
     expect(res.json().data.username).toBe(ADMIN.username);
   });
 
-  it('a forged JWT (right shape, another secret) → 401 UNAUTHORIZED', async () => {
+  /** A token with the admin's claims, changed as a test needs: signed by `key`, valid from `iat` to `exp`. */
+  function tokenLike(opts: { typ: string; key: Parameters<SignJWT['sign']>[0]; iat?: number; exp?: number | string }) {
     const claims = decodeJwt(admin);
-    const forged = await new SignJWT({ sid: claims.sid, role: claims.role, typ: 'access' })
+    return new SignJWT({ sid: claims.sid, role: claims.role, typ: opts.typ })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.sub as string)
       .setIssuer(claims.iss as string)
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(new TextEncoder().encode('not-the-server-secret-not-the-server-secret'));
+      .setIssuedAt(opts.iat)
+      .setExpirationTime(opts.exp ?? '1h')
+      .sign(opts.key);
+  }
+
+  it('a forged JWT (right shape, another secret) → 401 UNAUTHORIZED', async () => {
+    const forged = await tokenLike({ typ: 'access', key: new TextEncoder().encode('not-the-server-secret-not-the-server-secret') });
     expectError(await me(`Bearer ${forged}`), 401, 'UNAUTHORIZED');
   });
 
@@ -402,13 +359,7 @@ describe('tokens', () => {
     const claims = decodeJwt(admin);
     expect(claims).toMatchObject({ sub: expect.any(String), sid: expect.any(String), role: 'admin', typ: 'access', iss: 'vellum' });
     const past = Math.floor(Date.now() / 1000) - 7200;
-    const expired = await new SignJWT({ sid: claims.sid, role: claims.role, typ: 'access' })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(claims.sub as string)
-      .setIssuer(claims.iss as string)
-      .setIssuedAt(past)
-      .setExpirationTime(past + 60)
-      .sign(t.app.services.jwtKey.cryptoKey);
+    const expired = await tokenLike({ typ: 'access', key: t.app.services.jwtKey.cryptoKey, iat: past, exp: past + 60 });
     expectError(await me(`Bearer ${expired}`), 401, 'UNAUTHORIZED');
   });
 
@@ -422,14 +373,7 @@ describe('tokens', () => {
   });
 
   it("a token with typ 'mfa' signed with the right key → 401", async () => {
-    const claims = decodeJwt(admin);
-    const mfa = await new SignJWT({ sid: claims.sid, role: claims.role, typ: 'mfa' })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(claims.sub as string)
-      .setIssuer(claims.iss as string)
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(t.app.services.jwtKey.cryptoKey);
+    const mfa = await tokenLike({ typ: 'mfa', key: t.app.services.jwtKey.cryptoKey });
     expectError(await me(`Bearer ${mfa}`), 401, 'UNAUTHORIZED');
   });
 

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDocument } from '../../packages/server/src/domain/documents/write-document.js';
 import type { Principal } from '../../packages/server/src/domain/access/principal.js';
-import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 let t: TestApp;
@@ -9,11 +9,10 @@ let admin: string;
 const SYSTEM: Principal = { kind: 'user', id: 'seed', role: 'admin', permissions: new Set() };
 const titles = (res: { json(): any }) => res.json().data.map((d: { title: string }) => d.title);
 
-beforeAll(async () => {
-  t = await startTestApp({ schemas: TEST_SCHEMAS });
-  admin = await t.login(ADMIN.username, ADMIN.password);
+useAdminApp(() => startTestApp({ schemas: TEST_SCHEMAS }), (app, token) => {
+  t = app;
+  admin = token;
 });
-afterAll(() => t.close());
 
 describe('response cache', () => {
   it('a write is visible to the next anonymous read (no stale page)', async () => {

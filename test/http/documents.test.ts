@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 let t: TestApp;
@@ -13,11 +13,10 @@ const post = async (type: string, payload: Record<string, unknown>, token = admi
 const get = (url: string, token: string | undefined = admin) => t.request({ method: 'GET', url, token });
 const ids = (res: { json(): any }) => (res.json().data as Array<{ _id: string }>).map((d) => d._id);
 
-beforeAll(async () => {
-  t = await startTestApp({ schemas: TEST_SCHEMAS });
-  admin = await t.login(ADMIN.username, ADMIN.password);
+useAdminApp(() => startTestApp({ schemas: TEST_SCHEMAS }), (app, token) => {
+  t = app;
+  admin = token;
 });
-afterAll(() => t.close());
 
 describe('create and read', () => {
   it('POST returns 201 with system fields, ETag and Location; GET returns the same document', async () => {

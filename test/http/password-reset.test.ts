@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { useMailCatcher } from '../helpers/mail-catcher.js';
 import { spyQueries } from '../helpers/query-spy.js';
 
@@ -20,11 +20,10 @@ async function newUser(extra: Record<string, unknown> = {}) {
   return { id: res.json().data.id as string, username, email: `${username}@example.com` };
 }
 
-beforeAll(async () => {
-  t = await startTestApp({ mail: { smtpUrl: mail.url, from: 'Vellum <cms@example.com>' }, server: { publicUrl: 'https://cms.example' } }, { now: () => clock });
-  admin = await t.login(ADMIN.username, ADMIN.password);
+useAdminApp(() => startTestApp({ mail: { smtpUrl: mail.url, from: 'Vellum <cms@example.com>' }, server: { publicUrl: 'https://cms.example' } }, { now: () => clock }), (app, token) => {
+  t = app;
+  admin = token;
 });
-afterAll(() => t.close());
 
 describe('password reset', () => {
   it('mails a single-use link (text and escaped HTML); the link sets the password and ends all sessions', async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 import { spyQueries } from '../helpers/query-spy.js';
 
@@ -22,9 +22,11 @@ async function titles(query: string, token: string | null = admin): Promise<stri
 }
 const sorted = (a: string[]) => [...a].sort();
 
+useAdminApp(() => startTestApp({ schemas: TEST_SCHEMAS }), (app, token) => {
+  t = app;
+  admin = token;
+});
 beforeAll(async () => {
-  t = await startTestApp({ schemas: TEST_SCHEMAS });
-  admin = await t.login(ADMIN.username, ADMIN.password);
   await create('acme', 'company', { name: 'Acme', country: 'de', _status: 'published' });
   await create('hidden', 'company', { name: 'Hidden Co' });
   await create('ada', 'author', { name: 'Ada', company: docs.acme._id, _status: 'published' });
@@ -42,7 +44,6 @@ beforeAll(async () => {
   await create('p3', 'post', { title: 'Gamma', price: 100, views: 0, category: 'guide', author: docs.cyd._id, related: [docs.p1._id, docs.p2._id], body: 'quick thinking' });
   await create('p4', 'post', { title: 'delta', category: 'opinion', tags: ['js'], _status: 'archived', content: '<p>Rich <em>quickly</em> text</p>' });
 });
-afterAll(() => t.close());
 
 describe('filters', () => {
   it('equality is typed by the schema', async () => {

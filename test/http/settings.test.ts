@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp, resolveConfig } from '../../packages/server/src/index.js';
-import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 let t: TestApp;
 let admin: string;
 
-beforeAll(async () => {
-  t = await startTestApp({
+useAdminApp(() => startTestApp({
     schemas: TEST_SCHEMAS,
     studio: { pageSize: 50, structure: [{ title: 'Blog', items: ['post', { schema: 'author', title: 'Writers' }] }, { title: 'Private', items: ['secret'] }] },
-  });
-  admin = await t.login(ADMIN.username, ADMIN.password);
+  }), (app, token) => {
+  t = app;
+  admin = token;
 });
-afterAll(() => t.close());
 
 describe('instance settings', () => {
   it('reads defaults, updates the fields given, validates and persists', async () => {

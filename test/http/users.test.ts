@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 let admin: string;
@@ -25,17 +25,16 @@ async function newUser(role: string, extra: Record<string, unknown> = {}) {
 }
 const me = (token: string) => t.request({ method: 'GET', url: '/api/auth/me', token });
 
-beforeAll(async () => {
-  t = await startTestApp({
+useAdminApp(() => startTestApp({
     security: {
       // Hooks from a JS/TS config: refuse one domain, make everyone from another an author.
       validateUser: (u: { email: string }) => (u.email.endsWith('@blocked.example') ? 'this email domain is not allowed' : true),
       assignRole: (u: { email: string; role: string }) => (u.email.endsWith('@authors.example') ? 'author' : u.role),
     },
-  });
-  admin = await t.login(ADMIN.username, ADMIN.password);
+  }), (app, token) => {
+  t = app;
+  admin = token;
 });
-afterAll(() => t.close());
 
 describe('create', () => {
   it('POST /users → 201 with the served shape, never a hash', async () => {

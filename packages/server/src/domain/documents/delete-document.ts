@@ -6,6 +6,7 @@ import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
 import { schemaOr404 } from './schema-or-404.js';
 import { etagMatches } from './write-document.js';
+import { refuseWhileUsed } from '../shared/refuse-while-used.js';
 
 const MAX_LISTED_REFERRERS = 50;
 
@@ -23,12 +24,7 @@ export async function deleteDocument(
     if (input.ifMatch !== undefined && !etagMatches(input.ifMatch, current.rev)) throw errors.preconditionFailed();
     if (!input.force) {
       const referrers = await findReferrers(conn, current.id, MAX_LISTED_REFERRERS);
-      if (referrers.length > 0) {
-        throw errors.conflict(
-          'Other documents reference this document; remove the references or delete with force=true',
-          referrers.map((r) => ({ field: r.path, message: `referenced by ${r.type} ${r.id}` })),
-        );
-      }
+      refuseWhileUsed(referrers, 'Other documents reference this document; remove the references or delete with force=true', 'referenced');
     }
     await deleteRow(conn, current.id);
   });

@@ -5,6 +5,7 @@ import { requireMediaAction } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
 import { MEDIA_CHANGES } from './update-media.js';
+import { refuseWhileUsed } from '../shared/refuse-while-used.js';
 
 const MAX_LISTED_USERS = 50;
 
@@ -20,12 +21,7 @@ export async function deleteMedia(svc: Services, actor: Principal, input: { id: 
     if (!current) throw errors.notFound('Media not found');
     if (!input.force) {
       const users = await findMediaUsers(conn, current.id, MAX_LISTED_USERS);
-      if (users.length > 0) {
-        throw errors.conflict(
-          'Documents use this media item; remove it from them or delete with force=true',
-          users.map((u) => ({ field: u.path, message: `used by ${u.type} ${u.id}` })),
-        );
-      }
+      refuseWhileUsed(users, 'Documents use this media item; remove it from them or delete with force=true', 'used');
     }
     await deleteMediaRow(conn, current.id);
     return current;
