@@ -80,6 +80,20 @@ describe('create and read', () => {
     expect(wrong.json().error.details[0].field).toBe('author');
     const gone = await t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: 'x', author: 'does-not-exist' } });
     expect(gone.statusCode).toBe(422);
+    // One good and one missing reference in an array: the missing one is named by its index.
+    const good = await post('post', { title: 'Good target' });
+    const mixed = await t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: 'x', related: [good._id, 'gone-id'] } });
+    expect(mixed.statusCode).toBe(422);
+    expect(mixed.json().error.details).toEqual([{ field: 'related.1', message: 'references a missing document gone-id' }]);
+    // None of the refused creates wrote anything.
+    expect(ids(await get('/api/documents/post?filter[title]=x'))).toEqual([]);
+  });
+
+  it('a document may reference itself when the field allows its type', async () => {
+    const self = await post('post', { _id: 'self-loop', title: 'Self', related: ['self-loop'] });
+    expect(self.related).toEqual(['self-loop']);
+    const expanded = await get('/api/documents/post/self-loop?expand=related');
+    expect(expanded.json().data.related[0]._id).toBe('self-loop');
   });
 
   it('sanitizes richtext and normalises datetimes to UTC', async () => {
@@ -111,6 +125,15 @@ describe('slugs and unique fields', () => {
     const b = await post('post', { title: 'Crème Brûlée: a guide' });
     const c = await post('post', { title: 'CREME brulee -- a guide' });
     expect([a.slug, b.slug, c.slug]).toEqual([{ current: 'creme-brulee-a-guide' }, { current: 'creme-brulee-a-guide-2' }, { current: 'creme-brulee-a-guide-3' }]);
+  });
+
+  it('concurrent creates with one title all succeed, each with its own slug', async () => {
+    const racing = await Promise.all(
+      Array.from({ length: 8 }, () => t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: 'Racing Title' } })),
+    );
+    expect(racing.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
+    const slugs = racing.map((r) => r.json().data.slug.current).sort();
+    expect(slugs).toEqual(['racing-title', ...Array.from({ length: 7 }, (_, i) => `racing-title-${i + 2}`)].sort());
   });
 
   it('normalises a sent slug (string or {current}) and refuses a taken one with 409', async () => {

@@ -6,6 +6,7 @@ import type { Tables } from './tables.js';
 import type { Dialect } from './dialects/dialect.js';
 import { sqliteDialect } from './dialects/sqlite.js';
 import { postgresDialect } from './dialects/postgres.js';
+import { statementName } from './named-statements.js';
 import { WriteBatcher } from './write-batcher.js';
 
 export interface Database {
@@ -70,7 +71,16 @@ function openPostgres(pg: typeof import('pg').default, url: string): Database {
   // 'error': idle ones on the pool, checked-out ones on themselves. Without listeners that error
   // would end the process; with them, the query in flight fails (500) and the pool reconnects.
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    // Registered hot queries run as named prepared statements (see named-statements.ts); Kysely
+    // passes plain text and values, so the name is added here, where the driver sees the query.
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
+      const name = typeof text === 'string' ? statementName(text) : undefined;
+      return name ? query({ name, text, values }, callback) : query(text, values, callback);
+    };
+  });
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: postgresDialect, close: () => db.destroy() };
 }

@@ -192,6 +192,11 @@ export async function findReferrers(conn: Conn, targetId: string, limit: number)
     .execute();
 }
 
+/** Until the transaction ends, other writers asking for the same slug (type, field, stem) wait: they would pick the same free suffix. */
+export async function lockSlug(conn: Conn, type: string, field: string, stem: string): Promise<void> {
+  await conn.dialect.lockKey(conn.db, `slug:${type}:${field}:${stem}`);
+}
+
 export async function typeHasDocuments(conn: Conn, type: string): Promise<boolean> {
   return (await conn.db.selectFrom('documents').select('id').where('type', '=', type).limit(1).executeTakeFirst()) !== undefined;
 }

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Compilable } from 'kysely';
 import type { Conn } from './connection.js';
 import type { Dialect } from './dialects/dialect.js';
+import { nameStatement } from './named-statements.js';
 
 const MARK = '\u0000vellum-param:';
 
@@ -11,7 +12,8 @@ const MARK = '\u0000vellum-param:';
  *
  * `param(name)` stands for a value given at run time; it may be used wherever a value goes
  * (values, where clauses, raw `sql` fragments). The shape must not depend on the values: lists of
- * varying length need the ordinary builder.
+ * varying length need the ordinary builder. On PostgreSQL the text also becomes a named prepared
+ * statement, parsed and planned once per connection.
  */
 export function preparedQuery<Row, P extends string>(build: (conn: Conn, param: (name: P) => string) => Compilable<Row>) {
   const compiled = new Map<Dialect, { sql: string; slots: Array<{ name: P } | { value: unknown }> }>();
@@ -24,6 +26,7 @@ export function preparedQuery<Row, P extends string>(build: (conn: Conn, param: 
         slots: q.parameters.map((p) => (typeof p === 'string' && p.startsWith(MARK) ? { name: p.slice(MARK.length) as P } : { value: p })),
       };
       compiled.set(conn.dialect, c);
+      nameStatement(c.sql);
     }
     const params = c.slots.map((s) => ('name' in s ? values[s.name] : s.value));
     return (await conn.db.executeQuery<Row>(CompiledQuery.raw(c.sql, params))).rows;

@@ -2,8 +2,9 @@ import type { FieldDef } from '../../config/types.js';
 import { errors, type ErrorDetail } from '../../errors.js';
 import { inTransaction, type Conn } from '../../storage/connection.js';
 import {
-  findDocument, findDocumentsByIds, insertDocument, typeHasDocuments, updateDocument, countWithSuffix, valuesWithSuffix, valueTaken, type SideRows, type StoredDocument,
+  findDocument, findDocumentsByIds, insertDocument, lockSlug, typeHasDocuments, updateDocument, countWithSuffix, valuesWithSuffix, valueTaken, type SideRows, type StoredDocument,
 } from '../../storage/documents-store.js';
+import { insertDocumentChecked, type InsertGuards } from '../../storage/insert-document-checked.js';
 import { findMediaByIds } from '../../storage/media-store.js';
 import { requirePublishIfNeeded, requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
 import { actorId, type Principal } from '../access/principal.js';
@@ -48,25 +49,72 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
   const result = validateDocument(schema, body, true);
   if (result.errors.length > 0) throw errors.validation(result.errors);
 
-  // 4. In one transaction: id free, references real, slugs and unique values free, then insert.
-  const created = await inTransaction(svc.database, async (conn) => {
-    // A generated UUIDv7 cannot be taken; a client's id can.
-    if (body._id !== undefined && (await findDocument(conn, id))) throw errors.conflict(`A document with _id ${id} exists`, [{ field: '_id', message: 'is taken' }]);
-    if (schema.singleton && (await typeHasDocuments(conn, schema.name))) {
-      throw errors.conflict(`${schema.name} is a singleton and already has its document`);
+  const at = svc.now().toISOString();
+  // `data` is result.data itself: slugs generated while writing land in the stored document.
+  const doc: StoredDocument = {
+    id, type: schema.name, status, rev: 1, createdAt: at, updatedAt: at,
+    createdBy: actorId(actor), updatedBy: actorId(actor), data: result.data,
+  };
+  // 4. The fast path: one guarded insert, which writes only when every check would pass. When it
+  //    does not write, the checks below run one by one to say why (or to find a free slug).
+  //    A write racing this one can take a slug or unique value between the checks and the insert;
+  //    then it all runs again, and either finds the next free slug or names the taken value.
+  for (let attempt = 1; !(await insertIfValid(svc, schema, result, doc)); attempt++) {
+    try {
+      await inTransaction(svc.database, async (conn) => {
+        // A generated UUIDv7 cannot be taken; a client's id can.
+        if (body._id !== undefined && (await findDocument(conn, id))) throw errors.conflict(`A document with _id ${id} exists`, [{ field: '_id', message: 'is taken' }]);
+        if (schema.singleton && (await typeHasDocuments(conn, schema.name))) {
+          throw errors.conflict(`${schema.name} is a singleton and already has its document`);
+        }
+        await checkAndWrite(conn, schema, result, id, () => insertDocument(conn, doc, sideRows(schema, result)));
+      });
+      break;
+    } catch (err) {
+      if (!(err instanceof LostRace)) throw err;
+      if (attempt === MAX_ATTEMPTS) throw lostRaceConflict();
     }
-    const at = svc.now().toISOString();
-    // `data` is result.data itself: slugs generated while writing land in the stored document.
-    const doc: StoredDocument = {
-      id, type: schema.name, status, rev: 1, createdAt: at, updatedAt: at,
-      createdBy: actorId(actor), updatedBy: actorId(actor), data: result.data,
-    };
-    await checkAndWrite(conn, schema, result, id, () => insertDocument(conn, doc, sideRows(schema, result)));
-    return toApiDocument(doc);
-  });
+  }
   // 5. Committed: caches of this content are now out of date.
   svc.changes.bump(schema.name);
-  return created;
+  return toApiDocument(doc);
+}
+
+/**
+ * Inserts the document when its references exist with the right types, its media exist and its
+ * unique values (id, slugs, unique fields) are free; false, with nothing written, otherwise.
+ * Empty slugs are tried in their plain form; on false they are taken out again for the slow path.
+ */
+async function insertIfValid(svc: Services, schema: CompiledSchema, result: ValidationResult, doc: StoredDocument): Promise<boolean> {
+  // A media type never changes after upload, so the accept check may run before the insert; the
+  // insert still checks that the media exist.
+  if (result.media.length > 0 && !(await mediaAccepted(svc.database, result))) return false;
+  const slugs: FieldDef[] = [];
+  for (const field of result.emptySlugs) {
+    const base = baseSlug(field, result.data);
+    if (!base) return false; // a required slug with nothing to make it from: the slow path says so
+    result.data[field.name] = { current: base.slug };
+    slugs.push(field);
+  }
+  const guards: InsertGuards = {
+    // A reference to the document itself is valid when the field allows its own type.
+    references: result.references
+      .filter((r) => !(r.id === doc.id && r.to.includes(schema.name)))
+      .map((r) => ({ id: r.id, types: r.to })),
+    media: [...new Set(result.media.map((m) => m.id))],
+    singleton: schema.singleton,
+  };
+  if (await insertDocumentChecked(svc.database, doc, sideRows(schema, result), guards)) return true;
+  for (const field of slugs) delete result.data[field.name];
+  return false;
+}
+
+async function mediaAccepted(conn: Conn, result: ValidationResult): Promise<boolean> {
+  const found = new Map((await findMediaByIds(conn, [...new Set(result.media.map((m) => m.id))])).map((m) => [m.id, m.mimeType]));
+  return result.media.every((ref) => {
+    const mime = found.get(ref.id);
+    return mime !== undefined && mimeAccepted(mime, ref.accept);
+  });
 }
 
 /** `PUT /documents/:type/:id`: replaces every non-system field; `_status` kept unless given. */
@@ -108,6 +156,8 @@ export async function updateWith(
     const written = await checkAndWrite(conn, schema, result, current.id, () => updateDocument(conn, doc, current.rev, sideRows(schema, result)));
     if (!written) throw errors.conflict('The document was changed by another write; retry');
     return toApiDocument(doc);
+  }).catch((err: unknown) => {
+    throw err instanceof LostRace ? lostRaceConflict() : err;
   });
   // 5. Committed: caches of this content are now out of date.
   svc.changes.bump(schema.name);
@@ -164,7 +214,11 @@ async function checkAndWrite<T>(conn: Conn, schema: CompiledSchema, result: Vali
       for (const field of bases.keys()) delete result.data[field.name];
     }
   }
-  for (const [field, base] of bases) if (base) result.data[field.name] = { current: await freeSlug(conn, schema, field, base, selfId) };
+  for (const [field, base] of bases) {
+    if (!base) continue;
+    await lockSlug(conn, schema.name, field.name, base.stem);
+    result.data[field.name] = { current: await freeSlug(conn, schema, field, base, selfId) };
+  }
   await checkUnique(conn, schema, result, selfId, [...bases.keys()]);
   return guardUnique(conn, write);
 }
@@ -253,9 +307,14 @@ async function guardUnique<T>(conn: Conn, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (conn.dialect.isUniqueViolation(err)) {
-      throw errors.conflict('A unique value is already taken (concurrent write)');
-    }
+    if (conn.dialect.isUniqueViolation(err)) throw new LostRace();
     throw err;
   }
 }
+
+/** A unique index refused a write whose checks had passed: a concurrent write took the value first. */
+class LostRace extends Error {}
+
+const MAX_ATTEMPTS = 3;
+
+const lostRaceConflict = () => errors.conflict('A unique value is already taken (concurrent write)');

@@ -38,6 +38,8 @@ export interface Dialect {
   readonly keepsTransactionAfterFailedStatement: boolean;
   /** Inside a transaction: waits until no other node is changing the schema (indexes), then holds that right until commit. */
   lockSchema(db: Kysely<Tables>): Promise<void>;
+  /** Inside a transaction: waits until no other transaction holds `key`, then holds it until commit (a no-op where writers are serial anyway). */
+  lockKey(db: Kysely<Tables>, key: string): Promise<void>;
   /** Extra column values of a document row for its search text (PostgreSQL's tsvector column). */
   searchColumns(text: string): Record<string, RawBuilder<unknown>>;
   /** Stores the search text outside the row, after it is written (SQLite's FTS5 table); `replace` when the row had one. */

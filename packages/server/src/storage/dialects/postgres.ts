@@ -29,6 +29,10 @@ export const postgresDialect: Dialect = {
   lockSchema: async (db) => {
     await sql`select pg_advisory_xact_lock(${SCHEMA_LOCK_KEY})`.execute(db);
   },
+  // A 64-bit hash of the key: a collision only makes two unrelated writers take turns.
+  lockKey: async (db, key) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, ${SCHEMA_LOCK_KEY}))`.execute(db);
+  },
   searchColumns: (text) => ({ search: sql`to_tsvector('simple', ${text})` }),
   writeSearchText: async () => undefined,
   searchMatch: (words) => {

@@ -27,6 +27,7 @@ export const sqliteDialect: Dialect = {
   decodeData: (raw) => JSON.parse(raw as string) as Record<string, unknown>,
   // One writer at a time is SQLite's own rule; the transaction itself is the lock.
   lockSchema: async () => undefined,
+  lockKey: async () => undefined,
   searchColumns: () => ({}),
   writeSearchText: async (db, seq, text, replace) => {
     if (replace) await sql`delete from documents_fts where rowid = ${seq}`.execute(db);
