@@ -3,7 +3,7 @@
 // through the HTTP API, runs each scenario with autocannon and prints one JSON line per scenario
 // on stdout (progress and diagnostics go to stderr, so stdout stays machine-readable).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -177,9 +177,10 @@ async function main() {
     const server = start([...SERVER_FLAGS, BIN, 'serve', '--config', configFile, '--port', String(port), '--host', '127.0.0.1'], {
       cwd: tmp, // the server's ./data lands in the temp dir, not in the repo
       env: { ...process.env, DATABASE_URL: databaseUrl, MEDIA_DIR: join(tmp, 'media') },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      // VELLUM_BENCH_SERVER_STDOUT=file keeps the server's stdout (request log, --trace-gc) for diagnosis.
+      stdio: ['ignore', process.env.VELLUM_BENCH_SERVER_STDOUT ? openSync(process.env.VELLUM_BENCH_SERVER_STDOUT, 'a') : 'ignore', 'inherit'],
     });
-    cleanups.push(() => stop(server));
+    cleanups.push(() => stop(server, 10_000));
     await waitFor(`${base}/api/health`, server);
     log(`server up on ${base} (${DIALECT}, ${configFile})`);
     sampleRss(server.pid, rss, 200); // counts only while rss.active (a measured run)
@@ -225,7 +226,7 @@ async function main() {
   await run('list20_expand_signed_in', `${list}&expand=author`, { headers: { authorization: `Bearer ${token}` } });
 
   // The same reads with the response cache off: every request runs its queries.
-  await stop(server);
+  await stop(server, 10_000); // waits for its exit: a --cpu-prof profile is written then
   ({ server, base } = await startServer(uncachedConfig));
   for (const [name, path, opts] of reads) await run(`${name}_uncached`, path, opts);
   // A counter varies the titles, so each insert gets a fresh slug rather than a -N suffix hunt.

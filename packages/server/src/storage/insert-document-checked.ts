@@ -10,8 +10,6 @@ export interface InsertGuards {
   references: ReadonlyArray<{ id: string; types: readonly string[] }>;
   /** Each id must name an existing media item. */
   media: readonly string[];
-  /** The type may hold one document only, and has none yet. */
-  singleton: boolean;
 }
 
 /**
@@ -28,12 +26,12 @@ export async function insertDocumentChecked(database: Conn | Database, doc: Stor
   const refGuards = JSON.stringify(guards.references);
   const mediaGuards = JSON.stringify(guards.media);
   if (database.dialect.name === 'postgres') {
-    const params = [...row, side.searchText, refGuards, mediaGuards, guards.singleton, JSON.stringify(side.refs), JSON.stringify(side.media)];
+    const params = [...row, side.searchText, refGuards, mediaGuards, JSON.stringify(side.refs), JSON.stringify(side.media)];
     const result = await database.db.executeQuery(CompiledQuery.raw(POSTGRES_INSERT, params));
     return result.rows.length === 1;
   }
   return inTransaction(database, async (conn) => {
-    const inserted = await conn.db.executeQuery<{ seq: number }>(CompiledQuery.raw(SQLITE_INSERT, [...row, refGuards, mediaGuards, guards.singleton ? 1 : 0, doc.type]));
+    const inserted = await conn.db.executeQuery<{ seq: number }>(CompiledQuery.raw(SQLITE_INSERT, [...row, refGuards, mediaGuards]));
     if (inserted.rows.length === 0) return false;
     if (side.refs.length > 0) await conn.db.executeQuery(CompiledQuery.raw(SQLITE_REFS, [doc.id, JSON.stringify(side.refs)]));
     if (side.media.length > 0) await conn.db.executeQuery(CompiledQuery.raw(SQLITE_MEDIA, [doc.id, JSON.stringify(side.media)]));
@@ -55,8 +53,7 @@ with guard as (
     and not exists (
       select 1 from jsonb_array_elements_text($12::jsonb) g(id)
       where not exists (select 1 from media m where m.id = g.id)
-    )
-    and ($13::boolean is false or not exists (select 1 from documents d where d.type = $2)) as ok
+    ) as ok
 ), ins as (
   insert into documents (id, type, status, rev, created_at, updated_at, created_by, updated_by, data, search)
   select $1, $2, $3, $4::integer, $5, $6, $7, $8, $9::jsonb, to_tsvector('simple', $10) from guard where ok
@@ -64,10 +61,10 @@ with guard as (
   returning seq, id
 ), refs as (
   insert into document_refs (source_id, target_id, path)
-  select ins.id, r->>'targetId', r->>'path' from ins, jsonb_array_elements($14::jsonb) r
+  select ins.id, r->>'targetId', r->>'path' from ins, jsonb_array_elements($13::jsonb) r
 ), uses as (
   insert into document_media (source_id, media_id, path)
-  select ins.id, r->>'targetId', r->>'path' from ins, jsonb_array_elements($15::jsonb) r
+  select ins.id, r->>'targetId', r->>'path' from ins, jsonb_array_elements($14::jsonb) r
 )
 select seq from ins`;
 
@@ -80,7 +77,6 @@ where not exists (
     where not exists (select 1 from documents d where d.id = g.value ->> '$.id' and d.type in (select value from json_each(g.value, '$.types')))
   )
   and not exists (select 1 from json_each(?) g where not exists (select 1 from media m where m.id = g.value))
-  and (? = 0 or not exists (select 1 from documents d where d.type = ?))
 on conflict do nothing
 returning seq`;
 

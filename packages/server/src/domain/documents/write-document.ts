@@ -59,7 +59,8 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
   //    does not write, the checks below run one by one to say why (or to find a free slug).
   //    A write racing this one can take a slug or unique value between the checks and the insert;
   //    then it all runs again, and either finds the next free slug or names the taken value.
-  for (let attempt = 1; !(await insertIfValid(svc, schema, result, doc)); attempt++) {
+  //    A singleton's create always takes the slow path: it is rare, and its check costs every other create.
+  for (let attempt = 1; schema.singleton || !(await insertIfValid(svc, schema, result, doc)); attempt++) {
     try {
       await inTransaction(svc.database, async (conn) => {
         // A generated UUIDv7 cannot be taken; a client's id can.
@@ -102,7 +103,6 @@ async function insertIfValid(svc: Services, schema: CompiledSchema, result: Vali
       .filter((r) => !(r.id === doc.id && r.to.includes(schema.name)))
       .map((r) => ({ id: r.id, types: r.to })),
     media: [...new Set(result.media.map((m) => m.id))],
-    singleton: schema.singleton,
   };
   if (await insertDocumentChecked(svc.database, doc, sideRows(schema, result), guards)) return true;
   for (const field of slugs) delete result.data[field.name];
