@@ -16,8 +16,8 @@ export interface TestDatabase {
 }
 
 /** A fresh, empty database for one test file: a temp SQLite file, or a new PostgreSQL database. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  if (dialect === 'sqlite') {
+export async function createTestDatabase(on: TestDialect = dialect): Promise<TestDatabase> {
+  if (on === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'vellum-test-'));
     return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
@@ -46,8 +46,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 /** Runs `fn` with a fresh database and drops it afterwards, whatever happens. */
-export async function withTestDatabase<T>(fn: (db: TestDatabase) => Promise<T>): Promise<T> {
-  const db = await createTestDatabase();
+export async function withTestDatabase<T>(fn: (db: TestDatabase) => Promise<T>, on: TestDialect = dialect): Promise<T> {
+  const db = await createTestDatabase(on);
   try {
     return await fn(db);
   } finally {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../packages/server/src/storage/database.js';
 import { preparedQuery } from '../../packages/server/src/storage/prepared-query.js';
+import { withTestDatabase } from '../helpers/database.js';
 
 describe('preparedQuery', () => {
   let database: Database;
@@ -29,5 +30,31 @@ describe('preparedQuery', () => {
     expect(await find(conn, { key: 'b-suffix' })).toEqual([{ key: 'b-suffix', value: 'two' }]);
     expect(await find(conn, { key: 'a' })).toEqual([]);
     expect(builds).toBe(2);
+  });
+});
+
+describe('named statements on PostgreSQL', () => {
+  it('a preparedQuery is parsed once per connection as a named statement; other queries are not kept', async () => {
+    await withTestDatabase(async (tdb) => {
+      const database = await openDatabase(tdb.url);
+      try {
+        await sql`create table instance (key text primary key, value text not null)`.execute(database.db);
+        await sql`insert into instance values ('a', 'one'), ('b', 'two')`.execute(database.db);
+        const find = preparedQuery(({ db }, param: (name: 'key') => string) => db.selectFrom('instance').select('value').where('key', '=', param('key')));
+        // One transaction holds one pooled connection, so every run below shares its session.
+        const prepared = await database.db.transaction().execute(async (trx) => {
+          const conn = { db: trx, dialect: database.dialect };
+          expect(await find(conn, { key: 'a' })).toEqual([{ value: 'one' }]);
+          expect(await find(conn, { key: 'b' })).toEqual([{ value: 'two' }]);
+          await trx.selectFrom('instance').select('key').where('value', '=', 'two').execute(); // an ordinary query
+          return (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(trx)).rows;
+        });
+        expect(prepared).toHaveLength(1);
+        expect(prepared[0].name).toMatch(/^vellum_[0-9a-f]{24}$/);
+        expect(prepared[0].statement).toMatch(/^select "value" from "instance" where "key" = \$1$/);
+      } finally {
+        await database.close();
+      }
+    }, 'postgres');
   });
 });
