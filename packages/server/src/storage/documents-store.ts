@@ -77,9 +77,14 @@ export async function findDocument(conn: Conn, id: string, opts: { forUpdate?: b
   return row ? toDocument(conn, row) : undefined;
 }
 
+// Every expand level and reference check runs this: one statement text for any number of ids.
+const documentsByIds = preparedQuery((conn, param: (name: 'ids') => string) =>
+  conn.db.selectFrom('documents').select(COLUMNS).where(conn.dialect.inList('id', param('ids'))),
+);
+
 export async function findDocumentsByIds(conn: Conn, ids: readonly string[]): Promise<StoredDocument[]> {
   if (ids.length === 0) return [];
-  const rows = await conn.db.selectFrom('documents').select(COLUMNS).where('id', 'in', ids).execute();
+  const rows = await documentsByIds(conn, { ids: conn.dialect.listParam(ids) });
   return rows.map((r) => toDocument(conn, r));
 }
 

@@ -28,6 +28,13 @@ export interface Dialect {
   nullsOrder(direction: 'asc' | 'desc'): string;
   /** Index expression text for a top-level JSON path (must equal what `json()` renders). */
   indexExpression(path: readonly string[]): string;
+  /**
+   * `column` is one of the values of a list bound as one parameter (`listParam`), so the SQL text
+   * is the same whatever the list's length: one prepared statement serves every list.
+   */
+  inList(column: string, list: unknown): RawBuilder<boolean>;
+  /** A list of strings as the parameter `inList` expects (an array on PostgreSQL, JSON on SQLite). */
+  listParam(values: readonly string[]): unknown;
   encodeData(data: Record<string, unknown>): unknown;
   decodeData(raw: unknown): Record<string, unknown>;
   isUniqueViolation(err: unknown): boolean;

@@ -24,6 +24,8 @@ export const postgresDialect: Dialect = {
   like: (expr, pattern) => sql<boolean>`${expr} ilike ${pattern} escape '\\'`,
   nullsOrder: (direction) => (direction === 'asc' ? ' nulls first' : ' nulls last'),
   indexExpression: (path) => arrowPath(path),
+  inList: (column, list) => sql<boolean>`${sql.ref(column)} = any(cast(${list} as text[]))`,
+  listParam: (values) => [...values],
   encodeData: (data) => JSON.stringify(data),
   decodeData: (raw) => raw as Record<string, unknown>,
   lockSchema: async (db) => {

@@ -23,6 +23,8 @@ export const sqliteDialect: Dialect = {
   like: (expr, pattern) => sql<boolean>`${expr} like ${pattern} escape '\\'`,
   nullsOrder: () => '',
   indexExpression: (path) => `json_extract(data, ${jsonPathLiteral(path)})`,
+  inList: (column, list) => sql<boolean>`${sql.ref(column)} in (select value from json_each(${list}))`,
+  listParam: (values) => JSON.stringify(values),
   encodeData: (data) => JSON.stringify(data),
   decodeData: (raw) => JSON.parse(raw as string) as Record<string, unknown>,
   // One writer at a time is SQLite's own rule; the transaction itself is the lock.
