@@ -163,6 +163,16 @@ describe('slugs and unique fields', () => {
     );
     expect(racing.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
   });
+
+  it('a create refused for a taken value leaves no reference or media use behind', async () => {
+    const author = await post('author', { name: 'Referenced only by refused posts' });
+    await post('post', { title: 'Holder', sku: 'SKU-HELD' });
+    const refused = await t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: 'Refused', sku: 'SKU-HELD', author: author._id } });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.details).toEqual([{ field: 'sku', message: 'is already taken' }]);
+    // No phantom referrer: the author deletes without force.
+    expect((await t.request({ method: 'DELETE', url: `/api/documents/author/${author._id}`, token: admin })).statusCode).toBe(200);
+  });
 });
 
 describe('update, ETag and revisions', () => {
