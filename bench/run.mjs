@@ -237,6 +237,14 @@ async function main() {
     requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...postBody(createN, authorIds), title: `Bench create ${createN++}`, _status: 'published' }) }) }],
   });
 
+  // PATCH (JSON Merge Patch) of one field, rotating over 100 documents: a new revision each time.
+  let patchN = 0;
+  await run('update', '', {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    requests: [{ setupRequest: (req) => ({ ...req, path: `/api/documents/post/${sampleIds[patchN % sampleIds.length]}`, body: JSON.stringify({ price: (patchN++ % 500) + 0.5 }) }) }],
+  });
+
   // The baseline gets its own child process so it does not share an event loop with autocannon.
   const bodyFile = join(tmp, 'list20_expand.json');
   writeFileSync(bodyFile, expandBytes);

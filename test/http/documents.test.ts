@@ -274,6 +274,33 @@ describe('delete', () => {
     expect(res.statusCode).toBe(200);
   });
 
+  it('a reference moved by an update moves the delete guard with it', async () => {
+    const first = await post('author', { name: 'First' });
+    const second = await post('author', { name: 'Second' });
+    const p = await post('post', { title: 'Moving', author: first._id, related: [] });
+    const moved = await t.request({ method: 'PATCH', url: `/api/documents/post/${p._id}`, token: admin, payload: { author: second._id } });
+    expect(moved.statusCode).toBe(200);
+    expect((await t.request({ method: 'DELETE', url: `/api/documents/author/${second._id}`, token: admin })).statusCode).toBe(409);
+    expect((await t.request({ method: 'DELETE', url: `/api/documents/author/${first._id}`, token: admin })).statusCode).toBe(200);
+  });
+
+  it('an update refused for a taken value or a missing reference changes nothing', async () => {
+    await post('post', { title: 'Holds SKU', sku: 'SKU-UPD' });
+    const author = await post('author', { name: 'Kept' });
+    const p = await post('post', { title: 'Unchanged', author: author._id });
+    const taken = await t.request({ method: 'PATCH', url: `/api/documents/post/${p._id}`, token: admin, payload: { title: 'Changed', sku: 'SKU-UPD' } });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().error.details).toEqual([{ field: 'sku', message: 'is already taken' }]);
+    const missing = await t.request({ method: 'PATCH', url: `/api/documents/post/${p._id}`, token: admin, payload: { title: 'Changed', author: 'no-such-author' } });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().error.details).toEqual([{ field: 'author', message: 'references a missing document no-such-author' }]);
+    const after = (await get(`/api/documents/post/${p._id}`)).json().data;
+    expect([after.title, after._rev, after.author]).toEqual(['Unchanged', 1, author._id]);
+    expect((await get(`/api/documents/post/${p._id}/revisions`)).json().data).toHaveLength(1);
+    // The reference still guards its target.
+    expect((await t.request({ method: 'DELETE', url: `/api/documents/author/${author._id}`, token: admin })).statusCode).toBe(409);
+  });
+
   it('deleting a missing document is 404, and the type must match', async () => {
     const company = await post('company', { name: 'Typed' });
     expect((await t.request({ method: 'DELETE', url: `/api/documents/post/${company._id}`, token: admin })).statusCode).toBe(404);

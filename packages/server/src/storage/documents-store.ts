@@ -70,10 +70,15 @@ function toDocument(conn: Conn, row: Row): StoredDocument {
   };
 }
 
+// Every read of one document and every update runs these: prepared once.
+const documentById = preparedQuery((conn, param: (name: 'id') => string) => conn.db.selectFrom('documents').select(COLUMNS).where('id', '=', param('id')));
+const documentByIdForUpdate = preparedQuery((conn, param: (name: 'id') => string) => {
+  const q = conn.db.selectFrom('documents').select(COLUMNS).where('id', '=', param('id'));
+  return conn.dialect.supportsForUpdate ? q.forUpdate() : q;
+});
+
 export async function findDocument(conn: Conn, id: string, opts: { forUpdate?: boolean } = {}): Promise<StoredDocument | undefined> {
-  let q = conn.db.selectFrom('documents').select(COLUMNS).where('id', '=', id);
-  if (opts.forUpdate && conn.dialect.supportsForUpdate) q = q.forUpdate();
-  const row = await q.executeTakeFirst();
+  const [row] = await (opts.forUpdate ? documentByIdForUpdate : documentById)(conn, { id });
   return row ? toDocument(conn, row) : undefined;
 }
 

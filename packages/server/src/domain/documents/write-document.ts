@@ -4,7 +4,7 @@ import { inTransaction, type Conn } from '../../storage/connection.js';
 import {
   findDocument, findDocumentsByIds, insertDocument, lockSlug, typeHasDocuments, updateDocument, countWithSuffix, valuesWithSuffix, valueTaken, type SideRows, type StoredDocument,
 } from '../../storage/documents-store.js';
-import { insertDocumentChecked, type InsertGuards } from '../../storage/insert-document-checked.js';
+import { insertDocumentChecked, updateDocumentChecked, type InsertGuards } from '../../storage/checked-document-writes.js';
 import { findMediaByIds } from '../../storage/media-store.js';
 import { requirePublishIfNeeded, requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
 import { actorId, type Principal } from '../access/principal.js';
@@ -60,7 +60,7 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
   //    A write racing this one can take a slug or unique value between the checks and the insert;
   //    then it all runs again, and either finds the next free slug or names the taken value.
   //    A singleton's create always takes the slow path: it is rare, and its check costs every other create.
-  for (let attempt = 1; schema.singleton || !(await insertIfValid(svc, schema, result, doc)); attempt++) {
+  for (let attempt = 1; schema.singleton || !(await writeIfValid(svc, schema, result, doc, (side, guards) => insertDocumentChecked(svc.database, doc, side, guards))); attempt++) {
     try {
       await inTransaction(svc.database, async (conn) => {
         // A generated UUIDv7 cannot be taken; a client's id can.
@@ -82,11 +82,18 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
 }
 
 /**
- * Inserts the document when its references exist with the right types, its media exist and its
- * unique values (id, slugs, unique fields) are free; false, with nothing written, otherwise.
- * Empty slugs are tried in their plain form; on false they are taken out again for the slow path.
+ * Writes the document (`write`: the checked insert or update) when its references exist with the
+ * right types, its media exist and its unique values (id, slugs, unique fields) are free; false,
+ * with nothing written, otherwise. Empty slugs are tried in their plain form; on false they are
+ * taken out again for the slow path.
  */
-async function insertIfValid(svc: Services, schema: CompiledSchema, result: ValidationResult, doc: StoredDocument): Promise<boolean> {
+async function writeIfValid(
+  svc: Services,
+  schema: CompiledSchema,
+  result: ValidationResult,
+  doc: StoredDocument,
+  write: (side: SideRows, guards: InsertGuards) => Promise<boolean>,
+): Promise<boolean> {
   // A media type never changes after upload, so the accept check may run before the insert; the
   // insert still checks that the media exist.
   if (result.media.length > 0 && !(await mediaAccepted(svc.database, result))) return false;
@@ -104,7 +111,7 @@ async function insertIfValid(svc: Services, schema: CompiledSchema, result: Vali
       .map((r) => ({ id: r.id, types: r.to })),
     media: [...new Set(result.media.map((m) => m.id))],
   };
-  if (await insertDocumentChecked(svc.database, doc, sideRows(schema, result), guards)) return true;
+  if (await write(sideRows(schema, result), guards)) return true;
   for (const field of slugs) delete result.data[field.name];
   return false;
 }
@@ -139,20 +146,33 @@ export async function updateWith(
   requireSchemaAction(actor, schema.name, 'write');
   const body = asObject(input.body);
 
-  const updated = await inTransaction(svc.database, async (conn) => {
-    // 2. The current version, locked for this transaction; If-Match against its revision.
-    const current = await findDocument(conn, input.id, { forUpdate: true });
+  // 2. From the current version to the next: If-Match, the status rule, the new fields validated as a whole.
+  const next = (current: StoredDocument | undefined) => {
     if (!current || current.type !== schema.name) throw errors.notFound('Document not found');
     if (input.ifMatch !== undefined && !etagMatches(input.ifMatch, current.rev)) throw errors.preconditionFailed();
-    // 3. Status rule, then the new fields validated as a whole.
     const status = statusOf(body, current.status);
     requirePublishIfNeeded(actor, schema.name, current.status, status);
     const result = validateDocument(schema, nextData(current, body), false);
     if (result.errors.length > 0) throw errors.validation(result.errors);
-    // 4. Write the next revision; the rev check makes a lost update impossible even without locks.
     const doc: StoredDocument = {
       ...current, status, rev: current.rev + 1, updatedAt: svc.now().toISOString(), updatedBy: actorId(actor), data: result.data,
     };
+    return { current, doc, result };
+  };
+
+  // 3. The fast path: read without a lock, then one write that happens only if the document is
+  //    still at the revision read and every check would pass. Any refusal, and any error from a
+  //    read that may already be stale, goes to the locking path, which has the last word.
+  const fast = await findDocument(svc.database, input.id).then(next, () => undefined).catch(() => undefined);
+  if (fast && (await writeIfValid(svc, schema, fast.result, fast.doc, (side, guards) => updateDocumentChecked(svc.database, fast.doc, fast.current.rev, side, guards)))) {
+    svc.changes.bump(schema.name);
+    return toApiDocument(fast.doc);
+  }
+
+  // 4. The locking path: the current version locked for this transaction, then each check in turn;
+  //    the rev check in the write makes a lost update impossible even without the lock.
+  const updated = await inTransaction(svc.database, async (conn) => {
+    const { current, doc, result } = next(await findDocument(conn, input.id, { forUpdate: true }));
     const written = await checkAndWrite(conn, schema, result, current.id, () => updateDocument(conn, doc, current.rev, sideRows(schema, result)));
     if (!written) throw errors.conflict('The document was changed by another write; retry');
     return toApiDocument(doc);
