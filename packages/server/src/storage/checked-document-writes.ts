@@ -78,21 +78,30 @@ export async function updateDocumentChecked(
   }
 }
 
+/** True when every reference guard (JSON `[{id, types}]`) and media guard (JSON `[id]`) holds. */
+const postgresGuards = (references: string, media: string) => `
+  not exists (
+    select 1 from jsonb_array_elements(${references}::jsonb) g
+    where not exists (select 1 from documents d where d.id = g->>'id' and (g->'types') @> to_jsonb(d.type))
+  )
+  and not exists (
+    select 1 from jsonb_array_elements_text(${media}::jsonb) g(id)
+    where not exists (select 1 from media m where m.id = g.id)
+  )`;
+
+/** The same on SQLite, with the two lists as the next two parameters. */
+const SQLITE_GUARD_CONDITION = `
+  not exists (
+    select 1 from json_each(?) g
+    where not exists (select 1 from documents d where d.id = g.value ->> '$.id' and d.type in (select value from json_each(g.value, '$.types')))
+  )
+  and not exists (select 1 from json_each(?) g where not exists (select 1 from media m where m.id = g.value))`;
+
 // `on conflict do nothing` without a target covers every unique index: the id, slugs and unique
 // fields. A failed guard leaves `ins` empty, and the side rows join on `ins`, so nothing is written.
 // The foreign keys of the side rows are checked at the end of the statement, when `ins` is there.
 const POSTGRES_INSERT = `
-with guard as (
-  select
-    not exists (
-      select 1 from jsonb_array_elements($11::jsonb) g
-      where not exists (select 1 from documents d where d.id = g->>'id' and (g->'types') @> to_jsonb(d.type))
-    )
-    and not exists (
-      select 1 from jsonb_array_elements_text($12::jsonb) g(id)
-      where not exists (select 1 from media m where m.id = g.id)
-    ) as ok
-), ins as (
+with guard as (select ${postgresGuards('$11', '$12')} as ok), ins as (
   insert into documents (id, type, status, rev, created_at, updated_at, created_by, updated_by, data, search)
   select $1, $2, $3, $4::integer, $5, $6, $7, $8, $9::jsonb, to_tsvector('simple', $10) from guard where ok
   on conflict do nothing
@@ -110,35 +119,16 @@ select seq from ins`;
 const SQLITE_INSERT = `
 insert into documents (id, type, status, rev, created_at, updated_at, created_by, updated_by, data)
 select ?, ?, ?, ?, ?, ?, ?, ?, ?
-where not exists (
-    select 1 from json_each(?) g
-    where not exists (select 1 from documents d where d.id = g.value ->> '$.id' and d.type in (select value from json_each(g.value, '$.types')))
-  )
-  and not exists (select 1 from json_each(?) g where not exists (select 1 from media m where m.id = g.value))
+where ${SQLITE_GUARD_CONDITION}
 on conflict do nothing
 returning seq`;
 
-const SQLITE_GUARDS = `
-select not exists (
-    select 1 from json_each(?) g
-    where not exists (select 1 from documents d where d.id = g.value ->> '$.id' and d.type in (select value from json_each(g.value, '$.types')))
-  )
-  and not exists (select 1 from json_each(?) g where not exists (select 1 from media m where m.id = g.value)) as ok`;
+const SQLITE_GUARDS = `select ${SQLITE_GUARD_CONDITION} as ok`;
 
 // The sub-statements of one statement run in no fixed order, so references are replaced without
 // touching a row twice: paths no longer used are deleted, the others upserted.
 const POSTGRES_UPDATE = `
-with guard as (
-  select
-    not exists (
-      select 1 from jsonb_array_elements($9::jsonb) g
-      where not exists (select 1 from documents d where d.id = g->>'id' and (g->'types') @> to_jsonb(d.type))
-    )
-    and not exists (
-      select 1 from jsonb_array_elements_text($10::jsonb) g(id)
-      where not exists (select 1 from media m where m.id = g.id)
-    ) as ok
-), old as (
+with guard as (select ${postgresGuards('$9', '$10')} as ok), old as (
   select id, rev, status, data, updated_at, updated_by from documents where id = $1 and rev = $2
 ), upd as (
   update documents set status = $3, rev = $4, updated_at = $5, updated_by = $6, data = $7::jsonb, search = to_tsvector('simple', $8)
