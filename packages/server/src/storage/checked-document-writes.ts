@@ -125,6 +125,19 @@ returning seq`;
 
 const SQLITE_GUARDS = `select ${SQLITE_GUARD_CONDITION} as ok`;
 
+/**
+ * Two CTEs that make `table`'s rows of the updated document (`upd`) the JSON list `param` of
+ * {targetId, path}: paths no longer used are deleted, the others upserted.
+ */
+const replaceSideRows = (name: string, table: string, targetColumn: string, param: string) => `${name}_gone as (
+  delete from ${table} where source_id in (select id from upd)
+    and path not in (select r->>'path' from jsonb_array_elements(${param}::jsonb) r)
+), ${name}_set as (
+  insert into ${table} (source_id, ${targetColumn}, path)
+  select upd.id, r->>'targetId', r->>'path' from upd, jsonb_array_elements(${param}::jsonb) r
+  on conflict (source_id, path) do update set ${targetColumn} = excluded.${targetColumn}
+)`;
+
 // The sub-statements of one statement run in no fixed order, so references are replaced without
 // touching a row twice: paths no longer used are deleted, the others upserted.
 const POSTGRES_UPDATE = `
@@ -137,25 +150,15 @@ with guard as (select ${postgresGuards('$9', '$10')} as ok), old as (
 ), revision as (
   insert into document_revisions (doc_id, rev, status, data, updated_at, updated_by)
   select old.id, old.rev, old.status, old.data, old.updated_at, old.updated_by from old join upd on upd.id = old.id
-), refs_gone as (
-  delete from document_refs where source_id in (select id from upd)
-    and path not in (select r->>'path' from jsonb_array_elements($11::jsonb) r)
-), refs_set as (
-  insert into document_refs (source_id, target_id, path)
-  select upd.id, r->>'targetId', r->>'path' from upd, jsonb_array_elements($11::jsonb) r
-  on conflict (source_id, path) do update set target_id = excluded.target_id
-), uses_gone as (
-  delete from document_media where source_id in (select id from upd)
-    and path not in (select r->>'path' from jsonb_array_elements($12::jsonb) r)
-), uses_set as (
-  insert into document_media (source_id, media_id, path)
-  select upd.id, r->>'targetId', r->>'path' from upd, jsonb_array_elements($12::jsonb) r
-  on conflict (source_id, path) do update set media_id = excluded.media_id
-)
+), ${replaceSideRows('refs', 'document_refs', 'target_id', '$11')},
+${replaceSideRows('uses', 'document_media', 'media_id', '$12')}
 select seq from upd`;
 
-const SQLITE_REFS = `insert into document_refs (source_id, target_id, path) select ?, value ->> '$.targetId', value ->> '$.path' from json_each(?)`;
-const SQLITE_MEDIA = `insert into document_media (source_id, media_id, path) select ?, value ->> '$.targetId', value ->> '$.path' from json_each(?)`;
+/** Inserts the JSON list (second parameter) of {targetId, path} as `table` rows of the document (first parameter). */
+const sqliteSideRows = (table: string, targetColumn: string) =>
+  `insert into ${table} (source_id, ${targetColumn}, path) select ?, value ->> '$.targetId', value ->> '$.path' from json_each(?)`;
+const SQLITE_REFS = sqliteSideRows('document_refs', 'target_id');
+const SQLITE_MEDIA = sqliteSideRows('document_media', 'media_id');
 const SQLITE_SEARCH = `insert into documents_fts (rowid, body) values (?, ?)`;
 
 nameStatement(POSTGRES_INSERT);
