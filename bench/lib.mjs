@@ -54,7 +54,9 @@ export async function waitFor(url, child, timeoutMs = 30_000) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before ${url} answered`);
     try {
       if ((await fetch(url)).status === 200) return;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await sleep(100);
   }
   throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
@@ -98,7 +100,11 @@ export function guardRun(log, watchdogMs) {
   const cleanup = () => {
     cleaning ??= (async () => {
       for (const fn of cleanups.splice(0).reverse()) {
-        try { await fn(); } catch (err) { log(`cleanup: ${err.message}`); }
+        try {
+          await fn();
+        } catch (err) {
+          log(`cleanup: ${err.message}`);
+        }
       }
     })();
     return cleaning;
@@ -111,7 +117,11 @@ export function guardRun(log, watchdogMs) {
   }, watchdogMs);
   watchdog.unref();
   // Ctrl-C or a kill must not leave a server, a temp dir or a database behind.
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.once(signal, () => cleanup().finally(() => process.exit(code)));
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ])
+    process.once(signal, () => cleanup().finally(() => process.exit(code)));
   return cleanup;
 }
 
@@ -123,5 +133,10 @@ export function npmStartNodeFlags() {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');
   const start = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
   const tokens = start.split(/\s+/);
-  return tokens.slice(1, tokens.findIndex((t) => t.endsWith('.js'))).filter((t) => t.startsWith('--'));
+  return tokens
+    .slice(
+      1,
+      tokens.findIndex((t) => t.endsWith('.js')),
+    )
+    .filter((t) => t.startsWith('--'));
 }

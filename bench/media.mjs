@@ -61,14 +61,18 @@ async function photoLike({ width, height, noise, quality }, seed) {
   let i = 0;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      s ^= s << 13; s ^= s >>> 17; s ^= s << 5;
+      s ^= s << 13;
+      s ^= s >>> 17;
+      s ^= s << 5;
       const n = ((s >>> 0) / 4294967296 - 0.5) * noise;
       px[i++] = rx[x] + n;
       px[i++] = gy[y] + n;
       px[i++] = bxy[x + y] + n;
     }
   }
-  return sharp(Buffer.from(px.buffer), { raw: { width, height, channels: 3 } }).jpeg({ quality }).toBuffer();
+  return sharp(Buffer.from(px.buffer), { raw: { width, height, channels: 3 } })
+    .jpeg({ quality })
+    .toBuffer();
 }
 
 /**
@@ -102,8 +106,10 @@ async function generateImages(dir) {
     bigPaths.push(path);
   }
   const sizes = bigPaths.map((p) => statSync(p).size);
-  log(`${BIG_COUNT} burst files (${BIG.width}×${BIG.height}, noise ${params.noise.toFixed(1)}, q${params.quality}): ` +
-    `${Math.min(...sizes)}–${Math.max(...sizes)} bytes, ${sizes.reduce((a, b) => a + b, 0)} in all; images ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  log(
+    `${BIG_COUNT} burst files (${BIG.width}×${BIG.height}, noise ${params.noise.toFixed(1)}, q${params.quality}): ` +
+      `${Math.min(...sizes)}–${Math.max(...sizes)} bytes, ${sizes.reduce((a, b) => a + b, 0)} in all; images ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
   return { photoPath, bigPaths };
 }
 
@@ -119,7 +125,7 @@ function upload(base, token, path, name) {
   const boundary = `----vellum-bench-${randomBytes(12).toString('hex')}`;
   const head = Buffer.from(
     `--${boundary}\r\ncontent-disposition: form-data; name="alt"\r\n\r\nbench ${name}\r\n` +
-    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: image/jpeg\r\n\r\n`,
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: image/jpeg\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const length = head.length + statSync(path).size + tail.length;
@@ -138,7 +144,11 @@ function upload(base, token, path, name) {
       res.on('error', reject);
       res.once('end', () => {
         let json = null;
-        try { json = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { /* not JSON */ }
+        try {
+          json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          /* not JSON */
+        }
         resolve({ status: res.statusCode, json, ms: performance.now() - t0 });
       });
     });
@@ -152,7 +162,8 @@ function upload(base, token, path, name) {
 
 /** Nearest-rank percentile of an ascending array. */
 const percentile = (sorted, p) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
-const median = (sorted) => (sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2);
+const median = (sorted) =>
+  sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
 
 async function uploadSequential(base, token, photoPath) {
   log('scenario upload_12mp_jpeg');
@@ -166,8 +177,13 @@ async function uploadSequential(base, token, photoPath) {
   }
   const sorted = [...times].sort((a, b) => a - b);
   emit({
-    scenario: 'upload_12mp_jpeg', median_ms: round1(median(sorted)), p90_ms: round1(percentile(sorted, 90)),
-    min_ms: round1(sorted[0]), max_ms: round1(sorted.at(-1)), file_bytes: statSync(photoPath).size, target_ms: UPLOAD_TARGET_MS,
+    scenario: 'upload_12mp_jpeg',
+    median_ms: round1(median(sorted)),
+    p90_ms: round1(percentile(sorted, 90)),
+    min_ms: round1(sorted[0]),
+    max_ms: round1(sorted.at(-1)),
+    file_bytes: statSync(photoPath).size,
+    target_ms: UPLOAD_TARGET_MS,
   });
   return last;
 }
@@ -189,7 +205,9 @@ async function uploadBurst(base, token, pid, bigPaths, rss) {
   const clientBefore = process.memoryUsage();
 
   const t0 = performance.now();
-  const results = await Promise.all(bigPaths.map((p, i) => upload(base, token, p, `big-${i}.jpg`).catch((err) => ({ status: 0, json: { error: err.message }, ms: 0 }))));
+  const results = await Promise.all(
+    bigPaths.map((p, i) => upload(base, token, p, `big-${i}.jpg`).catch((err) => ({ status: 0, json: { error: err.message }, ms: 0 }))),
+  );
   const totalMs = performance.now() - t0;
   await sleep(250); // a last few samples: memory can still rise while the final response is flushed
   stopSampler();
@@ -199,14 +217,21 @@ async function uploadBurst(base, token, pid, bigPaths, rss) {
   const bad = results.filter((r) => r.status !== 201);
   for (const r of bad) log(`  non-201: ${r.status} ${JSON.stringify(r.json)}`);
   const each = results.map((r) => r.ms).sort((a, b) => a - b);
-  log(`  per-upload ms: min ${Math.round(each[0])}, median ${Math.round(median(each))}, max ${Math.round(each.at(-1))}; ` +
-    `bench client RSS ${Math.round(clientBefore.rss / MiB)} -> peak ${Math.round(client.rss / MiB)} MB, ` +
-    `ArrayBuffers ${Math.round(clientBefore.arrayBuffers / MiB)} -> peak ${Math.round(client.arrayBuffers / MiB)} MB`);
+  log(
+    `  per-upload ms: min ${Math.round(each[0])}, median ${Math.round(median(each))}, max ${Math.round(each.at(-1))}; ` +
+      `bench client RSS ${Math.round(clientBefore.rss / MiB)} -> peak ${Math.round(client.rss / MiB)} MB, ` +
+      `ArrayBuffers ${Math.round(clientBefore.arrayBuffers / MiB)} -> peak ${Math.round(client.arrayBuffers / MiB)} MB`,
+  );
   const beforeMb = (beforeKb ?? 0) / 1024;
   const peakMb = burst.maxKb / 1024;
   emit({
-    scenario: 'parallel_uploads_20x10mb', total_ms: Math.round(totalMs), rss_before_mb: Math.round(beforeMb), rss_peak_mb: Math.round(peakMb),
-    rss_growth_mb: Math.round(peakMb - beforeMb), non201: bad.length, target_growth_mb: GROWTH_TARGET_MB,
+    scenario: 'parallel_uploads_20x10mb',
+    total_ms: Math.round(totalMs),
+    rss_before_mb: Math.round(beforeMb),
+    rss_peak_mb: Math.round(peakMb),
+    rss_growth_mb: Math.round(peakMb - beforeMb),
+    non201: bad.length,
+    target_growth_mb: GROWTH_TARGET_MB,
   });
 }
 
@@ -242,10 +267,13 @@ async function main() {
   const { photoPath, bigPaths } = await generateImages(tmp);
 
   const configFile = join(tmp, 'vellum.config.json');
-  writeFileSync(configFile, JSON.stringify({
-    security: { adminUser: ADMIN, bcryptRounds: 4 }, // cheap hashing: login is not what we measure
-    media: { maxFileSize: '50MB' },
-  }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      security: { adminUser: ADMIN, bcryptRounds: 4 }, // cheap hashing: login is not what we measure
+      media: { maxFileSize: '50MB' },
+    }),
+  );
 
   // Default log level (info): request logging is part of the real cost. Its stdout is dropped so it
   // neither floods the terminal nor mixes with our JSON lines; stderr stays visible.

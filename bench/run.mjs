@@ -16,7 +16,10 @@ const BIN = join(ROOT, 'packages/cli/dist/bin.js');
 const PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const USE_PG = process.argv.includes('--pg');
 // `--only a,b`: run just these scenarios (the seed still runs; the summary needs list20_expand).
-const ONLY = (() => { const i = process.argv.indexOf('--only'); return i > 0 ? new Set(process.argv[i + 1].split(',')) : null; })();
+const ONLY = (() => {
+  const i = process.argv.indexOf('--only');
+  return i > 0 ? new Set(process.argv[i + 1].split(',')) : null;
+})();
 // The node flags `npm start` uses, plus extra ones for profiling (VELLUM_BENCH_SERVER_FLAGS=--cpu-prof).
 const SERVER_FLAGS = [...npmStartNodeFlags(), ...(process.env.VELLUM_BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean)];
 const DIALECT = USE_PG ? 'postgres' : 'sqlite';
@@ -36,7 +39,11 @@ const log = createLog('bench');
 async function pgAdmin(statement) {
   const client = new pg.Client({ connectionString: PG_ADMIN_URL });
   await client.connect();
-  try { await client.query(statement); } finally { await client.end(); }
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }
 
 /** One statement on the benchmark's own database (not the admin one). */
@@ -64,7 +71,12 @@ async function api(base, method, path, token, body) {
 async function pool(n, limit, fn) {
   const out = new Array(n);
   let next = 0;
-  const worker = async () => { while (next < n) { const i = next++; out[i] = await fn(i); } };
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      out[i] = await fn(i);
+    }
+  };
   await Promise.all(Array.from({ length: Math.min(limit, n) }, worker));
   return out;
 }
@@ -87,7 +99,9 @@ const postBody = (i, authorIds) => ({
 
 async function seed(base, token) {
   const t0 = Date.now();
-  const authorIds = await pool(AUTHORS, SEED_CONCURRENCY, (i) => create(base, token, 'author', { name: `Author ${i}`, bio: `Bio of author ${i}.` }));
+  const authorIds = await pool(AUTHORS, SEED_CONCURRENCY, (i) =>
+    create(base, token, 'author', { name: `Author ${i}`, bio: `Bio of author ${i}.` }),
+  );
   let done = 0;
   const postIds = await pool(POSTS, SEED_CONCURRENCY, async (i) => {
     const id = await create(base, token, 'post', postBody(i, authorIds));
@@ -123,8 +137,16 @@ async function measure(name, opts, rss, pid) {
   if (rss) rss.active = false;
   if (r.errors || r.timeouts) log(`  ${name}: ${r.errors} connection errors, ${r.timeouts} timeouts`);
   if (r.non2xx) log(`  ${name}: status codes ${JSON.stringify(r.statusCodeStats)}`);
-  const line = { scenario: name, dialect: DIALECT, rps: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx };
-  if (cpuBefore !== null && cpuAfter !== null && r.requests.total > 0) line.server_cpu_us_per_req = Math.round((cpuAfter - cpuBefore) / r.requests.total);
+  const line = {
+    scenario: name,
+    dialect: DIALECT,
+    rps: Math.round(r.requests.average),
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    non2xx: r.non2xx,
+  };
+  if (cpuBefore !== null && cpuAfter !== null && r.requests.total > 0)
+    line.server_cpu_us_per_req = Math.round((cpuAfter - cpuBefore) / r.requests.total);
   // The server's memory right after the scenario, to see which one grows it.
   const kb = pid ? rssKb(pid) : null;
   if (kb) line.rss_after_mb = Math.round(kb / 1024);
@@ -151,18 +173,33 @@ async function main() {
   // both the cached answers and the real cost of running each query are visible.
   const writeConfig = (name, documents) => {
     const file = join(tmp, name);
-    writeFileSync(file, JSON.stringify({
-      security: { adminUser: ADMIN, bcryptRounds: 4 }, // cheap hashing: login is not what we measure
-      documents,
-      schemas: [
-        { name: 'author', fields: [{ name: 'name', type: 'string', required: true }, { name: 'bio', type: 'text' }] },
-        { name: 'post', fields: [
-          { name: 'title', type: 'string', required: true }, { name: 'slug', type: 'slug', source: 'title' },
-          { name: 'body', type: 'markdown' }, { name: 'category', type: 'select', options: CATEGORIES },
-          { name: 'price', type: 'number', indexed: true }, { name: 'author', type: 'reference', to: 'author' },
-        ] },
-      ],
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        security: { adminUser: ADMIN, bcryptRounds: 4 }, // cheap hashing: login is not what we measure
+        documents,
+        schemas: [
+          {
+            name: 'author',
+            fields: [
+              { name: 'name', type: 'string', required: true },
+              { name: 'bio', type: 'text' },
+            ],
+          },
+          {
+            name: 'post',
+            fields: [
+              { name: 'title', type: 'string', required: true },
+              { name: 'slug', type: 'slug', source: 'title' },
+              { name: 'body', type: 'markdown' },
+              { name: 'category', type: 'select', options: CATEGORIES },
+              { name: 'price', type: 'number', indexed: true },
+              { name: 'author', type: 'reference', to: 'author' },
+            ],
+          },
+        ],
+      }),
+    );
     return file;
   };
   const cachedConfig = writeConfig('vellum.config.json', {});
@@ -178,7 +215,11 @@ async function main() {
       cwd: tmp, // the server's ./data lands in the temp dir, not in the repo
       env: { ...process.env, DATABASE_URL: databaseUrl, MEDIA_DIR: join(tmp, 'media') },
       // VELLUM_BENCH_SERVER_STDOUT=file keeps the server's stdout (request log, --trace-gc) for diagnosis.
-      stdio: ['ignore', process.env.VELLUM_BENCH_SERVER_STDOUT ? openSync(process.env.VELLUM_BENCH_SERVER_STDOUT, 'a') : 'ignore', 'inherit'],
+      stdio: [
+        'ignore',
+        process.env.VELLUM_BENCH_SERVER_STDOUT ? openSync(process.env.VELLUM_BENCH_SERVER_STDOUT, 'a') : 'ignore',
+        'inherit',
+      ],
     });
     cleanups.push(() => stop(server, 10_000));
     await waitFor(`${base}/api/health`, server);
@@ -207,7 +248,9 @@ async function main() {
   // Rotate over 100 ids so one cached row does not stand in for the whole table.
   const sampleIds = postIds.filter((_, i) => i % (POSTS / 100) === 0);
   let getN = 0;
-  const rotatingGet = { requests: [{ setupRequest: (req) => ({ ...req, path: `/api/documents/post/${sampleIds[getN++ % sampleIds.length]}?expand=author` }) }] };
+  const rotatingGet = {
+    requests: [{ setupRequest: (req) => ({ ...req, path: `/api/documents/post/${sampleIds[getN++ % sampleIds.length]}?expand=author` }) }],
+  };
 
   // Captured before `create` adds documents, so the baseline serves what list20_expand served.
   const expandBytes = Buffer.from(await (await fetch(`${base}${list}&expand=author`)).arrayBuffer());
@@ -234,7 +277,14 @@ async function main() {
   await run('create', '/api/documents/post', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...postBody(createN, authorIds), title: `Bench create ${createN++}`, _status: 'published' }) }) }],
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ ...postBody(createN, authorIds), title: `Bench create ${createN++}`, _status: 'published' }),
+        }),
+      },
+    ],
   });
 
   // PATCH (JSON Merge Patch) of one field, rotating over 100 documents: a new revision each time.
@@ -242,30 +292,50 @@ async function main() {
   await run('update', '', {
     method: 'PATCH',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    requests: [{ setupRequest: (req) => ({ ...req, path: `/api/documents/post/${sampleIds[patchN % sampleIds.length]}`, body: JSON.stringify({ price: (patchN++ % 500) + 0.5 }) }) }],
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          path: `/api/documents/post/${sampleIds[patchN % sampleIds.length]}`,
+          body: JSON.stringify({ price: (patchN++ % 500) + 0.5 }),
+        }),
+      },
+    ],
   });
 
   // The baseline gets its own child process so it does not share an event loop with autocannon.
   const bodyFile = join(tmp, 'list20_expand.json');
   writeFileSync(bodyFile, expandBytes);
-  const baseline = start([join(ROOT, 'bench/baseline-server.mjs'), bodyFile, '/api/documents/post'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const baseline = start([join(ROOT, 'bench/baseline-server.mjs'), bodyFile, '/api/documents/post'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   cleanups.push(() => stop(baseline));
   const basePort = await new Promise((resolve, reject) => {
-    baseline.stdout.on('data', (d) => { const m = /port=(\d+)/.exec(String(d)); if (m) resolve(Number(m[1])); });
+    baseline.stdout.on('data', (d) => {
+      const m = /port=(\d+)/.exec(String(d));
+      if (m) resolve(Number(m[1]));
+    });
     baseline.once('exit', (code) => reject(new Error(`baseline server exited with code ${code}`)));
   });
   const baselineUrl = `http://127.0.0.1:${basePort}/api/documents/post`;
   await waitFor(baselineUrl, baseline);
   results.baseline_fastify = await measure('baseline_fastify', { url: baselineUrl }, null, baseline.pid);
-  if (ONLY) { process.stdout.write(JSON.stringify({ scenario: 'summary', dialect: DIALECT, max_rss_mb: Math.round(rss.maxKb / 1024) }) + '\n'); return; }
+  if (ONLY) {
+    process.stdout.write(JSON.stringify({ scenario: 'summary', dialect: DIALECT, max_rss_mb: Math.round(rss.maxKb / 1024) }) + '\n');
+    return;
+  }
 
   const ratio = (a, b) => (b ? Math.round((a / b) * 1000) / 1000 : null);
-  process.stdout.write(JSON.stringify({
-    scenario: 'summary', dialect: DIALECT, max_rss_mb: Math.round(rss.maxKb / 1024),
-    expand_vs_baseline: ratio(results.list20_expand.rps, results.baseline_fastify.rps),
-    expand_uncached_vs_baseline: ratio(results.list20_expand_uncached.rps, results.baseline_fastify.rps),
-    offset0_vs_offset9000_rps_uncached: ratio(results.offset0_uncached.rps, results.offset9000_uncached.rps),
-  }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      scenario: 'summary',
+      dialect: DIALECT,
+      max_rss_mb: Math.round(rss.maxKb / 1024),
+      expand_vs_baseline: ratio(results.list20_expand.rps, results.baseline_fastify.rps),
+      expand_uncached_vs_baseline: ratio(results.list20_expand_uncached.rps, results.baseline_fastify.rps),
+      offset0_vs_offset9000_rps_uncached: ratio(results.offset0_uncached.rps, results.offset9000_uncached.rps),
+    }) + '\n',
+  );
 }
 
 const cleanup = guardRun(log, WATCHDOG_MS);

@@ -78,7 +78,9 @@ export function bigJpeg(megapixels: number): Promise<Buffer> {
       raw[i * 3 + 2] = clamp(((x + y) * 127) / (width + height) + 64 - n);
     }
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 function clamp(value: number): number {

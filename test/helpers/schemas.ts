@@ -34,7 +34,14 @@ export const TEST_SCHEMAS = [
       { name: 'tags', type: 'array', of: { type: 'string' }, maxItems: 5 },
       { name: 'author', type: 'reference', to: 'author' },
       { name: 'related', type: 'array', of: { type: 'reference', to: 'post' } },
-      { name: 'seo', type: 'object', fields: [{ name: 'title', type: 'string', maxLength: 60 }, { name: 'description', type: 'text' }] },
+      {
+        name: 'seo',
+        type: 'object',
+        fields: [
+          { name: 'title', type: 'string', maxLength: 60 },
+          { name: 'description', type: 'text' },
+        ],
+      },
       { name: 'location', type: 'geopoint' },
       { name: 'publishedOn', type: 'date' },
       { name: 'publishAt', type: 'datetime' },

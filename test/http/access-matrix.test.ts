@@ -128,46 +128,56 @@ const ACTIONS = {
 
 type ActionName = keyof typeof ACTIONS;
 const COLUMNS: ActionName[] = [
-  'list', 'getPublished', 'getDraft', 'createDraft', 'createPublished', 'updateDraft',
-  'publish', 'unpublish', 'editPublished', 'delete', 'revisions', 'restore',
+  'list',
+  'getPublished',
+  'getDraft',
+  'createDraft',
+  'createPublished',
+  'updateDraft',
+  'publish',
+  'unpublish',
+  'editPublished',
+  'delete',
+  'revisions',
+  'restore',
 ];
 
 // ── The expectation table ───────────────────────────────────────────────────────────────────────
 // Permissions on `post` each caller holds: R read, W write, P publish, D delete.
 //                                     list  getPub getDraft POSTdr POSTpub PATCHdr publish unpub editPub DELETE revs restore
 const DOCUMENTS: Record<string, Cell[]> = {
-  anonymous:                        [ PUB,  200,   404,     401,   401,    401,    401,    401,  401,    401,   401, 401 ],
-  admin:                            [ ALL,  200,   200,     201,   201,    200,    200,    200,  200,    200,   200, 200 ],
-  editor:                           [ ALL,  200,   200,     201,   201,    200,    200,    200,  200,    200,   200, 200 ], // RWPD
-  author:                           [ ALL,  200,   200,     201,   201,    200,    200,    200,  200,    403,   200, 200 ], // RWP
-  writer:                           [ ALL,  200,   200,     201,   403,    200,    403,    403,  403,    403,   200, 200 ], // RW
-  viewer:                           [ ALL,  200,   200,     403,   403,    403,    403,    403,  403,    403,   200, 403 ], // R
-  api:                              [ PUB,  200,   404,     403,   403,    403,    403,    403,  403,    403,   403, 403 ], // –
-  'token[post:read]':               [ ALL,  200,   200,     403,   403,    403,    403,    403,  403,    403,   200, 403 ], // R
-  'token[post:*]':                  [ ALL,  200,   200,     201,   201,    200,    200,    200,  200,    200,   200, 200 ], // RWPD
-  'token[content:*]':               [ ALL,  200,   200,     201,   201,    200,    200,    200,  200,    200,   200, 200 ], // RWPD
-  'token[content:read]':            [ ALL,  200,   200,     403,   403,    403,    403,    403,  403,    403,   200, 403 ], // R
-  'token[content:write]':           [ PUB,  200,   404,     201,   403,    200,    403,    403,  403,    403,   403, 200 ], // W
-  'token[post:write+post:publish]': [ PUB,  200,   404,     201,   201,    200,    200,    200,  200,    403,   403, 200 ], // WP
-  'token[author:read]':             [ PUB,  200,   404,     403,   403,    403,    403,    403,  403,    403,   403, 403 ], // –
+  anonymous: [PUB, 200, 404, 401, 401, 401, 401, 401, 401, 401, 401, 401],
+  admin: [ALL, 200, 200, 201, 201, 200, 200, 200, 200, 200, 200, 200],
+  editor: [ALL, 200, 200, 201, 201, 200, 200, 200, 200, 200, 200, 200], // RWPD
+  author: [ALL, 200, 200, 201, 201, 200, 200, 200, 200, 403, 200, 200], // RWP
+  writer: [ALL, 200, 200, 201, 403, 200, 403, 403, 403, 403, 200, 200], // RW
+  viewer: [ALL, 200, 200, 403, 403, 403, 403, 403, 403, 403, 200, 403], // R
+  api: [PUB, 200, 404, 403, 403, 403, 403, 403, 403, 403, 403, 403], // –
+  'token[post:read]': [ALL, 200, 200, 403, 403, 403, 403, 403, 403, 403, 200, 403], // R
+  'token[post:*]': [ALL, 200, 200, 201, 201, 200, 200, 200, 200, 200, 200, 200], // RWPD
+  'token[content:*]': [ALL, 200, 200, 201, 201, 200, 200, 200, 200, 200, 200, 200], // RWPD
+  'token[content:read]': [ALL, 200, 200, 403, 403, 403, 403, 403, 403, 403, 200, 403], // R
+  'token[content:write]': [PUB, 200, 404, 201, 403, 200, 403, 403, 403, 403, 403, 200], // W
+  'token[post:write+post:publish]': [PUB, 200, 404, 201, 201, 200, 200, 200, 200, 403, 403, 200], // WP
+  'token[author:read]': [PUB, 200, 404, 403, 403, 403, 403, 403, 403, 403, 403, 403], // –
 };
 
 //                                     list  getPub getDraft POSTdr POSTpub PATCHdr publish unpub editPub DELETE revs restore
 const COLLECTIONS: Record<string, Cell[]> = {
-  anonymous:                        [ 401,  401,   401,     401,   401,    401,    401,    401,  401,    401,   401, 401 ],
-  admin:                            [ ALL,  200,   200,     201,   201,    200,    200,    200,  200,    200,   200, 200 ],
-  editor:                           [ ALL,  200,   200,     201,   201,    200,    200,    200,  200,    200,   200, 200 ], // RWPD
-  author:                           [ ALL,  200,   200,     201,   201,    200,    200,    200,  200,    403,   200, 200 ], // RWP
-  writer:                           [ ALL,  200,   200,     201,   403,    200,    403,    403,  403,    403,   200, 200 ], // RW
-  viewer:                           [ ALL,  200,   200,     403,   403,    403,    403,    403,  403,    403,   200, 403 ], // R
-  api:                              [ 403,  403,   403,     403,   403,    403,    403,    403,  403,    403,   403, 403 ], // –
-  'token[post:read]':               [ ALL,  200,   200,     403,   403,    403,    403,    403,  403,    403,   200, 403 ], // R
-  'token[post:*]':                  [ ALL,  200,   200,     201,   201,    200,    200,    200,  200,    200,   200, 200 ], // RWPD
-  'token[content:*]':               [ ALL,  200,   200,     201,   201,    200,    200,    200,  200,    200,   200, 200 ], // RWPD
-  'token[content:read]':            [ ALL,  200,   200,     403,   403,    403,    403,    403,  403,    403,   200, 403 ], // R
-  'token[content:write]':           [ 403,  403,   403,     201,   403,    200,    403,    403,  403,    403,   403, 200 ], // W
-  'token[post:write+post:publish]': [ 403,  403,   403,     201,   201,    200,    200,    200,  200,    403,   403, 200 ], // WP
-  'token[author:read]':             [ 403,  403,   403,     403,   403,    403,    403,    403,  403,    403,   403, 403 ], // –
+  anonymous: [401, 401, 401, 401, 401, 401, 401, 401, 401, 401, 401, 401],
+  admin: [ALL, 200, 200, 201, 201, 200, 200, 200, 200, 200, 200, 200],
+  editor: [ALL, 200, 200, 201, 201, 200, 200, 200, 200, 200, 200, 200], // RWPD
+  author: [ALL, 200, 200, 201, 201, 200, 200, 200, 200, 403, 200, 200], // RWP
+  writer: [ALL, 200, 200, 201, 403, 200, 403, 403, 403, 403, 200, 200], // RW
+  viewer: [ALL, 200, 200, 403, 403, 403, 403, 403, 403, 403, 200, 403], // R
+  api: [403, 403, 403, 403, 403, 403, 403, 403, 403, 403, 403, 403], // –
+  'token[post:read]': [ALL, 200, 200, 403, 403, 403, 403, 403, 403, 403, 200, 403], // R
+  'token[post:*]': [ALL, 200, 200, 201, 201, 200, 200, 200, 200, 200, 200, 200], // RWPD
+  'token[content:*]': [ALL, 200, 200, 201, 201, 200, 200, 200, 200, 200, 200, 200], // RWPD
+  'token[content:read]': [ALL, 200, 200, 403, 403, 403, 403, 403, 403, 403, 200, 403], // R
+  'token[content:write]': [403, 403, 403, 201, 403, 200, 403, 403, 403, 403, 403, 200], // W
+  'token[post:write+post:publish]': [403, 403, 403, 201, 201, 200, 200, 200, 200, 403, 403, 200], // WP
+  'token[author:read]': [403, 403, 403, 403, 403, 403, 403, 403, 403, 403, 403, 403], // –
 };
 
 const MATRIX: Record<Mount, Record<string, Cell[]>> = { documents: DOCUMENTS, collections: COLLECTIONS };
@@ -218,7 +228,10 @@ async function fixtures(): Promise<Fixtures> {
 async function snapshot(marker: string): Promise<string[]> {
   const res = await asAdmin('GET', `/api/documents/post?filter[tags]=${marker}&limit=100`);
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().data.map((d: Doc) => `${d._id} rev ${d._rev} ${d._status} ${d.title}`).sort();
+  return res
+    .json()
+    .data.map((d: Doc) => `${d._id} rev ${d._rev} ${d._status} ${d.title}`)
+    .sort();
 }
 
 // ── One test per cell ───────────────────────────────────────────────────────────────────────────
@@ -243,7 +256,10 @@ for (const mount of ['documents', 'collections'] as const) {
             return;
           }
           if (typeof cell === 'string') {
-            const ids = res.json().data.map((d: Doc) => d._id).sort();
+            const ids = res
+              .json()
+              .data.map((d: Doc) => d._id)
+              .sort();
             expect(ids).toEqual((cell === ALL ? [f.published._id, f.draft._id] : [f.published._id]).sort());
           }
           await action.effect?.(res, f);

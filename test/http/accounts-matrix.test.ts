@@ -16,7 +16,11 @@ const CALLERS: Caller[] = [
   { name: 'writer', role: 'writer' },
   { name: 'viewer', role: 'viewer' },
   { name: 'api', role: 'api' },
-  ...['users:read', 'users:write', 'users:invite', 'settings:read', 'settings:write', 'studio:access'].map((p) => ({ name: `api+${p}`, role: 'api', permissions: [p] })),
+  ...['users:read', 'users:write', 'users:invite', 'settings:read', 'settings:write', 'studio:access'].map((p) => ({
+    name: `api+${p}`,
+    role: 'api',
+    permissions: [p],
+  })),
 ];
 
 interface Endpoint {
@@ -29,31 +33,86 @@ interface Endpoint {
 
 const ENDPOINTS: Endpoint[] = [
   { name: 'GET /users', ok: 200, allowed: ['api+users:read'], call: (t, token) => t.request({ method: 'GET', url: '/api/users', token }) },
-  { name: 'GET /users/:id', ok: 200, allowed: ['api+users:read'], call: (t, token, c) => t.request({ method: 'GET', url: `/api/users/${c.target}`, token }) },
-  { name: 'GET /users/by-username/:u', ok: 200, allowed: ['api+users:write'], call: (t, token, c) => t.request({ method: 'GET', url: `/api/users/by-username/${c.targetName}`, token }) },
-  { name: 'GET /users/by-email/:e', ok: 200, allowed: ['api+users:write'], call: (t, token, c) => t.request({ method: 'GET', url: `/api/users/by-email/${c.targetName}@example.com`, token }) },
   {
-    name: 'POST /users', ok: 201, allowed: ['api+users:write'],
-    call: (t, token, c) => t.request({ method: 'POST', url: '/api/users', token, payload: { username: `new${c.n}`, email: `new${c.n}@example.com`, password: 'new-password-1' } }),
+    name: 'GET /users/:id',
+    ok: 200,
+    allowed: ['api+users:read'],
+    call: (t, token, c) => t.request({ method: 'GET', url: `/api/users/${c.target}`, token }),
   },
   {
-    name: 'POST /users/invite', ok: 201, allowed: ['api+users:write', 'api+users:invite'],
-    call: (t, token, c) => t.request({ method: 'POST', url: '/api/users/invite', token, payload: { username: `inv${c.n}`, email: `inv${c.n}@example.com` } }),
+    name: 'GET /users/by-username/:u',
+    ok: 200,
+    allowed: ['api+users:write'],
+    call: (t, token, c) => t.request({ method: 'GET', url: `/api/users/by-username/${c.targetName}`, token }),
   },
-  { name: 'PUT /users/:id', ok: 200, allowed: ['api+users:write'], call: (t, token, c) => t.request({ method: 'PUT', url: `/api/users/${c.target}`, token, payload: { firstName: `F${c.n}` } }) },
-  { name: 'DELETE /users/:id', ok: 200, allowed: ['api+users:write'], call: (t, token, c) => t.request({ method: 'DELETE', url: `/api/users/${c.target}`, token }) },
-  { name: 'GET /config/settings', ok: 200, allowed: ['api+settings:read'], call: (t, token) => t.request({ method: 'GET', url: '/api/config/settings', token }) },
-  { name: 'PUT /config/settings', ok: 200, allowed: ['api+settings:write'], call: (t, token, c) => t.request({ method: 'PUT', url: '/api/config/settings', token, payload: { siteName: `Site ${c.n}` } }) },
   {
-    name: 'GET /config/studio', ok: 200, allowed: ['editor', 'author', 'writer', 'viewer', 'api+studio:access'],
+    name: 'GET /users/by-email/:e',
+    ok: 200,
+    allowed: ['api+users:write'],
+    call: (t, token, c) => t.request({ method: 'GET', url: `/api/users/by-email/${c.targetName}@example.com`, token }),
+  },
+  {
+    name: 'POST /users',
+    ok: 201,
+    allowed: ['api+users:write'],
+    call: (t, token, c) =>
+      t.request({
+        method: 'POST',
+        url: '/api/users',
+        token,
+        payload: { username: `new${c.n}`, email: `new${c.n}@example.com`, password: 'new-password-1' },
+      }),
+  },
+  {
+    name: 'POST /users/invite',
+    ok: 201,
+    allowed: ['api+users:write', 'api+users:invite'],
+    call: (t, token, c) =>
+      t.request({ method: 'POST', url: '/api/users/invite', token, payload: { username: `inv${c.n}`, email: `inv${c.n}@example.com` } }),
+  },
+  {
+    name: 'PUT /users/:id',
+    ok: 200,
+    allowed: ['api+users:write'],
+    call: (t, token, c) => t.request({ method: 'PUT', url: `/api/users/${c.target}`, token, payload: { firstName: `F${c.n}` } }),
+  },
+  {
+    name: 'DELETE /users/:id',
+    ok: 200,
+    allowed: ['api+users:write'],
+    call: (t, token, c) => t.request({ method: 'DELETE', url: `/api/users/${c.target}`, token }),
+  },
+  {
+    name: 'GET /config/settings',
+    ok: 200,
+    allowed: ['api+settings:read'],
+    call: (t, token) => t.request({ method: 'GET', url: '/api/config/settings', token }),
+  },
+  {
+    name: 'PUT /config/settings',
+    ok: 200,
+    allowed: ['api+settings:write'],
+    call: (t, token, c) => t.request({ method: 'PUT', url: '/api/config/settings', token, payload: { siteName: `Site ${c.n}` } }),
+  },
+  {
+    name: 'GET /config/studio',
+    ok: 200,
+    allowed: ['editor', 'author', 'writer', 'viewer', 'api+studio:access'],
     call: (t, token) => t.request({ method: 'GET', url: '/api/config/studio', token }),
   },
   {
-    name: 'GET /config/structure', ok: 200, allowed: ['editor', 'author', 'writer', 'viewer', 'api+studio:access'],
+    name: 'GET /config/structure',
+    ok: 200,
+    allowed: ['editor', 'author', 'writer', 'viewer', 'api+studio:access'],
     call: (t, token) => t.request({ method: 'GET', url: '/api/config/structure', token }),
   },
   { name: 'GET /audit', ok: 200, allowed: [], call: (t, token) => t.request({ method: 'GET', url: '/api/audit', token }) },
-  { name: 'GET /config/schemas', ok: 200, allowed: CALLERS.map((c) => c.name), call: (t, token) => t.request({ method: 'GET', url: '/api/config/schemas', token }) },
+  {
+    name: 'GET /config/schemas',
+    ok: 200,
+    allowed: CALLERS.map((c) => c.name),
+    call: (t, token) => t.request({ method: 'GET', url: '/api/config/schemas', token }),
+  },
 ];
 
 let t: TestApp;
@@ -65,18 +124,25 @@ let n = 0;
 beforeAll(async () => {
   t = await startTestApp({ mail: { smtpUrl: mail.url } });
   admin = await t.login(ADMIN.username, ADMIN.password);
-  for (const c of CALLERS) tokens.set(c.name, c.role === 'admin' ? admin : c.role ? await t.userToken(c.role, c.permissions ?? []) : undefined);
+  for (const c of CALLERS)
+    tokens.set(c.name, c.role === 'admin' ? admin : c.role ? await t.userToken(c.role, c.permissions ?? []) : undefined);
 });
 afterAll(() => t.close());
 
 describe('accounts and configuration access matrix', () => {
   for (const e of ENDPOINTS) {
     for (const c of CALLERS) {
-      const expected = c.name === 'anonymous' && e.name !== 'GET /config/schemas' ? 401 : c.name === 'admin' || e.allowed.includes(c.name) ? e.ok : 403;
+      const expected =
+        c.name === 'anonymous' && e.name !== 'GET /config/schemas' ? 401 : c.name === 'admin' || e.allowed.includes(c.name) ? e.ok : 403;
       it(`${c.name} ${e.name} → ${expected}`, async () => {
         // Each cell gets its own target user, so deletes and updates do not interfere.
         const targetName = `target${++n}`;
-        const created = await t.request({ method: 'POST', url: '/api/users', token: admin, payload: { username: targetName, email: `${targetName}@example.com`, password: 'target-password-1' } });
+        const created = await t.request({
+          method: 'POST',
+          url: '/api/users',
+          token: admin,
+          payload: { username: targetName, email: `${targetName}@example.com`, password: 'target-password-1' },
+        });
         const res = await e.call(t, tokens.get(c.name), { target: created.json().data.id, targetName, n });
         expect(res.statusCode).toBe(expected);
       });

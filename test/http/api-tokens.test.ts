@@ -16,10 +16,13 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 let t: TestApp;
 let admin: string;
-useAdminApp(() => startTestApp({ schemas: TEST_SCHEMAS }), (app, token) => {
-  t = app;
-  admin = token;
-});
+useAdminApp(
+  () => startTestApp({ schemas: TEST_SCHEMAS }),
+  (app, token) => {
+    t = app;
+    admin = token;
+  },
+);
 
 async function createToken(app: TestApp, bearer: string, body: Record<string, unknown>) {
   return app.request({ method: 'POST', url: '/api/tokens', token: bearer, payload: body });
@@ -69,7 +72,11 @@ describe('POST /api/tokens', () => {
 
   it('stores only sha256(token), never the plaintext', async () => {
     const { token, apiToken } = await adminToken(['post:read']);
-    const row = await t.app.services.database.db.selectFrom('api_tokens').selectAll().where('id', '=', apiToken.id).executeTakeFirstOrThrow();
+    const row = await t.app.services.database.db
+      .selectFrom('api_tokens')
+      .selectAll()
+      .where('id', '=', apiToken.id)
+      .executeTakeFirstOrThrow();
     expect(row.token_hash).toBe(sha256(token));
     expect(JSON.stringify(row)).not.toContain(token);
     expect(JSON.stringify(row)).not.toContain(token.slice(4));
@@ -78,7 +85,11 @@ describe('POST /api/tokens', () => {
   it('records createdBy as the literal "system", not the caller', async () => {
     const { apiToken } = await adminToken(['post:read']);
     expect(apiToken.createdBy).toBe('system');
-    const row = await t.app.services.database.db.selectFrom('api_tokens').selectAll().where('id', '=', apiToken.id).executeTakeFirstOrThrow();
+    const row = await t.app.services.database.db
+      .selectFrom('api_tokens')
+      .selectAll()
+      .where('id', '=', apiToken.id)
+      .executeTakeFirstOrThrow();
     expect(row.created_by).toBe('system');
   });
 
@@ -91,7 +102,11 @@ describe('POST /api/tokens', () => {
   });
 
   it('refuses an expiresAt in the past: 422 on expiresAt', async () => {
-    const res = await createToken(t, admin, { name: 'old', permissions: ['post:read'], expiresAt: new Date(Date.now() - 60_000).toISOString() });
+    const res = await createToken(t, admin, {
+      name: 'old',
+      permissions: ['post:read'],
+      expiresAt: new Date(Date.now() - 60_000).toISOString(),
+    });
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: 'expiresAt' })] });
   });
@@ -201,7 +216,12 @@ describe('GET and PUT /api/tokens/:id', () => {
     it(`${method} is always 501 NOT_IMPLEMENTED`, async () => {
       const { apiToken } = await adminToken(['post:read']);
       for (const id of [apiToken.id, 'no-such-token']) {
-        const res = await t.request({ method, url: `/api/tokens/${id}`, token: admin, payload: method === 'PUT' ? { name: 'renamed' } : undefined });
+        const res = await t.request({
+          method,
+          url: `/api/tokens/${id}`,
+          token: admin,
+          payload: method === 'PUT' ? { name: 'renamed' } : undefined,
+        });
         expect(res.statusCode, res.body).toBe(501);
         expect(res.json().error.code).toBe('NOT_IMPLEMENTED');
       }
@@ -220,7 +240,11 @@ describe('who may manage tokens', () => {
   for (const call of calls) {
     it(`anonymous ${call.label} → 401 UNAUTHORIZED`, async () => {
       const { apiToken } = await adminToken(['post:read']);
-      const res = await t.request({ method: call.method, url: call.url(apiToken.id), payload: 'payload' in call ? call.payload : undefined });
+      const res = await t.request({
+        method: call.method,
+        url: call.url(apiToken.id),
+        payload: 'payload' in call ? call.payload : undefined,
+      });
       expect(res.statusCode, res.body).toBe(401);
       expect(res.json().error.code).toBe('UNAUTHORIZED');
     });
@@ -228,7 +252,12 @@ describe('who may manage tokens', () => {
     it(`viewer (no tokens:* permission) ${call.label} → 403 FORBIDDEN`, async () => {
       const { apiToken } = await adminToken(['post:read']);
       const viewer = await t.userToken('viewer');
-      const res = await t.request({ method: call.method, url: call.url(apiToken.id), token: viewer, payload: 'payload' in call ? call.payload : undefined });
+      const res = await t.request({
+        method: call.method,
+        url: call.url(apiToken.id),
+        token: viewer,
+        payload: 'payload' in call ? call.payload : undefined,
+      });
       expect(res.statusCode, res.body).toBe(403);
       expect(res.json().error.code).toBe('FORBIDDEN');
     });
@@ -263,7 +292,15 @@ describe('a non-admin gives a token only what it holds', () => {
     viewer = await t.userToken('viewer', ['tokens:write']);
   });
 
-  for (const denied of [['content:publish'], ['content:write'], ['post:write'], ['post:*'], ['content:*'], ['tokens:read'], ['content:read', 'content:publish']]) {
+  for (const denied of [
+    ['content:publish'],
+    ['content:write'],
+    ['post:write'],
+    ['post:*'],
+    ['content:*'],
+    ['tokens:read'],
+    ['content:read', 'content:publish'],
+  ]) {
     it(`viewer + tokens:write cannot grant ${denied.join(', ')} → 403`, async () => {
       const before = await t.app.services.database.db.selectFrom('api_tokens').select('id').execute();
       const res = await createToken(t, viewer, { name: 'escalate', permissions: denied });

@@ -16,22 +16,32 @@ const audit = async (query: string) => {
 const req = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>, token?: string) =>
   t.request({ method, url, payload, token, headers: { 'user-agent': UA } });
 
-useAdminApp(() => startTestApp({ mail: { smtpUrl: mail.url } }), (app, token) => {
-  t = app;
-  admin = token;
-});
+useAdminApp(
+  () => startTestApp({ mail: { smtpUrl: mail.url } }),
+  (app, token) => {
+    t = app;
+    admin = token;
+  },
+);
 
 describe('audit log', () => {
   it('records each listed event exactly once per action, with actor, IP and user agent, and no secrets', async () => {
     const secrets: string[] = ['secret-password-1', 'changed-password-2', 'reset-password-3'];
     // userCreate
-    const created = await req('POST', '/api/users', { username: 'audited', email: 'audited@example.com', password: secrets[0], role: 'editor' }, admin);
+    const created = await req(
+      'POST',
+      '/api/users',
+      { username: 'audited', email: 'audited@example.com', password: secrets[0], role: 'editor' },
+      admin,
+    );
     const userId = created.json().data.id;
     // login, loginFailed
     const session = (await req('POST', '/api/auth/login', { username: 'audited', password: secrets[0] })).json().data;
     expect((await req('POST', '/api/auth/login', { username: 'audited', password: 'wrong-password' })).statusCode).toBe(401);
     // passwordChange
-    expect((await req('POST', '/api/auth/change-password', { currentPassword: secrets[0], newPassword: secrets[1] }, session.token)).statusCode).toBe(200);
+    expect(
+      (await req('POST', '/api/auth/change-password', { currentPassword: secrets[0], newPassword: secrets[1] }, session.token)).statusCode,
+    ).toBe(200);
     // logout
     expect((await req('POST', '/api/auth/logout', {}, session.token)).statusCode).toBe(200);
     // userUpdate
@@ -50,14 +60,28 @@ describe('audit log', () => {
     expect((await req('DELETE', `/api/users/${userId}`, undefined, admin)).statusCode).toBe(200);
 
     const expected: Record<string, number> = {
-      userCreate: 1, login: 1, loginFailed: 1, passwordChange: 1, logout: 1, userUpdate: 1, passwordReset: 1, tokenCreate: 1, tokenRevoke: 1, userDelete: 1,
+      userCreate: 1,
+      login: 1,
+      loginFailed: 1,
+      passwordChange: 1,
+      logout: 1,
+      userUpdate: 1,
+      passwordReset: 1,
+      tokenCreate: 1,
+      tokenRevoke: 1,
+      userDelete: 1,
     };
     for (const [type, count] of Object.entries(expected)) {
       const records = (await audit(`type=${type}`)).data.filter((r) => r.target === userId || r.target === token.apiToken.id);
       expect([type, records.length]).toEqual([type, count]);
     }
     const [failed] = (await audit('type=loginFailed')).data;
-    expect(failed).toMatchObject({ actor: { id: null, kind: 'anonymous' }, target: userId, details: { username: 'audited' }, userAgent: UA });
+    expect(failed).toMatchObject({
+      actor: { id: null, kind: 'anonymous' },
+      target: userId,
+      details: { username: 'audited' },
+      userAgent: UA,
+    });
     expect(typeof failed.ip).toBe('string');
     const [login] = (await audit('type=login')).data.filter((r) => r.target === userId);
     expect(login.actor).toEqual({ id: userId, kind: 'user' });
@@ -101,7 +125,10 @@ describe('audit configuration', () => {
         await app.login(ADMIN.username, ADMIN.password);
         await app.request({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: 'wrong-password' } });
       }
-      const list = async (app: TestApp) => (await app.request({ method: 'GET', url: '/api/audit', token: await app.login(ADMIN.username, ADMIN.password) })).json().data.map((r: { type: string }) => r.type);
+      const list = async (app: TestApp) =>
+        (await app.request({ method: 'GET', url: '/api/audit', token: await app.login(ADMIN.username, ADMIN.password) }))
+          .json()
+          .data.map((r: { type: string }) => r.type);
       expect(await list(some)).toEqual(['loginFailed']);
       expect(await list(off)).toEqual([]);
     } finally {

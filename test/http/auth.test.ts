@@ -30,7 +30,14 @@ describe('login', () => {
     expect(res.statusCode).toBe(200);
     const { data } = res.json();
     expect(Object.keys(data).sort()).toEqual(['expiresAt', 'refreshToken', 'token', 'user']);
-    expect(data.user).toMatchObject({ username: 'admin', email: 'admin@example.com', role: 'admin', active: true, mfaEnabled: false, name: 'admin' });
+    expect(data.user).toMatchObject({
+      username: 'admin',
+      email: 'admin@example.com',
+      role: 'admin',
+      active: true,
+      mfaEnabled: false,
+      name: 'admin',
+    });
     expect(data.refreshToken).toMatch(/^vlr_[0-9A-Za-z]{43}$/);
     expect(decodeProtectedHeader(data.token)).toMatchObject({ alg: 'HS256' });
     const claims = decodeJwt(data.token);
@@ -85,7 +92,21 @@ describe('me and validate', () => {
     const res = await t.request({ method: 'GET', url: '/api/auth/me', token });
     expect(res.statusCode).toBe(200);
     expect(Object.keys(res.json().data).sort()).toEqual(
-      ['active', 'createdAt', 'email', 'firstName', 'id', 'lastLogin', 'lastName', 'mfaEnabled', 'name', 'permissions', 'role', 'updatedAt', 'username'].sort(),
+      [
+        'active',
+        'createdAt',
+        'email',
+        'firstName',
+        'id',
+        'lastLogin',
+        'lastName',
+        'mfaEnabled',
+        'name',
+        'permissions',
+        'role',
+        'updatedAt',
+        'username',
+      ].sort(),
     );
     expect(res.json().data.lastLogin).toBe(clock.toISOString());
     expect((await t.request({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
@@ -123,11 +144,14 @@ describe('refresh', () => {
 
   it('reuse of a spent refresh token revokes the whole session', async () => {
     const first = (await loginRes({ username: ADMIN.username, password: ADMIN.password })).json().data;
-    const rotated = (await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: first.refreshToken } })).json().data;
+    const rotated = (await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: first.refreshToken } })).json()
+      .data;
     const replay = await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: first.refreshToken } });
     expect(replay.statusCode).toBe(401);
     // The legitimate holder's newer tokens die with the session.
-    expect((await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: rotated.refreshToken } })).statusCode).toBe(401);
+    expect(
+      (await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: rotated.refreshToken } })).statusCode,
+    ).toBe(401);
     expect((await t.request({ method: 'GET', url: '/api/auth/me', token: rotated.token })).statusCode).toBe(401);
     expect((await t.request({ method: 'GET', url: '/api/auth/me', token: first.token })).statusCode).toBe(401);
   });
@@ -138,15 +162,21 @@ describe('refresh', () => {
     const first = (await loginRes({ username: ADMIN.username, password: ADMIN.password })).json().data;
     expect((await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: first.token } })).statusCode).toBe(401);
     tick(7 * 86_400_000 + 1000);
-    expect((await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: first.refreshToken } })).statusCode).toBe(401);
+    expect((await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: first.refreshToken } })).statusCode).toBe(
+      401,
+    );
   });
 
   it('rememberMe extends the refresh lifetime to 30 days', async () => {
     const plain = (await loginRes({ username: ADMIN.username, password: ADMIN.password })).json().data;
     const remembered = (await loginRes({ username: ADMIN.username, password: ADMIN.password, rememberMe: true })).json().data;
     tick(8 * 86_400_000);
-    expect((await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: plain.refreshToken } })).statusCode).toBe(401);
-    expect((await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: remembered.refreshToken } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: plain.refreshToken } })).statusCode).toBe(
+      401,
+    );
+    expect(
+      (await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: remembered.refreshToken } })).statusCode,
+    ).toBe(200);
   });
 
   it('access tokens expire after tokenExpiry', async () => {
@@ -167,13 +197,19 @@ describe('logout', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true });
     expect((await t.request({ method: 'GET', url: '/api/auth/me', token: session.token })).statusCode).toBe(200);
-    expect((await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: session.refreshToken } })).statusCode).toBe(401);
+    expect(
+      (await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: session.refreshToken } })).statusCode,
+    ).toBe(401);
   });
 
   it('accepts the refresh token in the body as well', async () => {
     const session = (await loginRes({ username: ADMIN.username, password: ADMIN.password })).json().data;
-    expect((await t.request({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken: session.refreshToken } })).statusCode).toBe(200);
-    expect((await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: session.refreshToken } })).statusCode).toBe(401);
+    expect((await t.request({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken: session.refreshToken } })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: session.refreshToken } })).statusCode,
+    ).toBe(401);
   });
 });
 

@@ -13,10 +13,13 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
 let t: TestApp;
 let admin: string;
 
-useAdminApp(() => startTestApp({ schemas: TEST_SCHEMAS }), (app, token) => {
-  t = app;
-  admin = token;
-});
+useAdminApp(
+  () => startTestApp({ schemas: TEST_SCHEMAS }),
+  (app, token) => {
+    t = app;
+    admin = token;
+  },
+);
 
 /** Every request of this suite goes through here: whatever the input, the answer is never a 5xx. */
 async function call(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse> {
@@ -163,7 +166,10 @@ describe('SQL metacharacters are data, never syntax', () => {
       const res = await list(`filter[title]=${q(title)}&limit=100`);
       expect(res.statusCode, `${title}: ${res.body}`).toBe(200);
       const data = res.json().data as { _id: string; title: string }[];
-      expect(data.map((d) => d.title), `filter[title]=${title}`).toEqual([title]);
+      expect(
+        data.map((d) => d.title),
+        `filter[title]=${title}`,
+      ).toEqual([title]);
       expect(data[0]._id).toBe(created.get(title));
       const one = await call({ method: 'GET', url: `/api/documents/post/${created.get(title)}`, token: admin });
       expect(one.json().data.title).toBe(title);
@@ -261,7 +267,10 @@ describe('unicode and emoji', () => {
     }
     for (const search of ['日本語', 'grüße']) {
       const res = await list(`search=${q(search)}&limit=100`);
-      expect((res.json().data as { _id: string }[]).map((d) => d._id), `search=${search}`).toContain(doc._id);
+      expect(
+        (res.json().data as { _id: string }[]).map((d) => d._id),
+        `search=${search}`,
+      ).toContain(doc._id);
     }
   });
 
@@ -279,7 +288,12 @@ describe('unicode and emoji', () => {
 
   it('a NUL character in a filter or search value → 200 or 400, never 500', async () => {
     // Created directly (PostgreSQL may refuse it; that is the previous test's business).
-    const withNul = await t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: `has \u0000 nul ${unique()}` } });
+    const withNul = await t.request({
+      method: 'POST',
+      url: '/api/documents/post',
+      token: admin,
+      payload: { title: `has \u0000 nul ${unique()}` },
+    });
     await createPost({ title: `no nul here ${unique()}` });
     const wrong: string[] = [];
     for (const query of [
@@ -310,7 +324,12 @@ describe('unicode and emoji', () => {
   // NUL and lone surrogates are refused at the edge for body, query and path alike (docs/api.md).
   it('a NUL character in a document id in the path → 400 INVALID_INPUT, never 500', async () => {
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE'] as const) {
-      const res = await t.request({ method, url: '/api/documents/post/a%00b', token: admin, payload: method === 'PUT' || method === 'PATCH' ? { title: 'x' } : undefined });
+      const res = await t.request({
+        method,
+        url: '/api/documents/post/a%00b',
+        token: admin,
+        payload: method === 'PUT' || method === 'PATCH' ? { title: 'x' } : undefined,
+      });
       expectError(res, 400, 'INVALID_INPUT');
     }
   });
@@ -403,7 +422,12 @@ describe('tokens', () => {
     const first = await loginFull();
     expectError(await me(`Bearer ${first.refreshToken}`), 401, 'UNAUTHORIZED');
     // With an empty JSON object as the body.
-    const withBody = await call({ method: 'POST', url: '/api/auth/refresh', headers: { authorization: `Bearer ${first.refreshToken}` }, payload: {} });
+    const withBody = await call({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: { authorization: `Bearer ${first.refreshToken}` },
+      payload: {},
+    });
     expect(withBody.statusCode, withBody.body).toBe(200);
     // With no body at all: the natural form of "the refresh token as the bearer" (DESIGN.md §5).
     const { refreshToken } = await loginFull();
@@ -419,7 +443,11 @@ describe('tokens', () => {
     const fake = `vlm_${'A1b2C3d4E5'.repeat(4)}xyz`;
     expect(fake).toHaveLength(47);
     expectError(await me(`Bearer ${fake}`), 401, 'UNAUTHORIZED');
-    expectError(await call({ method: 'GET', url: '/api/documents/post', headers: { authorization: `Bearer ${fake}` } }), 401, 'UNAUTHORIZED');
+    expectError(
+      await call({ method: 'GET', url: '/api/documents/post', headers: { authorization: `Bearer ${fake}` } }),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('an invalid bearer on a public endpoint (GET /api/documents/post) → 401 too', async () => {
@@ -445,7 +473,12 @@ describe('unknown routes, types and fields', () => {
 
   it('PUT with an unknown field → 422 naming it in details', async () => {
     const doc = await createPost({ title: `put-unknown ${unique()}` });
-    const res = await call({ method: 'PUT', url: `/api/documents/post/${doc._id}`, token: admin, payload: { title: 'still valid', bogusField: 1 } });
+    const res = await call({
+      method: 'PUT',
+      url: `/api/documents/post/${doc._id}`,
+      token: admin,
+      payload: { title: 'still valid', bogusField: 1 },
+    });
     const err = expectError(res, 422, 'VALIDATION_ERROR');
     expect(err.details?.map((d) => d.field)).toContain('bogusField');
   });
@@ -454,12 +487,20 @@ describe('unknown routes, types and fields', () => {
     const doc = await createPost({ title: `nested ${unique()}` });
     const payload = { title: 'nested', seo: { title: 'x'.repeat(61) }, tags: ['a', 'b', 3] };
     for (const method of ['PUT', 'PATCH'] as const) {
-      const err = expectError(await call({ method, url: `/api/documents/post/${doc._id}`, token: admin, payload }), 422, 'VALIDATION_ERROR');
+      const err = expectError(
+        await call({ method, url: `/api/documents/post/${doc._id}`, token: admin, payload }),
+        422,
+        'VALIDATION_ERROR',
+      );
       const fields = err.details?.map((d) => d.field);
       expect(fields, method).toContain('seo.title');
       expect(fields, method).toContain('tags.2');
     }
-    const created = expectError(await call({ method: 'POST', url: '/api/documents/post', token: admin, payload: { ...payload, seo: { nosuch: 1 } } }), 422, 'VALIDATION_ERROR');
+    const created = expectError(
+      await call({ method: 'POST', url: '/api/documents/post', token: admin, payload: { ...payload, seo: { nosuch: 1 } } }),
+      422,
+      'VALIDATION_ERROR',
+    );
     expect(created.details?.map((d) => d.field)).toEqual(expect.arrayContaining(['seo.nosuch', 'tags.2']));
   });
 });

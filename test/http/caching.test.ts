@@ -9,17 +9,25 @@ let admin: string;
 const SYSTEM: Principal = { kind: 'user', id: 'seed', role: 'admin', permissions: new Set() };
 const titles = (res: { json(): any }) => res.json().data.map((d: { title: string }) => d.title);
 
-useAdminApp(() => startTestApp({ schemas: TEST_SCHEMAS }), (app, token) => {
-  t = app;
-  admin = token;
-});
+useAdminApp(
+  () => startTestApp({ schemas: TEST_SCHEMAS }),
+  (app, token) => {
+    t = app;
+    admin = token;
+  },
+);
 
 describe('response cache', () => {
   it('a write is visible to the next anonymous read (no stale page)', async () => {
     const url = '/api/documents/company?filter[country]=fr';
     expect((await t.request({ method: 'GET', url })).json().meta.total).toBe(0);
     expect((await t.request({ method: 'GET', url })).json().meta.total).toBe(0);
-    const created = await t.request({ method: 'POST', url: '/api/documents/company', token: admin, payload: { name: 'Fr', country: 'fr', _status: 'published' } });
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/documents/company',
+      token: admin,
+      payload: { name: 'Fr', country: 'fr', _status: 'published' },
+    });
     expect(created.statusCode).toBe(201);
     expect((await t.request({ method: 'GET', url })).json().meta.total).toBe(1);
     await t.request({ method: 'PATCH', url: `/api/documents/company/${created.json().data._id}`, token: admin, payload: { name: 'Fr 2' } });
@@ -37,7 +45,9 @@ describe('response cache', () => {
   });
 
   it('callers are still authenticated on a cached URL: a revoked session gets 401', async () => {
-    const session = (await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })).json().data;
+    const session = (
+      await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })
+    ).json().data;
     const url = '/api/documents/company?limit=3';
     expect((await t.request({ method: 'GET', url, token: session.token })).statusCode).toBe(200);
     expect((await t.request({ method: 'GET', url, token: admin })).statusCode).toBe(200);
@@ -62,7 +72,9 @@ describe('response cache', () => {
   });
 
   it('a cached single document still answers If-None-Match with 304 and carries its ETag', async () => {
-    const doc = (await t.request({ method: 'POST', url: '/api/documents/company', token: admin, payload: { name: 'Etag Co', _status: 'published' } })).json().data;
+    const doc = (
+      await t.request({ method: 'POST', url: '/api/documents/company', token: admin, payload: { name: 'Etag Co', _status: 'published' } })
+    ).json().data;
     const url = `/api/documents/company/${doc._id}`;
     const first = await t.request({ method: 'GET', url });
     const second = await t.request({ method: 'GET', url });
@@ -84,10 +96,18 @@ describe('list totals and deep pages', () => {
 
   it('pages past offset 1000 (anchored) continue exactly where the previous page ended, also after writes', async () => {
     for (let i = 0; i < 1105; i++) {
-      await createDocument(t.app.services, SYSTEM, { type: 'post', mode: 'documents', body: { title: `Deep ${String(i).padStart(4, '0')}`, _status: 'published' } });
+      await createDocument(t.app.services, SYSTEM, {
+        type: 'post',
+        mode: 'documents',
+        body: { title: `Deep ${String(i).padStart(4, '0')}`, _status: 'published' },
+      });
     }
     const page = (offset: number, limit: number, order = 'asc') =>
-      t.request({ method: 'GET', url: `/api/documents/post?filter[title][startsWith]=Deep&orderBy=_createdAt&order=${order}&limit=${limit}&offset=${offset}`, token: admin });
+      t.request({
+        method: 'GET',
+        url: `/api/documents/post?filter[title][startsWith]=Deep&orderBy=_createdAt&order=${order}&limit=${limit}&offset=${offset}`,
+        token: admin,
+      });
     const around = titles(await page(990, 30));
     expect(around[0]).toBe('Deep 0990');
     expect(around[29]).toBe('Deep 1019');

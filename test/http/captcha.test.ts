@@ -28,7 +28,8 @@ afterAll(async () => {
   await new Promise((r) => stub.close(r));
 });
 
-const login = (payload: Record<string, unknown>) => t.request({ method: 'POST', url: '/api/auth/login', payload, remoteAddress: '10.9.9.9' });
+const login = (payload: Record<string, unknown>) =>
+  t.request({ method: 'POST', url: '/api/auth/login', payload, remoteAddress: '10.9.9.9' });
 
 describe('captcha', () => {
   it('login needs a token the provider accepts; the secret and client IP are sent server-side', async () => {
@@ -46,13 +47,22 @@ describe('captcha', () => {
   it('request-reset needs it too', async () => {
     const res = await t.request({ method: 'POST', url: '/api/auth/request-reset', payload: { email: 'a@example.com' } });
     expect(res.statusCode).toBe(400);
-    expect((await t.request({ method: 'POST', url: '/api/auth/request-reset', payload: { email: 'a@example.com', captchaToken: 'good' } })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'POST', url: '/api/auth/request-reset', payload: { email: 'a@example.com', captchaToken: 'good' } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('fails closed when the provider cannot be reached', async () => {
-    const down = await startTestApp({ security: { captcha: { provider: 'hcaptcha', secret: 's3cret', verifyUrl: 'http://127.0.0.1:1/siteverify' } } });
+    const down = await startTestApp({
+      security: { captcha: { provider: 'hcaptcha', secret: 's3cret', verifyUrl: 'http://127.0.0.1:1/siteverify' } },
+    });
     try {
-      const res = await down.request({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password, captchaToken: 'good' } });
+      const res = await down.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: ADMIN.username, password: ADMIN.password, captchaToken: 'good' },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().error.details[0]).toEqual({ field: 'captchaToken', message: 'could not be verified' });
     } finally {
@@ -61,6 +71,8 @@ describe('captcha', () => {
   });
 
   it('an unknown provider is a config problem', async () => {
-    await expect(startTestApp({ security: { captcha: { provider: 'recapture', secret: 'x' } } })).rejects.toThrow(/security.captcha.provider/);
+    await expect(startTestApp({ security: { captcha: { provider: 'recapture', secret: 'x' } } })).rejects.toThrow(
+      /security.captcha.provider/,
+    );
   });
 });

@@ -34,7 +34,8 @@ function assertBuilt(): void {
       } catch {
         // Not built at all: reported below.
       }
-      if (builtAt < statSync(join(src, name)).mtimeMs) throw new Error(`packages/${pkg}/dist is stale (${name}): run \`npm run build\` first`);
+      if (builtAt < statSync(join(src, name)).mtimeMs)
+        throw new Error(`packages/${pkg}/dist is stale (${name}): run \`npm run build\` first`);
     }
   }
 }
@@ -67,9 +68,11 @@ describe('vellum media upload', () => {
     writeFileSync(join(work, name), data);
     files[name] = data;
   };
-  const cli = (args: string[], env?: Record<string, string>) => runCli(['media', 'upload', ...args, '--url', baseUrl, '--token', admin], work, env);
+  const cli = (args: string[], env?: Record<string, string>) =>
+    runCli(['media', 'upload', ...args, '--url', baseUrl, '--token', admin], work, env);
   const total = async () => (await t.request({ method: 'GET', url: '/api/media?limit=1', token: admin })).json().meta.total as number;
-  const bySha = async (hex: string): Promise<Media[]> => (await t.request({ method: 'GET', url: `/api/media?sha256=${hex}`, token: admin })).json().data;
+  const bySha = async (hex: string): Promise<Media[]> =>
+    (await t.request({ method: 'GET', url: `/api/media?sha256=${hex}`, token: admin })).json().data;
 
   beforeAll(async () => {
     assertBuilt();
@@ -149,7 +152,11 @@ describe('vellum media upload', () => {
     write('twins/two.png', same);
     const run = await cli(['twins', '--json']);
     expect(run.code).toBe(0);
-    expect(jsonLines(run.stdout).map((l) => l.status).sort()).toEqual(['skipped', 'uploaded']);
+    expect(
+      jsonLines(run.stdout)
+        .map((l) => l.status)
+        .sort(),
+    ).toEqual(['skipped', 'uploaded']);
     expect(await bySha(sha256(same))).toHaveLength(1);
   });
 
@@ -165,7 +172,9 @@ describe('vellum media upload', () => {
   });
 
   it('stops at a refused token (401) with exit 77', async () => {
-    const run = await runCli(['media', 'upload', 'a.png', 'b.jpg', '--url', baseUrl, '--json', '--concurrency', '1'], work, { VELLUM_TOKEN: 'not-a-token' });
+    const run = await runCli(['media', 'upload', 'a.png', 'b.jpg', '--url', baseUrl, '--json', '--concurrency', '1'], work, {
+      VELLUM_TOKEN: 'not-a-token',
+    });
     expect(run.code).toBe(77);
     const lines = jsonLines(run.stdout);
     expect(lines.map((l) => l.status)).toEqual(['failed', 'failed']);
@@ -224,7 +233,10 @@ describe('vellum media upload', () => {
 
     it('turns error responses into VellumApiError', async () => {
       const client = new VellumClient({ baseUrl, token: admin });
-      await expect(client.uploadMedia(new Blob([htmlAsPng()]), { filename: 'x.png' })).rejects.toMatchObject({ status: 415, error: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+      await expect(client.uploadMedia(new Blob([htmlAsPng()]), { filename: 'x.png' })).rejects.toMatchObject({
+        status: 415,
+        error: { code: 'UNSUPPORTED_MEDIA_TYPE' },
+      });
       await expect(client.getMedia('missing')).rejects.toMatchObject({ status: 404 });
     });
   });

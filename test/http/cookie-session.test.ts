@@ -11,7 +11,10 @@ function setCookies(res: { headers: Record<string, unknown> }): Record<string, s
   return Object.fromEntries(list.map((c: string) => [c.split('=')[0], c]));
 }
 const value = (cookie: string) => decodeURIComponent(cookie.split(';')[0].split('=').slice(1).join('='));
-const jar = (cookies: Record<string, string>) => Object.entries(cookies).map(([k, v]) => `${k}=${encodeURIComponent(value(v))}`).join('; ');
+const jar = (cookies: Record<string, string>) =>
+  Object.entries(cookies)
+    .map(([k, v]) => `${k}=${encodeURIComponent(value(v))}`)
+    .join('; ');
 
 async function cookieLogin() {
   const res = await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } });
@@ -36,7 +39,9 @@ describe('cookie sessions', () => {
 
   it('the cookie authenticates reads; writes need the CSRF header', async () => {
     const { header, csrf } = await cookieLogin();
-    expect((await t.request({ method: 'GET', url: '/api/auth/me', headers: { cookie: header } })).json().data.username).toBe(ADMIN.username);
+    expect((await t.request({ method: 'GET', url: '/api/auth/me', headers: { cookie: header } })).json().data.username).toBe(
+      ADMIN.username,
+    );
     const write = (extra: Record<string, string>) =>
       t.request({ method: 'POST', url: '/api/documents/company', headers: { cookie: header, ...extra }, payload: { name: 'Cookie Co' } });
     const none = await write({});
@@ -54,16 +59,27 @@ describe('cookie sessions', () => {
     const next = setCookies(refreshed);
     expect(value(next.vellum_refresh)).toBe(refreshed.json().data.refreshToken);
     const nextHeader = jar(next);
-    const out = await t.request({ method: 'POST', url: '/api/auth/logout', headers: { cookie: nextHeader, 'x-csrf-token': value(next.vellum_csrf) } });
+    const out = await t.request({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: nextHeader, 'x-csrf-token': value(next.vellum_csrf) },
+    });
     expect(out.statusCode).toBe(200);
     expect(Object.values(setCookies(out)).every((c) => c.includes('Max-Age=0'))).toBe(true);
-    expect((await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: value(next.vellum_refresh) } })).statusCode).toBe(401);
+    expect(
+      (await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: value(next.vellum_refresh) } })).statusCode,
+    ).toBe(401);
   });
 
   it('a bearer header wins over a cookie, and needs no CSRF token', async () => {
     const { header } = await cookieLogin();
     const bearer = await t.login(ADMIN.username, ADMIN.password);
-    const res = await t.request({ method: 'POST', url: '/api/documents/company', headers: { cookie: header, authorization: `Bearer ${bearer}` }, payload: { name: 'Bearer Co' } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/documents/company',
+      headers: { cookie: header, authorization: `Bearer ${bearer}` },
+      payload: { name: 'Bearer Co' },
+    });
     expect(res.statusCode).toBe(201);
   });
 
@@ -71,7 +87,9 @@ describe('cookie sessions', () => {
     const plain = await startTestApp();
     try {
       const token = await plain.login(ADMIN.username, ADMIN.password);
-      expect((await plain.request({ method: 'GET', url: '/api/auth/me', headers: { cookie: `vellum_access=${token}` } })).statusCode).toBe(401);
+      expect((await plain.request({ method: 'GET', url: '/api/auth/me', headers: { cookie: `vellum_access=${token}` } })).statusCode).toBe(
+        401,
+      );
     } finally {
       await plain.close();
     }

@@ -13,10 +13,13 @@ const post = async (type: string, payload: Record<string, unknown>, token = admi
 const get = (url: string, token: string | undefined = admin) => t.request({ method: 'GET', url, token });
 const ids = (res: { json(): any }) => (res.json().data as Array<{ _id: string }>).map((d) => d._id);
 
-useAdminApp(() => startTestApp({ schemas: TEST_SCHEMAS }), (app, token) => {
-  t = app;
-  admin = token;
-});
+useAdminApp(
+  () => startTestApp({ schemas: TEST_SCHEMAS }),
+  (app, token) => {
+    t = app;
+    admin = token;
+  },
+);
 
 describe('create and read', () => {
   it('POST returns 201 with system fields, ETag and Location; GET returns the same document', async () => {
@@ -37,10 +40,20 @@ describe('create and read', () => {
 
   it('accepts a client _id, refuses a taken or malformed one', async () => {
     await post('company', { _id: 'acme-1', name: 'Acme' });
-    const again = await t.request({ method: 'POST', url: '/api/documents/company', token: admin, payload: { _id: 'acme-1', name: 'Acme 2' } });
+    const again = await t.request({
+      method: 'POST',
+      url: '/api/documents/company',
+      token: admin,
+      payload: { _id: 'acme-1', name: 'Acme 2' },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('CONFLICT');
-    const bad = await t.request({ method: 'POST', url: '/api/documents/company', token: admin, payload: { _id: 'no spaces/slashes', name: 'x' } });
+    const bad = await t.request({
+      method: 'POST',
+      url: '/api/documents/company',
+      token: admin,
+      payload: { _id: 'no spaces/slashes', name: 'x' },
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().error.details[0].field).toBe('_id');
   });
@@ -54,11 +67,25 @@ describe('create and read', () => {
 
   it('validates every field type with dotted paths', async () => {
     const res = await t.request({
-      method: 'POST', url: '/api/documents/post', token: admin,
+      method: 'POST',
+      url: '/api/documents/post',
+      token: admin,
       payload: {
-        title: '', price: -1, views: 1.5, featured: 'yes', category: 'sports', tags: ['a', 2], seo: { title: 'x'.repeat(61), extra: 1 },
-        location: { lat: 91, lng: 0 }, publishedOn: '2024-02-30', publishAt: 'yesterday', website: 'javascript:alert(1)',
-        contact: 'not-an-email', sku: 'lower-case', unknownField: 1, author: 'no such id',
+        title: '',
+        price: -1,
+        views: 1.5,
+        featured: 'yes',
+        category: 'sports',
+        tags: ['a', 2],
+        seo: { title: 'x'.repeat(61), extra: 1 },
+        location: { lat: 91, lng: 0 },
+        publishedOn: '2024-02-30',
+        publishAt: 'yesterday',
+        website: 'javascript:alert(1)',
+        contact: 'not-an-email',
+        sku: 'lower-case',
+        unknownField: 1,
+        author: 'no such id',
       },
     });
     expect(res.statusCode).toBe(422);
@@ -66,7 +93,24 @@ describe('create and read', () => {
     expect(body.error.code).toBe('VALIDATION_ERROR');
     const fields = body.error.details.map((d: { field: string }) => d.field).sort();
     expect(fields).toEqual(
-      ['category', 'contact', 'featured', 'location.lat', 'price', 'publishAt', 'publishedOn', 'seo.extra', 'seo.title', 'sku', 'tags.1', 'title', 'unknownField', 'views', 'website', 'author'].sort(),
+      [
+        'category',
+        'contact',
+        'featured',
+        'location.lat',
+        'price',
+        'publishAt',
+        'publishedOn',
+        'seo.extra',
+        'seo.title',
+        'sku',
+        'tags.1',
+        'title',
+        'unknownField',
+        'views',
+        'website',
+        'author',
+      ].sort(),
     );
   });
 
@@ -75,14 +119,29 @@ describe('create and read', () => {
     expect(missing.statusCode).toBe(422);
     expect(missing.json().error.details).toContainEqual({ field: 'title', message: 'is required' });
     const company = await post('company', { name: 'Wrong type' });
-    const wrong = await t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: 'x', author: company._id } });
+    const wrong = await t.request({
+      method: 'POST',
+      url: '/api/documents/post',
+      token: admin,
+      payload: { title: 'x', author: company._id },
+    });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().error.details[0].field).toBe('author');
-    const gone = await t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: 'x', author: 'does-not-exist' } });
+    const gone = await t.request({
+      method: 'POST',
+      url: '/api/documents/post',
+      token: admin,
+      payload: { title: 'x', author: 'does-not-exist' },
+    });
     expect(gone.statusCode).toBe(422);
     // One good and one missing reference in an array: the missing one is named by its index.
     const good = await post('post', { title: 'Good target' });
-    const mixed = await t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: 'x', related: [good._id, 'gone-id'] } });
+    const mixed = await t.request({
+      method: 'POST',
+      url: '/api/documents/post',
+      token: admin,
+      payload: { title: 'x', related: [good._id, 'gone-id'] },
+    });
     expect(mixed.statusCode).toBe(422);
     expect(mixed.json().error.details).toEqual([{ field: 'related.1', message: 'references a missing document gone-id' }]);
     // None of the refused creates wrote anything.
@@ -124,12 +183,18 @@ describe('slugs and unique fields', () => {
     const a = await post('post', { title: 'Crème Brûlée: A Guide!' });
     const b = await post('post', { title: 'Crème Brûlée: a guide' });
     const c = await post('post', { title: 'CREME brulee -- a guide' });
-    expect([a.slug, b.slug, c.slug]).toEqual([{ current: 'creme-brulee-a-guide' }, { current: 'creme-brulee-a-guide-2' }, { current: 'creme-brulee-a-guide-3' }]);
+    expect([a.slug, b.slug, c.slug]).toEqual([
+      { current: 'creme-brulee-a-guide' },
+      { current: 'creme-brulee-a-guide-2' },
+      { current: 'creme-brulee-a-guide-3' },
+    ]);
   });
 
   it('concurrent creates with one title all succeed, each with its own slug', async () => {
     const racing = await Promise.all(
-      Array.from({ length: 8 }, () => t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: 'Racing Title' } })),
+      Array.from({ length: 8 }, () =>
+        t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: 'Racing Title' } }),
+      ),
     );
     expect(racing.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
     const slugs = racing.map((r) => r.json().data.slug.current).sort();
@@ -141,7 +206,12 @@ describe('slugs and unique fields', () => {
     expect(a.slug).toEqual({ current: 'my-custom-slug' });
     const b = await post('post', { title: 'Any 2', slug: { current: 'other-slug' } });
     expect(b.slug).toEqual({ current: 'other-slug' });
-    const taken = await t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: 'x', slug: 'my-custom-slug' } });
+    const taken = await t.request({
+      method: 'POST',
+      url: '/api/documents/post',
+      token: admin,
+      payload: { title: 'x', slug: 'my-custom-slug' },
+    });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error.details).toEqual([{ field: 'slug', message: 'is already taken' }]);
   });
@@ -159,7 +229,9 @@ describe('slugs and unique fields', () => {
     const dup = await t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: 'U2', sku: 'SKU-1' } });
     expect(dup.statusCode).toBe(409);
     const racing = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: `R${i}`, sku: 'SKU-RACE' } })),
+      Array.from({ length: 5 }, (_, i) =>
+        t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: `R${i}`, sku: 'SKU-RACE' } }),
+      ),
     );
     expect(racing.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
   });
@@ -167,7 +239,12 @@ describe('slugs and unique fields', () => {
   it('a create refused for a taken value leaves no reference or media use behind', async () => {
     const author = await post('author', { name: 'Referenced only by refused posts' });
     await post('post', { title: 'Holder', sku: 'SKU-HELD' });
-    const refused = await t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title: 'Refused', sku: 'SKU-HELD', author: author._id } });
+    const refused = await t.request({
+      method: 'POST',
+      url: '/api/documents/post',
+      token: admin,
+      payload: { title: 'Refused', sku: 'SKU-HELD', author: author._id },
+    });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.details).toEqual([{ field: 'sku', message: 'is already taken' }]);
     // No phantom referrer: the author deletes without force.
@@ -178,14 +255,22 @@ describe('slugs and unique fields', () => {
 describe('update, ETag and revisions', () => {
   it('PUT replaces all fields and keeps the status; PATCH merges (RFC 7396)', async () => {
     const doc = await post('post', { title: 'Orig', body: 'b', seo: { title: 'S', description: 'D' }, tags: ['a', 'b'] });
-    const put = await t.request({ method: 'PUT', url: `/api/documents/post/${doc._id}`, token: admin, payload: { title: 'Replaced', seo: { title: 'S2' } } });
+    const put = await t.request({
+      method: 'PUT',
+      url: `/api/documents/post/${doc._id}`,
+      token: admin,
+      payload: { title: 'Replaced', seo: { title: 'S2' } },
+    });
     expect(put.statusCode).toBe(200);
     expect(put.json().data).toMatchObject({ _rev: 2, _status: 'draft', title: 'Replaced', seo: { title: 'S2' } });
     expect(put.json().data).not.toHaveProperty('body');
     expect(put.json().data).not.toHaveProperty('tags');
     expect(put.headers.etag).toBe('"2"');
     const patch = await t.request({
-      method: 'PATCH', url: `/api/documents/post/${doc._id}`, token: admin, payload: { seo: { description: 'New', title: null }, tags: ['z'] },
+      method: 'PATCH',
+      url: `/api/documents/post/${doc._id}`,
+      token: admin,
+      payload: { seo: { description: 'New', title: null }, tags: ['z'] },
     });
     expect(patch.statusCode).toBe(200);
     expect(patch.json().data).toMatchObject({ _rev: 3, title: 'Replaced', seo: { description: 'New' }, tags: ['z'] });
@@ -194,11 +279,23 @@ describe('update, ETag and revisions', () => {
 
   it('If-Match: a stale revision gets 412 and changes nothing; the current one writes', async () => {
     const doc = await post('post', { title: 'Etag' });
-    const stale = await t.request({ method: 'PATCH', url: `/api/documents/post/${doc._id}`, token: admin, headers: { 'if-match': '"7"' }, payload: { title: 'No' } });
+    const stale = await t.request({
+      method: 'PATCH',
+      url: `/api/documents/post/${doc._id}`,
+      token: admin,
+      headers: { 'if-match': '"7"' },
+      payload: { title: 'No' },
+    });
     expect(stale.statusCode).toBe(412);
     expect(stale.json().error.code).toBe('PRECONDITION_FAILED');
     expect((await get(`/api/documents/post/${doc._id}`)).json().data.title).toBe('Etag');
-    const ok = await t.request({ method: 'PATCH', url: `/api/documents/post/${doc._id}`, token: admin, headers: { 'if-match': '"1"' }, payload: { title: 'Yes' } });
+    const ok = await t.request({
+      method: 'PATCH',
+      url: `/api/documents/post/${doc._id}`,
+      token: admin,
+      headers: { 'if-match': '"1"' },
+      payload: { title: 'Yes' },
+    });
     expect(ok.statusCode).toBe(200);
     const del = await t.request({ method: 'DELETE', url: `/api/documents/post/${doc._id}`, token: admin, headers: { 'if-match': '"1"' } });
     expect(del.statusCode).toBe(412);
@@ -206,17 +303,34 @@ describe('update, ETag and revisions', () => {
 
   it('If-None-Match with the current ETag gets 304', async () => {
     const doc = await post('post', { title: 'Cache me' });
-    const res = await t.request({ method: 'GET', url: `/api/documents/post/${doc._id}`, token: admin, headers: { 'if-none-match': '"1"' } });
+    const res = await t.request({
+      method: 'GET',
+      url: `/api/documents/post/${doc._id}`,
+      token: admin,
+      headers: { 'if-none-match': '"1"' },
+    });
     expect(res.statusCode).toBe(304);
     expect(res.body).toBe('');
-    const changed = await t.request({ method: 'GET', url: `/api/documents/post/${doc._id}`, token: admin, headers: { 'if-none-match': '"0"' } });
+    const changed = await t.request({
+      method: 'GET',
+      url: `/api/documents/post/${doc._id}`,
+      token: admin,
+      headers: { 'if-none-match': '"0"' },
+    });
     expect(changed.statusCode).toBe(200);
   });
 
   it('concurrent PATCHes are all applied (no lost update)', async () => {
     const doc = await post('post', { title: 'Counter', tags: [] });
     const results = await Promise.all(
-      ['a', 'b', 'c', 'd', 'e'].map((tag) => t.request({ method: 'PATCH', url: `/api/documents/post/${doc._id}`, token: admin, payload: { [`seo`]: { [tag === 'a' ? 'title' : 'description']: tag } } })),
+      ['a', 'b', 'c', 'd', 'e'].map((tag) =>
+        t.request({
+          method: 'PATCH',
+          url: `/api/documents/post/${doc._id}`,
+          token: admin,
+          payload: { [`seo`]: { [tag === 'a' ? 'title' : 'description']: tag } },
+        }),
+      ),
     );
     expect(results.every((r) => r.statusCode === 200)).toBe(true);
     const revs = results.map((r) => r.json().data._rev).sort();
@@ -229,7 +343,11 @@ describe('update, ETag and revisions', () => {
     await t.request({ method: 'PATCH', url: `/api/documents/post/${doc._id}`, token: admin, payload: { title: 'v3' } });
     const revs = await get(`/api/documents/post/${doc._id}/revisions`);
     expect(revs.statusCode).toBe(200);
-    expect(revs.json().data.map((r: { _rev: number; data: { title: string } }) => [r._rev, r.data.title])).toEqual([[3, 'v3'], [2, 'v2'], [1, 'v1']]);
+    expect(revs.json().data.map((r: { _rev: number; data: { title: string } }) => [r._rev, r.data.title])).toEqual([
+      [3, 'v3'],
+      [2, 'v2'],
+      [1, 'v1'],
+    ]);
     expect(revs.json().meta).toEqual({ total: 3, limit: 20, offset: 0 });
     expect(revs.json().data[0]).toHaveProperty('_updatedAt');
     expect(revs.json().data[0]).toHaveProperty('_updatedBy');
@@ -288,10 +406,20 @@ describe('delete', () => {
     await post('post', { title: 'Holds SKU', sku: 'SKU-UPD' });
     const author = await post('author', { name: 'Kept' });
     const p = await post('post', { title: 'Unchanged', author: author._id });
-    const taken = await t.request({ method: 'PATCH', url: `/api/documents/post/${p._id}`, token: admin, payload: { title: 'Changed', sku: 'SKU-UPD' } });
+    const taken = await t.request({
+      method: 'PATCH',
+      url: `/api/documents/post/${p._id}`,
+      token: admin,
+      payload: { title: 'Changed', sku: 'SKU-UPD' },
+    });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error.details).toEqual([{ field: 'sku', message: 'is already taken' }]);
-    const missing = await t.request({ method: 'PATCH', url: `/api/documents/post/${p._id}`, token: admin, payload: { title: 'Changed', author: 'no-such-author' } });
+    const missing = await t.request({
+      method: 'PATCH',
+      url: `/api/documents/post/${p._id}`,
+      token: admin,
+      payload: { title: 'Changed', author: 'no-such-author' },
+    });
     expect(missing.statusCode).toBe(422);
     expect(missing.json().error.details).toEqual([{ field: 'author', message: 'references a missing document no-such-author' }]);
     const after = (await get(`/api/documents/post/${p._id}`)).json().data;

@@ -29,8 +29,11 @@ describe('active content an instance chose to allow', () => {
     form.append('file', new Blob([file]), name);
     const req = new Request('http://localhost/', { method: 'POST', body: form });
     const res = await t.request({
-      method: 'POST', url: '/api/media', payload: Buffer.from(await req.arrayBuffer()),
-      headers: { 'content-type': req.headers.get('content-type') as string }, token: admin,
+      method: 'POST',
+      url: '/api/media',
+      payload: Buffer.from(await req.arrayBuffer()),
+      headers: { 'content-type': req.headers.get('content-type') as string },
+      token: admin,
     });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data as { _id: string; filename: string; mimeType: string; url: string };

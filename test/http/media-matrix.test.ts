@@ -36,7 +36,10 @@ async function multipart(file: Buffer, name: string) {
 }
 
 async function callers(t: TestApp, adminToken: string): Promise<Map<string, string | undefined>> {
-  const bearers = new Map<string, string | undefined>([['anonymous', undefined], ['admin', adminToken]]);
+  const bearers = new Map<string, string | undefined>([
+    ['anonymous', undefined],
+    ['admin', adminToken],
+  ]);
   for (const role of ['editor', 'author', 'writer', 'viewer']) bearers.set(role, await t.userToken(role));
   bearers.set('viewer+media:edit', await t.userToken('viewer', ['media:edit']));
   bearers.set('writer+media:delete', await t.userToken('writer', ['media:delete']));
@@ -107,7 +110,9 @@ describe('media access with media.publicRead: false', () => {
     adminToken = await t.login(ADMIN.username, ADMIN.password);
     bearers = await callers(t, adminToken);
     const { payload, contentType } = await multipart(pdf(), 'private.pdf');
-    m = (await t.request({ method: 'POST', url: '/api/media', payload, headers: { 'content-type': contentType }, token: adminToken })).json().data;
+    m = (
+      await t.request({ method: 'POST', url: '/api/media', payload, headers: { 'content-type': contentType }, token: adminToken })
+    ).json().data;
   });
   afterAll(async () => {
     await t?.close();
@@ -116,8 +121,15 @@ describe('media access with media.publicRead: false', () => {
 
   // Every role holds media:read; tokens only what they were given.
   const readers: Record<string, number> = {
-    anonymous: 401, admin: 200, editor: 200, author: 200, writer: 200, viewer: 200,
-    'token media:upload': 403, 'token media:edit,media:delete': 403, 'token content:*': 403,
+    anonymous: 401,
+    admin: 200,
+    editor: 200,
+    author: 200,
+    writer: 200,
+    viewer: 200,
+    'token media:upload': 403,
+    'token media:edit,media:delete': 403,
+    'token content:*': 403,
   };
   for (const [caller, status] of Object.entries(readers)) {
     it(`${caller} reads: ${status}`, async () => {

@@ -51,7 +51,14 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
       media = {
         storage: 's3',
         maxFileSize: MAX_FILE_SIZE,
-        s3: { bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, accessKeyId: S3RVER_ACCESS_KEY_ID, secretAccessKey: S3RVER_SECRET_ACCESS_KEY },
+        s3: {
+          bucket: s3.bucket,
+          endpoint: s3.endpoint,
+          region: 'us-east-1',
+          forcePathStyle: true,
+          accessKeyId: S3RVER_ACCESS_KEY_ID,
+          secretAccessKey: S3RVER_SECRET_ACCESS_KEY,
+        },
       };
     }
     t = await startTestApp({ schemas: [...TEST_SCHEMAS, PAGE], media });
@@ -68,7 +75,9 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
   async function stored(): Promise<string[]> {
     if (storage === 'local') return readdirSync(mediaDir);
     const client = new S3Client({
-      endpoint: s3!.endpoint, region: 'us-east-1', forcePathStyle: true,
+      endpoint: s3!.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
       credentials: { accessKeyId: S3RVER_ACCESS_KEY_ID, secretAccessKey: S3RVER_SECRET_ACCESS_KEY },
     });
     try {
@@ -250,13 +259,28 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
       const unknown = await upload(pdf(), 'a.pdf', { caption: 'x' });
       expect(unknown.statusCode).toBe(422);
       expect(unknown.json().error.details[0].field).toBe('caption');
-      const { payload, contentType } = await multipart([['file', pdf(), 'a.pdf'], ['file', pdf(), 'b.pdf']]);
+      const { payload, contentType } = await multipart([
+        ['file', pdf(), 'a.pdf'],
+        ['file', pdf(), 'b.pdf'],
+      ]);
       const two = await t.request({ method: 'POST', url: '/api/media', payload, headers: { 'content-type': contentType }, token: admin });
       expect(two.statusCode).toBe(422);
       const cut = payload.subarray(0, payload.length - 60);
-      const truncated = await t.request({ method: 'POST', url: '/api/media', payload: cut, headers: { 'content-type': contentType }, token: admin });
+      const truncated = await t.request({
+        method: 'POST',
+        url: '/api/media',
+        payload: cut,
+        headers: { 'content-type': contentType },
+        token: admin,
+      });
       expect([400, 422]).toContain(truncated.statusCode);
-      const noBoundary = await t.request({ method: 'POST', url: '/api/media', payload: 'garbage', headers: { 'content-type': 'multipart/form-data' }, token: admin });
+      const noBoundary = await t.request({
+        method: 'POST',
+        url: '/api/media',
+        payload: 'garbage',
+        headers: { 'content-type': 'multipart/form-data' },
+        token: admin,
+      });
       expect(noBoundary.statusCode).toBe(400);
       const longAlt = await upload(pdf(), 'a.pdf', { alt: 'x'.repeat(1001) });
       expect(longAlt.statusCode).toBe(422);
@@ -275,7 +299,9 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
       expect(writer.statusCode).toBe(201);
       const id = writer.json().data._id;
       // A writer uploads but neither edits nor deletes (media:edit, media:delete are editor rights).
-      expect((await t.request({ method: 'PATCH', url: `/api/media/${id}`, payload: { alt: 'x' }, token: writerToken })).statusCode).toBe(403);
+      expect((await t.request({ method: 'PATCH', url: `/api/media/${id}`, payload: { alt: 'x' }, token: writerToken })).statusCode).toBe(
+        403,
+      );
       expect((await t.request({ method: 'DELETE', url: `/api/media/${id}`, token: writerToken })).statusCode).toBe(403);
       const editor = await t.userToken('editor');
       expect((await t.request({ method: 'PATCH', url: `/api/media/${id}`, payload: { alt: 'x' }, token: editor })).statusCode).toBe(200);
@@ -454,7 +480,8 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
     it('checks image and file fields, expands them, and guards delete while used', async () => {
       const image = await uploaded(await png(640, 480), 'cover.png');
       const doc = await uploaded(pdf(), 'terms.pdf');
-      const create = (body: Record<string, unknown>) => t.request({ method: 'POST', url: '/api/documents/page', payload: { title: 'Page', ...body }, token: admin });
+      const create = (body: Record<string, unknown>) =>
+        t.request({ method: 'POST', url: '/api/documents/page', payload: { title: 'Page', ...body }, token: admin });
 
       const missing = await create({ cover: '00000000-0000-7000-8000-000000000000' });
       expect(missing.statusCode).toBe(422);
@@ -480,7 +507,12 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
 
       const refused = await t.request({ method: 'DELETE', url: `/api/media/${image._id}`, token: admin });
       expect(refused.statusCode).toBe(409);
-      expect(refused.json().error.details.map((d: { field: string }) => d.field).sort()).toEqual(['cover', 'gallery.0']);
+      expect(
+        refused
+          .json()
+          .error.details.map((d: { field: string }) => d.field)
+          .sort(),
+      ).toEqual(['cover', 'gallery.0']);
       expect((await fetchFile(image.url)).statusCode).toBe(200);
 
       // Once the page no longer uses the PDF, it can go without force.
@@ -506,7 +538,12 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
 
     it('an edit of a media item shows at once in cached public reads that expand it', async () => {
       const image = await uploaded(await png(120, 90), 'cached.png', { alt: 'first' });
-      const page = await t.request({ method: 'POST', url: '/api/documents/page', payload: { title: 'Cached', cover: image._id, _status: 'published' }, token: admin });
+      const page = await t.request({
+        method: 'POST',
+        url: '/api/documents/page',
+        payload: { title: 'Cached', cover: image._id, _status: 'published' },
+        token: admin,
+      });
       const url = `/api/documents/page/${page.json().data._id}?expand=cover`;
       expect((await t.request({ method: 'GET', url })).json().data.cover.alt).toBe('first');
       expect((await t.request({ method: 'GET', url })).json().data.cover.alt).toBe('first');
@@ -518,7 +555,9 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
       const image = await uploaded(await png(100, 100), 'release.png');
       const page = await t.request({ method: 'POST', url: '/api/documents/page', payload: { title: 'P', cover: image._id }, token: admin });
       expect((await t.request({ method: 'DELETE', url: `/api/media/${image._id}`, token: admin })).statusCode).toBe(409);
-      expect((await t.request({ method: 'DELETE', url: `/api/documents/page/${page.json().data._id}`, token: admin })).statusCode).toBe(200);
+      expect((await t.request({ method: 'DELETE', url: `/api/documents/page/${page.json().data._id}`, token: admin })).statusCode).toBe(
+        200,
+      );
       expect((await t.request({ method: 'DELETE', url: `/api/media/${image._id}`, token: admin })).statusCode).toBe(200);
     });
   });

@@ -29,7 +29,14 @@ describe('no secrets in responses', () => {
     await call('GET', '/api/auth/me', admin);
     await call('POST', '/api/auth/validate', admin);
     const refreshed = (await call('POST', '/api/auth/refresh', undefined, { refreshToken: session.refreshToken })).data;
-    const user = (await call('POST', '/api/users', refreshed.token, { username: 'scan', email: 'scan@example.com', password: 'scan-password-1', role: 'editor' })).data;
+    const user = (
+      await call('POST', '/api/users', refreshed.token, {
+        username: 'scan',
+        email: 'scan@example.com',
+        password: 'scan-password-1',
+        role: 'editor',
+      })
+    ).data;
     await call('GET', '/api/users', refreshed.token);
     await call('GET', `/api/users/${user.id}`, refreshed.token);
     await call('GET', '/api/users/by-username/scan', refreshed.token);

@@ -15,15 +15,26 @@ const post = (url: string, payload: Record<string, unknown>, token?: string) => 
 
 async function newUser(extra: Record<string, unknown> = {}) {
   const username = `reset${++n}`;
-  const res = await post('/api/users', { username, email: `${username}@example.com`, password: PASSWORD, firstName: '<b>Eve</b>', ...extra }, admin);
+  const res = await post(
+    '/api/users',
+    { username, email: `${username}@example.com`, password: PASSWORD, firstName: '<b>Eve</b>', ...extra },
+    admin,
+  );
   expect(res.statusCode, res.body).toBe(201);
   return { id: res.json().data.id as string, username, email: `${username}@example.com` };
 }
 
-useAdminApp(() => startTestApp({ mail: { smtpUrl: mail.url, from: 'Vellum <cms@example.com>' }, server: { publicUrl: 'https://cms.example' } }, { now: () => clock }), (app, token) => {
-  t = app;
-  admin = token;
-});
+useAdminApp(
+  () =>
+    startTestApp(
+      { mail: { smtpUrl: mail.url, from: 'Vellum <cms@example.com>' }, server: { publicUrl: 'https://cms.example' } },
+      { now: () => clock },
+    ),
+  (app, token) => {
+    t = app;
+    admin = token;
+  },
+);
 
 describe('password reset', () => {
   it('mails a single-use link (text and escaped HTML); the link sets the password and ends all sessions', async () => {
@@ -72,7 +83,7 @@ describe('password reset', () => {
     admin = await t.login(ADMIN.username, ADMIN.password);
   });
 
-  it('using one link spends the user\'s other open links', async () => {
+  it("using one link spends the user's other open links", async () => {
     const u = await newUser();
     await post('/api/auth/request-reset', { email: u.email });
     await post('/api/auth/request-reset', { email: u.email });
@@ -91,7 +102,11 @@ describe('password reset', () => {
 describe('invitations', () => {
   it('users:invite creates an inactive user whose mailed link sets the password and activates it', async () => {
     const inviterName = `inviter${++n}`;
-    await post('/api/users', { username: inviterName, email: `${inviterName}@example.com`, password: PASSWORD, role: 'viewer', permissions: ['users:invite'] }, admin);
+    await post(
+      '/api/users',
+      { username: inviterName, email: `${inviterName}@example.com`, password: PASSWORD, role: 'viewer', permissions: ['users:invite'] },
+      admin,
+    );
     const inviter = await t.login(inviterName, PASSWORD);
     const res = await post('/api/users/invite', { username: 'newbie', email: 'newbie@example.com', role: 'writer' }, inviter);
     expect(res.statusCode).toBe(201);
@@ -107,7 +122,9 @@ describe('invitations', () => {
     expect((await post('/api/users/invite', { username: 'boss', email: 'boss@example.com', role: 'admin' }, inviter)).statusCode).toBe(403);
     const viewer = `viewer${++n}`;
     await post('/api/users', { username: viewer, email: `${viewer}@example.com`, password: PASSWORD, role: 'viewer' }, admin);
-    expect((await post('/api/users/invite', { username: 'x1', email: 'x1@example.com' }, await t.login(viewer, PASSWORD))).statusCode).toBe(403);
+    expect((await post('/api/users/invite', { username: 'x1', email: 'x1@example.com' }, await t.login(viewer, PASSWORD))).statusCode).toBe(
+      403,
+    );
   });
 });
 

@@ -22,10 +22,13 @@ async function titles(query: string, token: string | null = admin): Promise<stri
 }
 const sorted = (a: string[]) => [...a].sort();
 
-useAdminApp(() => startTestApp({ schemas: TEST_SCHEMAS }), (app, token) => {
-  t = app;
-  admin = token;
-});
+useAdminApp(
+  () => startTestApp({ schemas: TEST_SCHEMAS }),
+  (app, token) => {
+    t = app;
+    admin = token;
+  },
+);
 beforeAll(async () => {
   await create('acme', 'company', { name: 'Acme', country: 'de', _status: 'published' });
   await create('hidden', 'company', { name: 'Hidden Co' });
@@ -33,16 +36,47 @@ beforeAll(async () => {
   await create('bob', 'author', { name: 'Bob', company: docs.hidden._id, _status: 'published' });
   await create('cyd', 'author', { name: 'Cyd' });
   await create('p1', 'post', {
-    title: 'Alpha', price: 10, views: 100, featured: true, category: 'news', tags: ['js', 'web'], author: docs.ada._id,
-    seo: { title: 'Alpha SEO' }, publishedOn: '2024-01-10', publishAt: '2024-01-10T08:00:00Z', location: { lat: 52.5, lng: 13.4 },
-    body: 'The quick brown fox jumps', _status: 'published',
+    title: 'Alpha',
+    price: 10,
+    views: 100,
+    featured: true,
+    category: 'news',
+    tags: ['js', 'web'],
+    author: docs.ada._id,
+    seo: { title: 'Alpha SEO' },
+    publishedOn: '2024-01-10',
+    publishAt: '2024-01-10T08:00:00Z',
+    location: { lat: 52.5, lng: 13.4 },
+    body: 'The quick brown fox jumps',
+    _status: 'published',
   });
   await create('p2', 'post', {
-    title: 'Beta', price: 2.5, views: 5, category: 'guide', tags: ['rust'], author: docs.bob._id, related: [docs.p1._id],
-    body: 'Lazy dogs sleep all day', _status: 'published',
+    title: 'Beta',
+    price: 2.5,
+    views: 5,
+    category: 'guide',
+    tags: ['rust'],
+    author: docs.bob._id,
+    related: [docs.p1._id],
+    body: 'Lazy dogs sleep all day',
+    _status: 'published',
   });
-  await create('p3', 'post', { title: 'Gamma', price: 100, views: 0, category: 'guide', author: docs.cyd._id, related: [docs.p1._id, docs.p2._id], body: 'quick thinking' });
-  await create('p4', 'post', { title: 'delta', category: 'opinion', tags: ['js'], _status: 'archived', content: '<p>Rich <em>quickly</em> text</p>' });
+  await create('p3', 'post', {
+    title: 'Gamma',
+    price: 100,
+    views: 0,
+    category: 'guide',
+    author: docs.cyd._id,
+    related: [docs.p1._id, docs.p2._id],
+    body: 'quick thinking',
+  });
+  await create('p4', 'post', {
+    title: 'delta',
+    category: 'opinion',
+    tags: ['js'],
+    _status: 'archived',
+    content: '<p>Rich <em>quickly</em> text</p>',
+  });
 });
 
 describe('filters', () => {
@@ -134,7 +168,9 @@ describe('order, paging, fields, search', () => {
   it('fields returns only those fields plus the system fields', async () => {
     const res = await t.request({ method: 'GET', url: `/api/documents/post?fields=title,price&filter[_id]=${docs.p1._id}`, token: admin });
     const [doc] = res.json().data;
-    expect(Object.keys(doc).sort()).toEqual(['_createdAt', '_createdBy', '_id', '_rev', '_status', '_type', '_updatedAt', '_updatedBy', 'price', 'title'].sort());
+    expect(Object.keys(doc).sort()).toEqual(
+      ['_createdAt', '_createdBy', '_id', '_rev', '_status', '_type', '_updatedAt', '_updatedBy', 'price', 'title'].sort(),
+    );
     const one = await t.request({ method: 'GET', url: `/api/documents/post/${docs.p1._id}?fields=slug`, token: admin });
     expect(one.json().data.slug).toEqual({ current: 'alpha' });
     expect(one.json().data).not.toHaveProperty('title');
@@ -151,7 +187,12 @@ describe('order, paging, fields, search', () => {
     await t.request({ method: 'PATCH', url: `/api/documents/post/${docs.p2._id}`, token: admin, payload: { body: 'energetic cats' } });
     expect(await titles('search=lazy')).toEqual([]);
     expect(await titles('search=energetic')).toEqual(['Beta']);
-    await t.request({ method: 'PATCH', url: `/api/documents/post/${docs.p2._id}`, token: admin, payload: { body: 'Lazy dogs sleep all day' } });
+    await t.request({
+      method: 'PATCH',
+      url: `/api/documents/post/${docs.p2._id}`,
+      token: admin,
+      payload: { body: 'Lazy dogs sleep all day' },
+    });
   });
 });
 

@@ -70,7 +70,8 @@ describe('login rate limit', () => {
 
   it('limits password-reset requests per address and per client', () =>
     withApp(RULE, async (t) => {
-      const reset = (email: string, ip: string) => t.request({ method: 'POST', url: '/api/auth/request-reset', payload: { email }, remoteAddress: ip });
+      const reset = (email: string, ip: string) =>
+        t.request({ method: 'POST', url: '/api/auth/request-reset', payload: { email }, remoteAddress: ip });
       for (let i = 0; i < 3; i++) expect((await reset('victim@example.com', `10.6.0.${i}`)).statusCode).toBe(200);
       expect((await reset('victim@example.com', '10.6.0.50')).statusCode).toBe(429);
       for (let i = 0; i < 3; i++) await reset(`other${i}@example.com`, '10.6.1.1');

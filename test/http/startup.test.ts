@@ -28,7 +28,11 @@ describe('start-up', () => {
     try {
       const none = await plain.request({ method: 'GET', url: '/api/health', headers: { origin: 'https://studio.example' } });
       expect(none.headers['access-control-allow-origin']).toBeUndefined();
-      const allowed = await open.request({ method: 'OPTIONS', url: '/api/documents/post', headers: { origin: 'https://studio.example', 'access-control-request-method': 'POST' } });
+      const allowed = await open.request({
+        method: 'OPTIONS',
+        url: '/api/documents/post',
+        headers: { origin: 'https://studio.example', 'access-control-request-method': 'POST' },
+      });
       expect(allowed.statusCode).toBe(204);
       expect(allowed.headers['access-control-allow-origin']).toBe('https://studio.example');
       const other = await open.request({ method: 'GET', url: '/api/health', headers: { origin: 'https://evil.example' } });
@@ -56,7 +60,11 @@ describe('start-up', () => {
   it('a restart on the same database keeps data, the generated JWT secret and sessions', async () => {
     await withTestDatabase(async (db) => {
       const first = await createApp(config(db.url));
-      const login = await first.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } });
+      const login = await first.server.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: ADMIN.username, password: ADMIN.password },
+      });
       const token = login.json().data.token;
       await first.close();
       const second = await createApp(config(db.url));
@@ -81,9 +89,13 @@ describe('start-up', () => {
     await withTestDatabase(async (db) => {
       const jwtSecret = 'x'.repeat(40);
       const a = await createApp(config(db.url, { jwtSecret }));
-      const token = (await a.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })).json().data.token;
+      const token = (
+        await a.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })
+      ).json().data.token;
       const b = await createApp(config(db.url, { jwtSecret }));
-      expect((await b.server.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+      expect(
+        (await b.server.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode,
+      ).toBe(200);
       await a.close();
       await b.close();
     });
@@ -91,7 +103,10 @@ describe('start-up', () => {
 
   it('an admin password the policy refuses stops start-up with a config problem', async () => {
     await withTestDatabase(async (db) => {
-      const bad = resolveConfig({ database: { url: db.url }, security: { bcryptRounds: 4, adminUser: { username: 'root', password: 'short' } } }, {});
+      const bad = resolveConfig(
+        { database: { url: db.url }, security: { bcryptRounds: 4, adminUser: { username: 'root', password: 'short' } } },
+        {},
+      );
       const err = await createApp(bad).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as ConfigError).problems).toEqual(['security.adminUser.password: must be at least 10 characters']);
@@ -101,14 +116,29 @@ describe('start-up', () => {
   it('making a field unique when stored documents share a value fails start-up clearly', async () => {
     await withTestDatabase(async (db) => {
       const schemas = [{ name: 'tag', title: 'Tag', fields: [{ name: 'label', type: 'string' }] }];
-      const first = await createApp(resolveConfig({ database: { url: db.url }, security: { bcryptRounds: 4, adminUser: ADMIN }, schemas }, {}));
-      const token = (await first.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })).json().data.token;
+      const first = await createApp(
+        resolveConfig({ database: { url: db.url }, security: { bcryptRounds: 4, adminUser: ADMIN }, schemas }, {}),
+      );
+      const token = (
+        await first.server.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: ADMIN.username, password: ADMIN.password },
+        })
+      ).json().data.token;
       for (let i = 0; i < 2; i++) {
-        await first.server.inject({ method: 'POST', url: '/api/documents/tag', headers: { authorization: `Bearer ${token}` }, payload: { label: 'same' } });
+        await first.server.inject({
+          method: 'POST',
+          url: '/api/documents/tag',
+          headers: { authorization: `Bearer ${token}` },
+          payload: { label: 'same' },
+        });
       }
       await first.close();
       const unique = [{ name: 'tag', title: 'Tag', fields: [{ name: 'label', type: 'string', unique: true }] }];
-      const err = await createApp(resolveConfig({ database: { url: db.url }, security: { bcryptRounds: 4 }, schemas: unique }, {})).catch((e: unknown) => e);
+      const err = await createApp(resolveConfig({ database: { url: db.url }, security: { bcryptRounds: 4 }, schemas: unique }, {})).catch(
+        (e: unknown) => e,
+      );
       expect((err as Error).message).toMatch(/cannot make tag_label unique/);
     });
   });
@@ -123,7 +153,11 @@ describe('server errors', () => {
       try {
         // Pull the database out from under the running app: every query now fails inside the server.
         await app.services.database.close();
-        const res = await app.server.inject({ method: 'GET', url: '/api/documents/post?limit=5', headers: { 'x-request-id': 'req-500-test' } });
+        const res = await app.server.inject({
+          method: 'GET',
+          url: '/api/documents/post?limit=5',
+          headers: { 'x-request-id': 'req-500-test' },
+        });
         expect(res.statusCode).toBe(500);
         expect(res.json()).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error (request id req-500-test)' } });
         expect(res.headers['x-request-id']).toBe('req-500-test');
@@ -143,15 +177,31 @@ describe('first-boot claim', () => {
       const token = t.app.claimToken as string;
       expect(token).toMatch(/^[0-9A-Za-z]{32}$/);
       expect((await t.request({ method: 'GET', url: '/api/auth/claim' })).json()).toEqual({ data: { claimable: true } });
-      const wrong = await t.request({ method: 'POST', url: '/api/auth/claim', payload: { token: 'x'.repeat(32), username: 'owner', email: 'o@example.com', password: 'owner-password-1' } });
+      const wrong = await t.request({
+        method: 'POST',
+        url: '/api/auth/claim',
+        payload: { token: 'x'.repeat(32), username: 'owner', email: 'o@example.com', password: 'owner-password-1' },
+      });
       expect(wrong.statusCode).toBe(403);
-      const weak = await t.request({ method: 'POST', url: '/api/auth/claim', payload: { token, username: 'owner', email: 'o@example.com', password: 'short' } });
+      const weak = await t.request({
+        method: 'POST',
+        url: '/api/auth/claim',
+        payload: { token, username: 'owner', email: 'o@example.com', password: 'short' },
+      });
       expect(weak.statusCode).toBe(422);
-      const ok = await t.request({ method: 'POST', url: '/api/auth/claim', payload: { token, username: 'owner', email: 'o@example.com', password: 'owner-password-1' } });
+      const ok = await t.request({
+        method: 'POST',
+        url: '/api/auth/claim',
+        payload: { token, username: 'owner', email: 'o@example.com', password: 'owner-password-1' },
+      });
       expect(ok.statusCode).toBe(201);
       expect(ok.json().data.user).toMatchObject({ username: 'owner', role: 'admin' });
       expect((await t.request({ method: 'GET', url: '/api/auth/me', token: ok.json().data.token })).statusCode).toBe(200);
-      const again = await t.request({ method: 'POST', url: '/api/auth/claim', payload: { token, username: 'thief', email: 't@example.com', password: 'thief-password-1' } });
+      const again = await t.request({
+        method: 'POST',
+        url: '/api/auth/claim',
+        payload: { token, username: 'thief', email: 't@example.com', password: 'thief-password-1' },
+      });
       expect(again.statusCode).toBe(403);
       expect((await t.request({ method: 'GET', url: '/api/auth/claim' })).json()).toEqual({ data: { claimable: false } });
     } finally {

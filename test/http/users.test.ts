@@ -25,24 +25,59 @@ async function newUser(role: string, extra: Record<string, unknown> = {}) {
 }
 const me = (token: string) => t.request({ method: 'GET', url: '/api/auth/me', token });
 
-useAdminApp(() => startTestApp({
-    security: {
-      // Hooks from a JS/TS config: refuse one domain, make everyone from another an author.
-      validateUser: (u: { email: string }) => (u.email.endsWith('@blocked.example') ? 'this email domain is not allowed' : true),
-      assignRole: (u: { email: string; role: string }) => (u.email.endsWith('@authors.example') ? 'author' : u.role),
-    },
-  }), (app, token) => {
-  t = app;
-  admin = token;
-});
+useAdminApp(
+  () =>
+    startTestApp({
+      security: {
+        // Hooks from a JS/TS config: refuse one domain, make everyone from another an author.
+        validateUser: (u: { email: string }) => (u.email.endsWith('@blocked.example') ? 'this email domain is not allowed' : true),
+        assignRole: (u: { email: string; role: string }) => (u.email.endsWith('@authors.example') ? 'author' : u.role),
+      },
+    }),
+  (app, token) => {
+    t = app;
+    admin = token;
+  },
+);
 
 describe('create', () => {
   it('POST /users → 201 with the served shape, never a hash', async () => {
-    const res = await createUser({ username: 'jane', email: 'Jane@Example.com', firstName: 'Jane', lastName: 'Doe', role: 'editor', permissions: ['media:read'] });
+    const res = await createUser({
+      username: 'jane',
+      email: 'Jane@Example.com',
+      firstName: 'Jane',
+      lastName: 'Doe',
+      role: 'editor',
+      permissions: ['media:read'],
+    });
     expect(res.statusCode).toBe(201);
     const user = res.json().data;
-    expect(Object.keys(user).sort()).toEqual(['active', 'createdAt', 'email', 'firstName', 'id', 'lastLogin', 'lastName', 'mfaEnabled', 'name', 'permissions', 'role', 'updatedAt', 'username'].sort());
-    expect(user).toMatchObject({ username: 'jane', email: 'jane@example.com', name: 'Jane Doe', role: 'editor', permissions: ['media:read'], active: true, lastLogin: null });
+    expect(Object.keys(user).sort()).toEqual(
+      [
+        'active',
+        'createdAt',
+        'email',
+        'firstName',
+        'id',
+        'lastLogin',
+        'lastName',
+        'mfaEnabled',
+        'name',
+        'permissions',
+        'role',
+        'updatedAt',
+        'username',
+      ].sort(),
+    );
+    expect(user).toMatchObject({
+      username: 'jane',
+      email: 'jane@example.com',
+      name: 'Jane Doe',
+      role: 'editor',
+      permissions: ['media:read'],
+      active: true,
+      lastLogin: null,
+    });
     expect(allKeys(res.json()).filter((k) => /hash|secret|password|backup/i.test(k))).toEqual([]);
   });
 
@@ -50,7 +85,12 @@ describe('create', () => {
     const u = unique();
     const bad = await createUser({ username: u, email: `${u}@example.com`, role: 'boss', permissions: ['nope'] });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().error.details.map((d: { field: string }) => d.field).sort()).toEqual(['permissions.0', 'role']);
+    expect(
+      bad
+        .json()
+        .error.details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['permissions.0', 'role']);
     const weak = await createUser({ username: u, email: `${u}@example.com`, password: 'short' });
     expect(weak.statusCode).toBe(422);
     expect(weak.json().error.details).toEqual([{ field: 'password', message: 'must be at least 10 characters' }]);
@@ -76,8 +116,13 @@ describe('create', () => {
   it('a non-admin with users:write cannot create admins or grant what it lacks', async () => {
     const manager = await newUser('viewer', { permissions: ['users:write', 'users:read'] });
     expect((await createUser({ username: unique(), email: `${unique()}@example.com`, role: 'admin' }, manager.token)).statusCode).toBe(403);
-    expect((await createUser({ username: unique(), email: `${unique()}@example.com`, permissions: ['content:publish'] }, manager.token)).statusCode).toBe(403);
-    expect((await createUser({ username: unique(), email: `${unique()}@example.com`, permissions: ['content:read'] }, manager.token)).statusCode).toBe(201);
+    expect(
+      (await createUser({ username: unique(), email: `${unique()}@example.com`, permissions: ['content:publish'] }, manager.token))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await createUser({ username: unique(), email: `${unique()}@example.com`, permissions: ['content:read'] }, manager.token)).statusCode,
+    ).toBe(201);
   });
 });
 
@@ -94,7 +139,9 @@ describe('read', () => {
     expect(writers.json().data.every((x: { role: string }) => x.role === 'writer')).toBe(true);
     expect((await t.request({ method: 'GET', url: `/api/users/${u.id}`, token: admin })).json().data.username).toBe(u.username);
     expect((await t.request({ method: 'GET', url: `/api/users/by-username/${u.username}`, token: admin })).json().data.id).toBe(u.id);
-    expect((await t.request({ method: 'GET', url: `/api/users/by-email/${u.username}@example.com`, token: admin })).json().data.id).toBe(u.id);
+    expect((await t.request({ method: 'GET', url: `/api/users/by-email/${u.username}@example.com`, token: admin })).json().data.id).toBe(
+      u.id,
+    );
     expect((await t.request({ method: 'GET', url: '/api/users/nope', token: admin })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: '/api/users?role=boss', token: admin })).statusCode).toBe(400);
   });
@@ -115,7 +162,8 @@ describe('read', () => {
       [`/api/users/by-email/${target.username}@example.com`, writer.token, 200],
       [`/api/users/by-email/${target.username}@example.com`, viewer.token, 403],
     ];
-    for (const [url, token, status] of cases) expect([url, (await t.request({ method: 'GET', url, token })).statusCode]).toEqual([url, status]);
+    for (const [url, token, status] of cases)
+      expect([url, (await t.request({ method: 'GET', url, token })).statusCode]).toEqual([url, status]);
     expect((await createUser({ username: unique(), email: `${unique()}@example.com` }, reader.token)).statusCode).toBe(403);
     expect((await t.request({ method: 'POST', url: '/api/users', payload: {} })).statusCode).toBe(401);
   });
@@ -130,7 +178,7 @@ describe('update and delete', () => {
     expect((await me(u.token)).statusCode).toBe(200);
   });
 
-  it('a role change, a deactivation or a new password ends the user\'s sessions at once', async () => {
+  it("a role change, a deactivation or a new password ends the user's sessions at once", async () => {
     const a = await newUser('viewer');
     await t.request({ method: 'PUT', url: `/api/users/${a.id}`, token: admin, payload: { role: 'editor' } });
     expect((await me(a.token)).statusCode).toBe(401);
@@ -140,7 +188,9 @@ describe('update and delete', () => {
     const b = await newUser('viewer');
     await t.request({ method: 'PUT', url: `/api/users/${b.id}`, token: admin, payload: { active: false } });
     expect((await me(b.token)).statusCode).toBe(401);
-    expect((await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: b.username, password: PASSWORD } })).statusCode).toBe(401);
+    expect(
+      (await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: b.username, password: PASSWORD } })).statusCode,
+    ).toBe(401);
 
     const c = await newUser('viewer');
     await t.request({ method: 'PUT', url: `/api/users/${c.id}`, token: admin, payload: { password: 'another-password-2' } });
@@ -168,9 +218,13 @@ describe('update and delete', () => {
   it('non-admins cannot change admin accounts', async () => {
     const manager = await newUser('viewer', { permissions: ['users:write'] });
     const other = await newUser('admin');
-    expect((await t.request({ method: 'PUT', url: `/api/users/${other.id}`, token: manager.token, payload: { firstName: 'x' } })).statusCode).toBe(403);
+    expect(
+      (await t.request({ method: 'PUT', url: `/api/users/${other.id}`, token: manager.token, payload: { firstName: 'x' } })).statusCode,
+    ).toBe(403);
     expect((await t.request({ method: 'DELETE', url: `/api/users/${other.id}`, token: manager.token })).statusCode).toBe(403);
-    expect((await t.request({ method: 'PUT', url: `/api/users/${manager.id}`, token: manager.token, payload: { role: 'admin' } })).statusCode).toBe(403);
+    expect(
+      (await t.request({ method: 'PUT', url: `/api/users/${manager.id}`, token: manager.token, payload: { role: 'admin' } })).statusCode,
+    ).toBe(403);
   });
 
   it('DELETE removes the user and its sessions', async () => {
@@ -187,12 +241,22 @@ describe('change password', () => {
     const u = await newUser('viewer');
     const other = await t.login(u.username, PASSWORD);
     const url = '/api/auth/change-password';
-    const wrong = await t.request({ method: 'POST', url, token: u.token, payload: { currentPassword: 'wrong-password', newPassword: 'new-password-123' } });
+    const wrong = await t.request({
+      method: 'POST',
+      url,
+      token: u.token,
+      payload: { currentPassword: 'wrong-password', newPassword: 'new-password-123' },
+    });
     expect(wrong.statusCode).toBe(403);
     const weak = await t.request({ method: 'POST', url, token: u.token, payload: { currentPassword: PASSWORD, newPassword: 'short' } });
     expect(weak.statusCode).toBe(422);
     expect(weak.json().error.details[0].field).toBe('newPassword');
-    const ok = await t.request({ method: 'POST', url, token: u.token, payload: { currentPassword: PASSWORD, newPassword: 'new-password-123' } });
+    const ok = await t.request({
+      method: 'POST',
+      url,
+      token: u.token,
+      payload: { currentPassword: PASSWORD, newPassword: 'new-password-123' },
+    });
     expect(ok.json()).toEqual({ data: { success: true } });
     expect((await me(u.token)).statusCode).toBe(200);
     expect((await me(other)).statusCode).toBe(401);

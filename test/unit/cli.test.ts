@@ -31,7 +31,13 @@ describe('vellum serve', () => {
 
   it('a bad configuration prints one line per problem and exits 78', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'vellum-cli-'));
-    writeFileSync(join(cwd, 'vellum.config.json'), JSON.stringify({ security: { passwordPolicy: { minLength: 0 } }, schemas: [{ name: 'post', fields: [{ name: 't', type: 'nope' }] }] }));
+    writeFileSync(
+      join(cwd, 'vellum.config.json'),
+      JSON.stringify({
+        security: { passwordPolicy: { minLength: 0 } },
+        schemas: [{ name: 'post', fields: [{ name: 't', type: 'nope' }] }],
+      }),
+    );
     const res = await run(['serve'], { cwd });
     expect(res.code).toBe(78);
     expect(res.stderr).toContain('  security.passwordPolicy.minLength: expected integer ≥ 1\n');
@@ -40,7 +46,10 @@ describe('vellum serve', () => {
 
   it('starts on SQLite under ./data, prints a claim URL, serves the API and stops on SIGTERM', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'vellum-cli-'));
-    writeFileSync(join(cwd, 'vellum.config.json'), JSON.stringify({ schemas: [{ name: 'post', title: 'Post', fields: [{ name: 'title', type: 'string' }] }] }));
+    writeFileSync(
+      join(cwd, 'vellum.config.json'),
+      JSON.stringify({ schemas: [{ name: 'post', title: 'Post', fields: [{ name: 'title', type: 'string' }] }] }),
+    );
     const res = await run(['serve', '--port', '0', '--host', '127.0.0.1'], { cwd, until: /claim\?token=\w+/ });
     expect(res.kill).toBeDefined();
     const base = /API (http:\/\/127\.0\.0\.1:\d+)\/api/.exec(res.stdout)?.[1];

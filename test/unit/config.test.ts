@@ -13,7 +13,13 @@ describe('resolveConfig', () => {
     const c = resolveConfig({}, {});
     expect(c.server).toMatchObject({ port: 3000, host: '0.0.0.0', basePath: '/api', logLevel: 'info' });
     expect(c.database.url).toBe('sqlite:./data/vellum.db');
-    expect(c.security.passwordPolicy).toEqual({ minLength: 10, requireUppercase: false, requireLowercase: false, requireNumbers: false, requireSpecial: false });
+    expect(c.security.passwordPolicy).toEqual({
+      minLength: 10,
+      requireUppercase: false,
+      requireLowercase: false,
+      requireNumbers: false,
+      requireSpecial: false,
+    });
     expect(c.security.accessTokenTtlMs).toBe(3_600_000);
     expect(c.security.refreshTokenTtlMs).toBe(7 * 86_400_000);
     expect(c.security.rememberMeTtlMs).toBe(30 * 86_400_000);
@@ -32,13 +38,18 @@ describe('resolveConfig', () => {
   });
 
   it('admin from environment variables', () => {
-    const c = resolveConfig({}, { VELLUM_ADMIN_USERNAME: 'boss', VELLUM_ADMIN_PASSWORD: 'boss-password-1', VELLUM_ADMIN_EMAIL: 'b@example.com' });
+    const c = resolveConfig(
+      {},
+      { VELLUM_ADMIN_USERNAME: 'boss', VELLUM_ADMIN_PASSWORD: 'boss-password-1', VELLUM_ADMIN_EMAIL: 'b@example.com' },
+    );
     expect(c.security.adminUser).toMatchObject({ username: 'boss', password: 'boss-password-1', email: 'b@example.com' });
   });
 
   it('tokens.accessTokenTtl wins over tokenExpiry', () => {
     expect(resolveConfig({ security: { tokenExpiry: '2h' } }, {}).security.accessTokenTtlMs).toBe(7_200_000);
-    expect(resolveConfig({ security: { tokenExpiry: '2h', tokens: { accessTokenTtl: '5m' } } }, {}).security.accessTokenTtlMs).toBe(300_000);
+    expect(resolveConfig({ security: { tokenExpiry: '2h', tokens: { accessTokenTtl: '5m' } } }, {}).security.accessTokenTtlMs).toBe(
+      300_000,
+    );
   });
 
   it('reports one line per problem', () => {
@@ -64,11 +75,31 @@ describe('resolveConfig', () => {
     expect(
       problems({
         schemas: [
-          { name: 'post', fields: [{ name: 'title', type: 'strin' }, { name: 'author', type: 'reference', to: 'person' }, { name: 'title', type: 'string' }] },
+          {
+            name: 'post',
+            fields: [
+              { name: 'title', type: 'strin' },
+              { name: 'author', type: 'reference', to: 'person' },
+              { name: 'title', type: 'string' },
+            ],
+          },
           { name: 'Bad-Name', fields: [] },
           { name: 'media', fields: [] },
-          { name: 'page', fields: [{ name: '_x', type: 'string' }, { name: 'kind', type: 'select' }, { name: 'slug', type: 'slug', source: 'nope' }] },
-          { name: 'page', fields: [{ name: 'tags', type: 'array', of: { type: 'bogus' } }, { name: 'seo', type: 'object', fields: [{ name: 'x', type: 'number', unique: true }] }] },
+          {
+            name: 'page',
+            fields: [
+              { name: '_x', type: 'string' },
+              { name: 'kind', type: 'select' },
+              { name: 'slug', type: 'slug', source: 'nope' },
+            ],
+          },
+          {
+            name: 'page',
+            fields: [
+              { name: 'tags', type: 'array', of: { type: 'bogus' } },
+              { name: 'seo', type: 'object', fields: [{ name: 'x', type: 'number', unique: true }] },
+            ],
+          },
         ],
       }),
     ).toEqual([
@@ -106,7 +137,10 @@ describe('loadConfig', () => {
 
   it('reads a .ts config (compiled on the fly)', async () => {
     const cwd = dir();
-    writeFileSync(join(cwd, 'vellum.config.ts'), `const port: number = 4323;\nexport default { server: { port }, security: { validateUser: (u: { email: string }) => u.email.endsWith('@example.com') } };`);
+    writeFileSync(
+      join(cwd, 'vellum.config.ts'),
+      `const port: number = 4323;\nexport default { server: { port }, security: { validateUser: (u: { email: string }) => u.email.endsWith('@example.com') } };`,
+    );
     const c = await loadConfig({ cwd, env: {} });
     expect(c.server.port).toBe(4323);
     expect(typeof c.security.validateUser).toBe('function');

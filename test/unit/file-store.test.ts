@@ -107,7 +107,7 @@ async function bytesOf(body: Readable): Promise<Buffer> {
 function generatedStream(totalBytes: number): { stream: Readable; sha256: () => string } {
   const hash = createHash('sha256');
   async function* chunks() {
-    for (let left = totalBytes; left > 0; ) {
+    for (let left = totalBytes; left > 0;) {
       const chunk = randomBytes(Math.min(64 * 1024, left));
       hash.update(chunk);
       left -= chunk.length;

@@ -71,10 +71,35 @@ describe('sniffMime', () => {
 
 describe('type policy', () => {
   it('isActiveContent: only raster images, audio, video, plain text and CSV are passive', () => {
-    for (const passive of ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/tiff', 'video/mp4', 'audio/mpeg', 'text/plain', 'text/csv; charset=utf-8', 'IMAGE/PNG']) {
+    for (const passive of [
+      'image/jpeg',
+      'image/png',
+      'image/webp',
+      'image/gif',
+      'image/avif',
+      'image/tiff',
+      'video/mp4',
+      'audio/mpeg',
+      'text/plain',
+      'text/csv; charset=utf-8',
+      'IMAGE/PNG',
+    ]) {
       expect(isActiveContent(passive), passive).toBe(false);
     }
-    for (const active of ['image/svg+xml', 'text/html', 'application/xhtml+xml', 'application/xml', 'text/xml', 'text/javascript', 'application/javascript', 'application/pdf', 'application/octet-stream', 'application/zip', 'image/x-icon', 'application/json']) {
+    for (const active of [
+      'image/svg+xml',
+      'text/html',
+      'application/xhtml+xml',
+      'application/xml',
+      'text/xml',
+      'text/javascript',
+      'application/javascript',
+      'application/pdf',
+      'application/octet-stream',
+      'application/zip',
+      'image/x-icon',
+      'application/json',
+    ]) {
       expect(isActiveContent(active), active).toBe(true);
     }
   });
@@ -121,7 +146,10 @@ describe('processImage', () => {
   ])('%s: 200×200 thumb and 800 wide medium, as WebP', async (label, make) => {
     const result = await processWithDefaults(write(`variants.${label}`, await make()));
     expect([result.width, result.height]).toEqual([1200, 900]);
-    for (const [name, width, height] of [['thumb', 200, 200], ['medium', 800, 600]] as const) {
+    for (const [name, width, height] of [
+      ['thumb', 200, 200],
+      ['medium', 800, 600],
+    ] as const) {
       const rendered = variant(result, name);
       const metadata = await sharp(rendered.data).metadata();
       expect([rendered.width, rendered.height, metadata.width, metadata.height]).toEqual([width, height, width, height]);
@@ -194,11 +222,18 @@ describe('processImage', () => {
       { name: 'contain', width: 500, height: 500, fit: 'contain', format: 'png' },
       { name: 'big', width: 1900, fit: 'inside', format: 'jpeg' },
     ] as const;
-    for (const [w, h] of [[2997, 1999], [1999, 2997], [2401, 1601], [4000, 3000]]) {
+    for (const [w, h] of [
+      [2997, 1999],
+      [1999, 2997],
+      [2401, 1601],
+      [4000, 3000],
+    ]) {
       const path = write(`sizes-${w}x${h}.png`, await fixtures.png(w, h));
       const result = await processImage(path, { variants, maxPixels: MAX_PIXELS });
       for (const spec of variants) {
-        const { info } = await sharp(path).resize({ ...spec, withoutEnlargement: true }).toBuffer({ resolveWithObject: true });
+        const { info } = await sharp(path)
+          .resize({ ...spec, withoutEnlargement: true })
+          .toBuffer({ resolveWithObject: true });
         const rendered = variant(result, spec.name);
         expect([rendered.width, rendered.height], `${spec.name} of ${w}×${h}`).toEqual([info.width, info.height]);
       }
@@ -305,7 +340,9 @@ describe('12 MP benchmark', () => {
     } finally {
       clearInterval(sampler);
     }
-    console.log(`20 parallel 12 MP JPEGs in ${(performance.now() - started).toFixed(0)} ms, peak ${peak} sharp operations in flight, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `20 parallel 12 MP JPEGs in ${(performance.now() - started).toFixed(0)} ms, peak ${peak} sharp operations in flight, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
+    );
     expect(peak).toBeGreaterThan(0);
     expect(peak).toBeLessThanOrEqual(2 * availableParallelism());
   }, 60_000);

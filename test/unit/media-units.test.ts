@@ -82,7 +82,13 @@ describe('media configuration', () => {
 
   it('has the documented defaults', () => {
     const { media } = resolveConfig({}, {});
-    expect(media).toMatchObject({ storage: 'local', dir: './data/media', maxFileSize: 25 * 1024 * 1024, maxPixels: 70_000_000, publicRead: true });
+    expect(media).toMatchObject({
+      storage: 'local',
+      dir: './data/media',
+      maxFileSize: 25 * 1024 * 1024,
+      maxPixels: 70_000_000,
+      publicRead: true,
+    });
     expect(media.variants.map((v) => v.name)).toEqual(['thumb', 'medium']);
     expect(media.allowedTypes).toContain('image/');
     expect(media.allowedTypes).not.toContain('text/html');
@@ -113,9 +119,22 @@ describe('media configuration', () => {
 
 describe('media URLs', () => {
   const record = {
-    id: 'm1', filename: 'm1.png', originalFilename: 'a.png', mimeType: 'image/png', size: 10, sha256: 'x'.repeat(64),
-    width: 1, height: 1, alt: null, title: null, variants: { thumb: { key: 'm1-thumb.webp', mimeType: 'image/webp', width: 1, height: 1, size: 5 } },
-    placeholder: null, dominantColor: null, createdAt: 't', updatedAt: 't', createdBy: null,
+    id: 'm1',
+    filename: 'm1.png',
+    originalFilename: 'a.png',
+    mimeType: 'image/png',
+    size: 10,
+    sha256: 'x'.repeat(64),
+    width: 1,
+    height: 1,
+    alt: null,
+    title: null,
+    variants: { thumb: { key: 'm1-thumb.webp', mimeType: 'image/webp', width: 1, height: 1, size: 5 } },
+    placeholder: null,
+    dominantColor: null,
+    createdAt: 't',
+    updatedAt: 't',
+    createdBy: null,
   };
 
   it('are origin-relative under the API base path, or absolute under media.publicBaseUrl', () => {

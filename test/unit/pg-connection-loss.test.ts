@@ -23,7 +23,11 @@ describe('PostgreSQL connection loss', () => {
       let ok = 0;
       for (let i = 0; i < 20; i++) if ((await app.server.inject({ method: 'GET', url: '/api/ready' })).statusCode === 200) ok++;
       expect(ok).toBeGreaterThanOrEqual(19);
-      const login = await app.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } });
+      const login = await app.server.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: ADMIN.username, password: ADMIN.password },
+      });
       expect(login.statusCode).toBe(200);
     } finally {
       await app.close();

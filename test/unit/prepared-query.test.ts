@@ -17,7 +17,9 @@ describe('preparedQuery', () => {
     const insert = preparedQuery(({ db }, param: (name: 'key' | 'value') => string) => {
       builds++;
       // The value comes first in the SQL text and the key second: binding follows the text, not the call.
-      return db.insertInto('instance').values({ value: param('value'), key: sql<string>`${param('key')} || ${'-suffix'}` as unknown as string });
+      return db
+        .insertInto('instance')
+        .values({ value: param('value'), key: sql<string>`${param('key')} || ${'-suffix'}` as unknown as string });
     });
     const find = preparedQuery(({ db }, param: (name: 'key') => string) => {
       builds++;
@@ -40,7 +42,9 @@ describe('named statements on PostgreSQL', () => {
       try {
         await sql`create table instance (key text primary key, value text not null)`.execute(database.db);
         await sql`insert into instance values ('a', 'one'), ('b', 'two')`.execute(database.db);
-        const find = preparedQuery(({ db }, param: (name: 'key') => string) => db.selectFrom('instance').select('value').where('key', '=', param('key')));
+        const find = preparedQuery(({ db }, param: (name: 'key') => string) =>
+          db.selectFrom('instance').select('value').where('key', '=', param('key')),
+        );
         // One transaction holds one pooled connection, so every run below shares its session.
         const prepared = await database.db.transaction().execute(async (trx) => {
           const conn = { db: trx, dialect: database.dialect };

@@ -42,4 +42,3 @@ export async function collectFiles(args: string[]): Promise<{ jobs: FileJob[]; u
   }
   return { jobs, unreadable };
 }
-

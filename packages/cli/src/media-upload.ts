@@ -24,10 +24,12 @@ export const MEDIA_UPLOAD_USAGE = `  media upload <files or directories…>
                  77 no token or the token was refused (401/403), 130 interrupted
 `;
 
-
 /** Errors that would repeat for every remaining file: stop starting new ones. */
 class FatalError extends Error {
-  constructor(message: string, readonly exitCode: number) {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
     super(message);
   }
 }
@@ -60,7 +62,11 @@ export async function mediaUpload(args: string[]): Promise<number> {
   const client = new VellumClient({ baseUrl: values.url ?? process.env.VELLUM_URL ?? 'http://localhost:3000/api', token });
 
   const { jobs, unreadable } = await collectFiles(positionals);
-  const display = new ProgressDisplay(jobs.reduce((n, j) => n + j.size, 0), jobs.length + unreadable.length, values.json);
+  const display = new ProgressDisplay(
+    jobs.reduce((n, j) => n + j.size, 0),
+    jobs.length + unreadable.length,
+    values.json,
+  );
   const outcomes: FileOutcome[] = [];
   const record = (outcome: FileOutcome, job?: FileJob) => {
     outcomes.push(outcome);
@@ -103,7 +109,9 @@ export async function mediaUpload(args: string[]): Promise<number> {
 }
 
 function usageError(message: string): number {
-  process.stderr.write(`vellum media upload: ${message}\n\nUsage: vellum media upload <files or directories…> [options]\n${MEDIA_UPLOAD_USAGE}`);
+  process.stderr.write(
+    `vellum media upload: ${message}\n\nUsage: vellum media upload <files or directories…> [options]\n${MEDIA_UPLOAD_USAGE}`,
+  );
   return EXIT_USAGE;
 }
 
@@ -160,7 +168,8 @@ class Uploader {
           await sleep(Math.min(err.error.retryAfter ?? 1, 60) * 1000, this.opts.signal);
           continue;
         }
-        if (err instanceof VellumApiError && (err.status === 401 || err.status === 403)) throw new FatalError(describeError(err), EXIT_NO_PERMISSION);
+        if (err instanceof VellumApiError && (err.status === 401 || err.status === 403))
+          throw new FatalError(describeError(err), EXIT_NO_PERMISSION);
         const code = (err as { cause?: { code?: string } }).cause?.code;
         if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') throw new FatalError(describeError(err), 1);
         throw err;

@@ -16,7 +16,10 @@ export interface VellumError {
 }
 
 export class VellumApiError extends Error {
-  constructor(readonly status: number, readonly error: VellumError) {
+  constructor(
+    readonly status: number,
+    readonly error: VellumError,
+  ) {
     super(`${status} ${error.code}: ${error.message}`);
     this.name = 'VellumApiError';
   }
@@ -71,7 +74,10 @@ export class VellumClient {
   }
 
   async login(username: string, password: string): Promise<{ token: string; refreshToken: string; expiresAt: string }> {
-    const { data } = await this.request<{ data: { token: string; refreshToken: string; expiresAt: string } }>('POST', '/auth/login', { username, password });
+    const { data } = await this.request<{ data: { token: string; refreshToken: string; expiresAt: string } }>('POST', '/auth/login', {
+      username,
+      password,
+    });
     this.token = data.token;
     return data;
   }
@@ -92,7 +98,9 @@ export class VellumClient {
 
   async patch(type: string, id: string, patch: Record<string, unknown>, ifMatch?: number): Promise<Document> {
     const headers: Record<string, string> = ifMatch !== undefined ? { 'if-match': `"${ifMatch}"` } : {};
-    return (await this.request<{ data: Document }>('PATCH', `/documents/${encodeURIComponent(type)}/${encodeURIComponent(id)}`, patch, headers)).data;
+    return (
+      await this.request<{ data: Document }>('PATCH', `/documents/${encodeURIComponent(type)}/${encodeURIComponent(id)}`, patch, headers)
+    ).data;
   }
 
   async delete(type: string, id: string, force = false): Promise<void> {
@@ -100,7 +108,9 @@ export class VellumClient {
   }
 
   listMedia(query: MediaListQuery = {}): Promise<{ data: Media[]; meta: ListMeta }> {
-    const entries = Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]);
+    const entries = Object.entries(query)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]): [string, string] => [k, String(v)]);
     const qs = new URLSearchParams(entries).toString();
     return this.request('GET', `/media${qs ? `?${qs}` : ''}`);
   }
@@ -155,6 +165,10 @@ async function readJson<T>(res: Response): Promise<T> {
   } catch (err) {
     if (res.ok) throw err;
   }
-  if (!res.ok) throw new VellumApiError(res.status, (json.error as VellumError) ?? { code: 'UNKNOWN', message: res.statusText || `HTTP ${res.status}` });
+  if (!res.ok)
+    throw new VellumApiError(
+      res.status,
+      (json.error as VellumError) ?? { code: 'UNKNOWN', message: res.statusText || `HTTP ${res.status}` },
+    );
   return json as T;
 }

@@ -1,7 +1,16 @@
 /** Every kind of audit record Vellum writes (`security.auditLog.events` picks among them). */
 export const AUDIT_EVENTS = [
-  'login', 'logout', 'loginFailed', 'passwordChange', 'passwordReset', 'userCreate', 'userUpdate', 'userDelete',
-  'tokenCreate', 'tokenRevoke', 'settingsUpdate',
+  'login',
+  'logout',
+  'loginFailed',
+  'passwordChange',
+  'passwordReset',
+  'userCreate',
+  'userUpdate',
+  'userDelete',
+  'tokenCreate',
+  'tokenRevoke',
+  'settingsUpdate',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

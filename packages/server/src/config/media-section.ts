@@ -17,7 +17,13 @@ export const DEFAULT_MEDIA_VARIANTS: readonly MediaVariantConfig[] = [
  * active content even when served safely, so an instance must opt in to them.
  */
 export const DEFAULT_ALLOWED_TYPES: readonly string[] = [
-  'image/', 'video/', 'audio/', 'application/pdf', 'text/plain', 'text/csv', 'application/zip',
+  'image/',
+  'video/',
+  'audio/',
+  'application/pdf',
+  'text/plain',
+  'text/csv',
+  'application/zip',
 ];
 
 /**
@@ -25,16 +31,28 @@ export const DEFAULT_ALLOWED_TYPES: readonly string[] = [
  * with `MEDIA_DIR` and `S3_*` overrides. Setting `S3_BUCKET` alone selects S3 storage.
  */
 export function mediaSection(r: ConfigReader, raw: unknown, env: NodeJS.ProcessEnv): MediaConfig {
-  const o = r.object('media', raw, ['storage', 'dir', 's3', 'maxFileSize', 'allowedTypes', 'variants', 'maxPixels', 'publicBaseUrl', 'publicRead']);
+  const o = r.object('media', raw, [
+    'storage',
+    'dir',
+    's3',
+    'maxFileSize',
+    'allowedTypes',
+    'variants',
+    'maxPixels',
+    'publicBaseUrl',
+    'publicRead',
+  ]);
   const s3raw = r.object('media.s3', o.s3, ['bucket', 'region', 'endpoint', 'forcePathStyle', 'accessKeyId', 'secretAccessKey', 'prefix']);
   const bucket = r.string('S3_BUCKET', env.S3_BUCKET ?? s3raw.bucket);
   const storage = r.string('media.storage', env.MEDIA_STORAGE ?? o.storage, { def: bucket ? 's3' : 'local' }) as string;
   if (storage !== 'local' && storage !== 's3') r.problem('media.storage', 'expected local or s3');
   if (storage === 's3' && !bucket) r.problem('media.s3.bucket', 'required when media.storage is s3 (or set S3_BUCKET)');
   const prefix = r.string('media.s3.prefix', env.S3_PREFIX ?? s3raw.prefix);
-  if (prefix !== undefined && !/^[A-Za-z0-9._/-]*$/.test(prefix)) r.problem('media.s3.prefix', 'expected letters, digits, ".", "_", "-" and "/"');
+  if (prefix !== undefined && !/^[A-Za-z0-9._/-]*$/.test(prefix))
+    r.problem('media.s3.prefix', 'expected letters, digits, ".", "_", "-" and "/"');
   const publicBaseUrl = r.string('media.publicBaseUrl', o.publicBaseUrl);
-  if (publicBaseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(publicBaseUrl)) r.problem('media.publicBaseUrl', 'expected an http(s) URL');
+  if (publicBaseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(publicBaseUrl))
+    r.problem('media.publicBaseUrl', 'expected an http(s) URL');
   return {
     storage: storage === 's3' ? 's3' : 'local',
     dir: r.string('MEDIA_DIR', env.MEDIA_DIR ?? o.dir, { def: './data/media' }) as string,

@@ -13,8 +13,22 @@ export interface ConfigFlags {
 
 const TOP_LEVEL = ['server', 'database', 'redis', 'security', 'oauth2', 'media', 'mail', 'schemas', 'webhooks', 'documents', 'studio'];
 const SECURITY = [
-  'jwtSecret', 'adminUser', 'tokenExpiry', 'refreshTokenExpiry', 'tokens', 'passwordPolicy', 'rateLimit', 'session',
-  'bcryptRounds', 'cookie', 'oauth', 'validateUser', 'assignRole', 'passkey', 'auditLog', 'captcha',
+  'jwtSecret',
+  'adminUser',
+  'tokenExpiry',
+  'refreshTokenExpiry',
+  'tokens',
+  'passwordPolicy',
+  'rateLimit',
+  'session',
+  'bcryptRounds',
+  'cookie',
+  'oauth',
+  'validateUser',
+  'assignRole',
+  'passkey',
+  'auditLog',
+  'captcha',
 ];
 const DAY = 86_400_000;
 
@@ -55,13 +69,18 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
     }
     return ms;
   };
-  const accessTokenTtlMs = tokens.accessTokenTtl !== undefined
-    ? duration('security.tokens.accessTokenTtl', tokens.accessTokenTtl, '1h')
-    : duration('security.tokenExpiry', security.tokenExpiry, '1h');
+  const accessTokenTtlMs =
+    tokens.accessTokenTtl !== undefined
+      ? duration('security.tokens.accessTokenTtl', tokens.accessTokenTtl, '1h')
+      : duration('security.tokenExpiry', security.tokenExpiry, '1h');
   const refreshTokenTtlMs = duration('security.refreshTokenExpiry', security.refreshTokenExpiry, '7d');
 
   const pp = r.object('security.passwordPolicy', security.passwordPolicy, [
-    'minLength', 'requireUppercase', 'requireLowercase', 'requireNumbers', 'requireSpecial',
+    'minLength',
+    'requireUppercase',
+    'requireLowercase',
+    'requireNumbers',
+    'requireSpecial',
   ]);
   const session = r.object('security.session', security.session, ['maxConcurrent', 'revokeOnPasswordChange']);
   const rateLimit = r.object('security.rateLimit', security.rateLimit, ['login', 'api']);
@@ -78,7 +97,9 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
   const config: VellumConfig = {
     server: {
       port,
-      host: r.string(flags.host !== undefined ? '--host' : 'server.host', flags.host ?? env.HOST ?? server.host, { def: '0.0.0.0' }) as string,
+      host: r.string(flags.host !== undefined ? '--host' : 'server.host', flags.host ?? env.HOST ?? server.host, {
+        def: '0.0.0.0',
+      }) as string,
       basePath,
       trustProxy: trustProxy(r, server.trustProxy),
       cors: cors(r, server.cors),
@@ -161,7 +182,8 @@ function trustProxy(r: ConfigReader, raw: unknown): boolean | string | number {
 /** `server.cors`: false (default), true (any origin) or the allowed origins. */
 function cors(r: ConfigReader, raw: unknown): boolean | string | string[] {
   if (raw === undefined || raw === null) return false;
-  if (typeof raw === 'boolean' || typeof raw === 'string' || (Array.isArray(raw) && raw.every((o) => typeof o === 'string'))) return raw as boolean | string | string[];
+  if (typeof raw === 'boolean' || typeof raw === 'string' || (Array.isArray(raw) && raw.every((o) => typeof o === 'string')))
+    return raw as boolean | string | string[];
   r.problem('server.cors', 'expected true/false, an origin or a list of origins');
   return false;
 }
@@ -171,7 +193,8 @@ function mailSection(r: ConfigReader, raw: unknown, envUrl: string | undefined):
   if ((raw === undefined || raw === null) && !envUrl) return undefined;
   const o = r.object('mail', raw, ['smtpUrl', 'from']);
   const smtpUrl = r.string(envUrl ? 'SMTP_URL' : 'mail.smtpUrl', envUrl ?? o.smtpUrl);
-  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) r.problem(envUrl ? 'SMTP_URL' : 'mail.smtpUrl', 'expected smtp://… or smtps://…');
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl))
+    r.problem(envUrl ? 'SMTP_URL' : 'mail.smtpUrl', 'expected smtp://… or smtps://…');
   return { smtpUrl, from: r.string('mail.from', o.from) };
 }
 
@@ -233,7 +256,8 @@ function checkStructure(r: ConfigReader, raw: unknown, schemas: Set<string>): vo
     if (!Array.isArray(g?.items)) return r.problem(`studio.structure[${i}].items`, 'expected a list of schema names');
     g.items.forEach((item: unknown, j) => {
       const name = typeof item === 'string' ? item : (item as { schema?: unknown })?.schema;
-      if (typeof name !== 'string' || !schemas.has(name)) r.problem(`studio.structure[${i}].items[${j}]`, `expected a registered schema name (got ${JSON.stringify(name)})`);
+      if (typeof name !== 'string' || !schemas.has(name))
+        r.problem(`studio.structure[${i}].items[${j}]`, `expected a registered schema name (got ${JSON.stringify(name)})`);
     });
   });
 }

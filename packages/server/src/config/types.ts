@@ -1,7 +1,25 @@
 /** Field and schema definitions as written in the config (DESIGN.md §2). */
 export type FieldType =
-  | 'string' | 'text' | 'email' | 'url' | 'slug' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime'
-  | 'select' | 'markdown' | 'richtext' | 'reference' | 'image' | 'file' | 'array' | 'object' | 'geopoint' | 'json';
+  | 'string'
+  | 'text'
+  | 'email'
+  | 'url'
+  | 'slug'
+  | 'number'
+  | 'integer'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'select'
+  | 'markdown'
+  | 'richtext'
+  | 'reference'
+  | 'image'
+  | 'file'
+  | 'array'
+  | 'object'
+  | 'geopoint'
+  | 'json';
 
 export interface FieldDef {
   name: string;

@@ -2,8 +2,26 @@ import type { FieldDef, FieldType, SchemaDef } from './types.js';
 import type { ConfigReader } from './reader.js';
 
 export const FIELD_TYPES: readonly FieldType[] = [
-  'string', 'text', 'email', 'url', 'slug', 'number', 'integer', 'boolean', 'date', 'datetime',
-  'select', 'markdown', 'richtext', 'reference', 'image', 'file', 'array', 'object', 'geopoint', 'json',
+  'string',
+  'text',
+  'email',
+  'url',
+  'slug',
+  'number',
+  'integer',
+  'boolean',
+  'date',
+  'datetime',
+  'select',
+  'markdown',
+  'richtext',
+  'reference',
+  'image',
+  'file',
+  'array',
+  'object',
+  'geopoint',
+  'json',
 ];
 
 // Permission strings are `<resource>:<action>`; a schema may not take a fixed resource's name.
@@ -14,7 +32,20 @@ const FIELD_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 const STRINGISH: readonly FieldType[] = ['string', 'text', 'email', 'url', 'select', 'markdown'];
 /** Types whose top-level value is a scalar the database can index and compare. */
 export const INDEXABLE: readonly FieldType[] = [
-  'string', 'text', 'email', 'url', 'slug', 'number', 'integer', 'boolean', 'date', 'datetime', 'select', 'reference', 'image', 'file',
+  'string',
+  'text',
+  'email',
+  'url',
+  'slug',
+  'number',
+  'integer',
+  'boolean',
+  'date',
+  'datetime',
+  'select',
+  'reference',
+  'image',
+  'file',
 ];
 
 /** Validates `schemas` from the config; problems go to the reader, the result is the typed list. */

@@ -21,7 +21,12 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
 type CookieConfig = NonNullable<VellumConfig['security']['cookie']>;
 
 function serialize(name: string, value: string, maxAgeS: number, path: string, httpOnly: boolean, c: CookieConfig): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${path}`, `Max-Age=${Math.max(0, Math.floor(maxAgeS))}`, `SameSite=${c.sameSite}`];
+  const parts = [
+    `${name}=${encodeURIComponent(value)}`,
+    `Path=${path}`,
+    `Max-Age=${Math.max(0, Math.floor(maxAgeS))}`,
+    `SameSite=${c.sameSite}`,
+  ];
   if (httpOnly) parts.push('HttpOnly');
   if (c.secure) parts.push('Secure');
   return parts.join('; ');
@@ -32,7 +37,12 @@ function serialize(name: string, value: string, maxAgeS: number, path: string, h
  * cookies, and a CSRF token into a cookie the page can read and must echo in `x-csrf-token` on
  * every write made with the cookie (double submit).
  */
-export function setSessionCookies(reply: FastifyReply, config: VellumConfig, tokens: { token: string; refreshToken: string }, basePath: string): void {
+export function setSessionCookies(
+  reply: FastifyReply,
+  config: VellumConfig,
+  tokens: { token: string; refreshToken: string },
+  basePath: string,
+): void {
   const c = config.security.cookie;
   if (!c) return;
   const refreshAge = c.maxAge ?? config.security.refreshTokenTtlMs / 1000;

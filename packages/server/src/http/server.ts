@@ -48,7 +48,11 @@ export function buildHttpServer(svc: Services): FastifyInstance {
   registerErrorHandling(app);
   registerInputGuard(app);
   // Off by default; `true` reflects any origin, a string or list allows exactly those origins.
-  if (server.cors) app.register(cors, { origin: server.cors === true ? true : server.cors, exposedHeaders: ['etag', 'x-request-id', 'location', 'retry-after'] });
+  if (server.cors)
+    app.register(cors, {
+      origin: server.cors === true ? true : server.cors,
+      exposedHeaders: ['etag', 'x-request-id', 'location', 'retry-after'],
+    });
   registerRequestLog(app);
 
   app.register(

@@ -30,7 +30,10 @@ export function passwordResetMail(to: string, name: string, link: string, siteNa
 }
 
 export function invitationMail(to: string, name: string, link: string, siteName: string): MailMessage {
-  const lines = [`Hello ${name},`, `you are invited to ${siteName}. Choose your password with the link below; it works once, for seven days.`];
+  const lines = [
+    `Hello ${name},`,
+    `you are invited to ${siteName}. Choose your password with the link below; it works once, for seven days.`,
+  ];
   return {
     to,
     subject: `Your invitation to ${siteName}`,

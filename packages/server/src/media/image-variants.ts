@@ -107,10 +107,7 @@ export async function probeImage(path: string, maxPixels: number): Promise<{ wid
 const oneImagePerCore = limitConcurrency(Math.max(1, availableParallelism()));
 
 /** Everything an upload needs: probe (bomb check first, before any decode), then each variant (retried once on failure, then ImageProcessingError naming it), placeholder and dominant colour. */
-export function processImage(
-  path: string,
-  opts: { variants: readonly VariantSpec[]; maxPixels: number },
-): Promise<ProcessedImage> {
+export function processImage(path: string, opts: { variants: readonly VariantSpec[]; maxPixels: number }): Promise<ProcessedImage> {
   return oneImagePerCore(() => processNow(path, opts));
 }
 

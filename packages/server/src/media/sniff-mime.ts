@@ -44,11 +44,27 @@ async function readSample(path: string): Promise<{ bytes: Buffer; complete: bool
 }
 
 const HTML_PREFIXES = [
-  '<!doctype html', '<html', '<head', '<body', '<script', '<iframe', '<style', '<title', '<table',
-  '<div', '<font', '<h1', '<br', '<p', '<a', '<b', '<!--',
+  '<!doctype html',
+  '<html',
+  '<head',
+  '<body',
+  '<script',
+  '<iframe',
+  '<style',
+  '<title',
+  '<table',
+  '<div',
+  '<font',
+  '<h1',
+  '<br',
+  '<p',
+  '<a',
+  '<b',
+  '<!--',
 ];
 /** Markup that makes a document dangerous wherever it appears: a browser that sniffs would run it. */
-const HTML_ANYWHERE = /<(?:!doctype\s+html|html|head|body|script|iframe|frame|frameset|object|embed|svg|meta|base|form|img|link|style)[\s/>]/;
+const HTML_ANYWHERE =
+  /<(?:!doctype\s+html|html|head|body|script|iframe|frame|frameset|object|embed|svg|meta|base|form|img|link|style)[\s/>]/;
 
 function sniffText(bytes: Buffer, complete: boolean): SniffedType | undefined {
   const text = bytes
@@ -93,9 +109,7 @@ function looksLikeHtml(text: string): boolean {
 function rootElement(text: string): string | undefined {
   let rest = text.trimStart();
   while (rest.startsWith('<?') || rest.startsWith('<!')) {
-    const end = rest.startsWith('<?') ? endAfter(rest, '?>')
-      : rest.startsWith('<!--') ? endAfter(rest, '-->')
-      : doctypeEnd(rest);
+    const end = rest.startsWith('<?') ? endAfter(rest, '?>') : rest.startsWith('<!--') ? endAfter(rest, '-->') : doctypeEnd(rest);
     if (end === undefined) return undefined;
     rest = rest.slice(end).trimStart();
   }

@@ -39,7 +39,8 @@ export async function spoolUpload(source: Readable, maxBytes: number): Promise<S
   } catch (err) {
     await rm(path, { force: true });
     // The multipart parser's own limit (set just above ours) ends the stream the same way.
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw errors.payloadTooLarge(`The file is larger than the limit of ${maxBytes} bytes`);
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw errors.payloadTooLarge(`The file is larger than the limit of ${maxBytes} bytes`);
     // Disk errors (ENOSPC, EACCES…) are ours: they carry the failed syscall. Anything else broke
     // the incoming stream: a malformed multipart body or a client that went away.
     if ((err as { syscall?: string }).syscall !== undefined || isAppError(err)) throw err;

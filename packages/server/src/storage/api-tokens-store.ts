@@ -48,8 +48,18 @@ export async function findApiTokenByHash(conn: Conn, hash: string): Promise<Stor
 }
 
 export async function listApiTokens(conn: Conn, limit: number, offset: number): Promise<{ rows: StoredApiToken[]; total: number }> {
-  const rows = await conn.db.selectFrom('api_tokens').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
-  const { n } = await conn.db.selectFrom('api_tokens').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const rows = await conn.db
+    .selectFrom('api_tokens')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const { n } = await conn.db
+    .selectFrom('api_tokens')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return { rows: rows.map(toToken), total: Number(n) };
 }
 

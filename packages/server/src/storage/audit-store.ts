@@ -16,8 +16,15 @@ export async function insertAuditRecord(conn: Conn, r: StoredAuditRecord): Promi
   await conn.db
     .insertInto('audit_log')
     .values({
-      id: r.id, type: r.type, at: r.at, actor_id: r.actorId, actor_kind: r.actorKind, ip: r.ip, user_agent: r.userAgent,
-      target: r.target, details: r.details ? conn.dialect.encodeData(r.details) : null,
+      id: r.id,
+      type: r.type,
+      at: r.at,
+      actor_id: r.actorId,
+      actor_kind: r.actorKind,
+      ip: r.ip,
+      user_agent: r.userAgent,
+      target: r.target,
+      details: r.details ? conn.dialect.encodeData(r.details) : null,
     })
     .execute();
 }
@@ -38,8 +45,15 @@ export async function listAuditRecords(conn: Conn, q: AuditQuery): Promise<{ row
   const { n } = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return {
     rows: rows.map((r) => ({
-      id: r.id, type: r.type, at: r.at, actorId: r.actor_id, actorKind: r.actor_kind, ip: r.ip, userAgent: r.user_agent,
-      target: r.target, details: r.details === null ? null : conn.dialect.decodeData(r.details),
+      id: r.id,
+      type: r.type,
+      at: r.at,
+      actorId: r.actor_id,
+      actorKind: r.actor_kind,
+      ip: r.ip,
+      userAgent: r.user_agent,
+      target: r.target,
+      details: r.details === null ? null : conn.dialect.decodeData(r.details),
     })),
     total: Number(n),
   };

@@ -21,8 +21,23 @@ export interface InsertGuards {
  * BEGIN/COMMIT): one round trip instead of six, which is most of what a create costs there. On
  * SQLite it is a few prepared statements in one transaction of the write batcher.
  */
-export async function insertDocumentChecked(database: Conn | Database, doc: StoredDocument, side: SideRows, guards: InsertGuards): Promise<boolean> {
-  const row = [doc.id, doc.type, doc.status, doc.rev, doc.createdAt, doc.updatedAt, doc.createdBy, doc.updatedBy, database.dialect.encodeData(doc.data)];
+export async function insertDocumentChecked(
+  database: Conn | Database,
+  doc: StoredDocument,
+  side: SideRows,
+  guards: InsertGuards,
+): Promise<boolean> {
+  const row = [
+    doc.id,
+    doc.type,
+    doc.status,
+    doc.rev,
+    doc.createdAt,
+    doc.updatedAt,
+    doc.createdBy,
+    doc.updatedBy,
+    database.dialect.encodeData(doc.data),
+  ];
   const refGuards = JSON.stringify(guards.references);
   const mediaGuards = JSON.stringify(guards.media);
   if (database.dialect.name === 'postgres') {
@@ -60,8 +75,20 @@ export async function updateDocumentChecked(
   const mediaGuards = JSON.stringify(guards.media);
   try {
     if (database.dialect.name === 'postgres') {
-      const params = [doc.id, expectedRev, doc.status, doc.rev, doc.updatedAt, doc.updatedBy, database.dialect.encodeData(doc.data), side.searchText,
-        refGuards, mediaGuards, JSON.stringify(side.refs), JSON.stringify(side.media)];
+      const params = [
+        doc.id,
+        expectedRev,
+        doc.status,
+        doc.rev,
+        doc.updatedAt,
+        doc.updatedBy,
+        database.dialect.encodeData(doc.data),
+        side.searchText,
+        refGuards,
+        mediaGuards,
+        JSON.stringify(side.refs),
+        JSON.stringify(side.media),
+      ];
       return (await database.db.executeQuery(CompiledQuery.raw(POSTGRES_UPDATE, params))).rows.length === 1;
     }
     return await inTransaction(database, async (conn) => {

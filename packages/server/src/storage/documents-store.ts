@@ -71,7 +71,9 @@ function toDocument(conn: Conn, row: Row): StoredDocument {
 }
 
 // Every read of one document and every update runs these: prepared once.
-const documentById = preparedQuery((conn, param: (name: 'id') => string) => conn.db.selectFrom('documents').select(COLUMNS).where('id', '=', param('id')));
+const documentById = preparedQuery((conn, param: (name: 'id') => string) =>
+  conn.db.selectFrom('documents').select(COLUMNS).where('id', '=', param('id')),
+);
 const documentByIdForUpdate = preparedQuery((conn, param: (name: 'id') => string) => {
   const q = conn.db.selectFrom('documents').select(COLUMNS).where('id', '=', param('id'));
   return conn.dialect.supportsForUpdate ? q.forUpdate() : q;
@@ -84,7 +86,10 @@ export async function findDocument(conn: Conn, id: string, opts: { forUpdate?: b
 
 // Every expand level and reference check runs this: one statement text for any number of ids.
 const documentsByIds = preparedQuery((conn, param: (name: 'ids') => string) =>
-  conn.db.selectFrom('documents').select(COLUMNS).where(conn.dialect.inList('id', param('ids'))),
+  conn.db
+    .selectFrom('documents')
+    .select(COLUMNS)
+    .where(conn.dialect.inList('id', param('ids'))),
 );
 
 export async function findDocumentsByIds(conn: Conn, ids: readonly string[]): Promise<StoredDocument[]> {
@@ -134,12 +139,7 @@ export async function insertDocument(conn: Conn, doc: StoredDocument, side: Side
  * Writes a new version when the stored one still has `expectedRev`; false when another write won
  * the race (the caller decides between retrying and 412).
  */
-export async function updateDocument(
-  conn: Conn,
-  doc: StoredDocument,
-  expectedRev: number,
-  side: SideRows,
-): Promise<boolean> {
+export async function updateDocument(conn: Conn, doc: StoredDocument, expectedRev: number, side: SideRows): Promise<boolean> {
   // The version being replaced becomes a revision; nothing is copied when another write won.
   await sql`insert into document_revisions (doc_id, rev, status, data, updated_at, updated_by)
     select id, rev, status, data, updated_at, updated_by from documents where id = ${doc.id} and rev = ${expectedRev}`.execute(conn.db);
@@ -190,7 +190,11 @@ export async function deleteDocument(conn: Conn, id: string): Promise<boolean> {
 }
 
 /** Documents whose fields point at `targetId`. */
-export async function findReferrers(conn: Conn, targetId: string, limit: number): Promise<Array<{ id: string; type: string; path: string }>> {
+export async function findReferrers(
+  conn: Conn,
+  targetId: string,
+  limit: number,
+): Promise<Array<{ id: string; type: string; path: string }>> {
   return conn.db
     .selectFrom('document_refs')
     .innerJoin('documents', 'documents.id', 'document_refs.source_id')
@@ -216,13 +220,23 @@ export async function typeHasDocuments(conn: Conn, type: string): Promise<boolea
  * and single dashes) that is `base` and `base-<digit>…`, since digits sort between "-" and ":".
  * One range, so the field's index serves it (an OR of two conditions would not).
  */
-export async function valuesWithSuffix(conn: Conn, type: string, path: readonly string[], base: string, exceptId: string): Promise<string[]> {
-  const rows = await suffixQuery(conn, type, path, base, exceptId).select(sql<string>`${conn.dialect.jsonText(path)}`.as('v')).execute();
+export async function valuesWithSuffix(
+  conn: Conn,
+  type: string,
+  path: readonly string[],
+  base: string,
+  exceptId: string,
+): Promise<string[]> {
+  const rows = await suffixQuery(conn, type, path, base, exceptId)
+    .select(sql<string>`${conn.dialect.jsonText(path)}`.as('v'))
+    .execute();
   return rows.map((r) => r.v);
 }
 
 export async function countWithSuffix(conn: Conn, type: string, path: readonly string[], base: string, exceptId: string): Promise<number> {
-  const row = await suffixQuery(conn, type, path, base, exceptId).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const row = await suffixQuery(conn, type, path, base, exceptId)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -237,7 +251,13 @@ function suffixQuery(conn: Conn, type: string, path: readonly string[], base: st
 }
 
 /** True when another document of `type` holds `value` at the JSON path (slug and unique checks). */
-export async function valueTaken(conn: Conn, type: string, path: readonly string[], value: JsonScalar, exceptId?: string): Promise<boolean> {
+export async function valueTaken(
+  conn: Conn,
+  type: string,
+  path: readonly string[],
+  value: JsonScalar,
+  exceptId?: string,
+): Promise<boolean> {
   let q = conn.db
     .selectFrom('documents')
     .select('id')
@@ -273,10 +293,18 @@ function conditionSql(conn: Conn, c: Condition): RawBuilder<boolean> {
       // An absent field is "not equal" too; SQL's three-valued logic would drop it otherwise.
       return sql<boolean>`(${left} is null or ${left} <> ${bind(c.value as JsonScalar)})`;
     case 'in':
-      if (isArray) return sql<boolean>`(${sql.join(values.map((v) => dialect.arrayContains(path, v)), sql` or `)})`;
+      if (isArray)
+        return sql<boolean>`(${sql.join(
+          values.map((v) => dialect.arrayContains(path, v)),
+          sql` or `,
+        )})`;
       return sql<boolean>`${left} in (${sql.join(values.map(bind))})`;
     case 'nin':
-      if (isArray) return sql<boolean>`(${left} is null or not (${sql.join(values.map((v) => dialect.arrayContains(path, v)), sql` or `)}))`;
+      if (isArray)
+        return sql<boolean>`(${left} is null or not (${sql.join(
+          values.map((v) => dialect.arrayContains(path, v)),
+          sql` or `,
+        )}))`;
       return sql<boolean>`(${left} is null or ${left} not in (${sql.join(values.map(bind))}))`;
     case 'startsWith':
       return dialect.like(isColumn ? left : dialect.jsonText(path), `${escapeLike(String(c.value))}%`);
@@ -375,14 +403,24 @@ function versions(conn: Conn, docId: string) {
     .selectFrom('documents')
     .select(['rev', 'status', 'updated_at', 'updated_by', 'data'])
     .where('id', '=', docId)
-    .unionAll(conn.db.selectFrom('document_revisions').select(['rev', 'status', 'updated_at', 'updated_by', 'data']).where('doc_id', '=', docId));
+    .unionAll(
+      conn.db.selectFrom('document_revisions').select(['rev', 'status', 'updated_at', 'updated_by', 'data']).where('doc_id', '=', docId),
+    );
 }
 
-function toRevision(conn: Conn, r: { rev: number | string; status: string; updated_at: string; updated_by: string | null; data: unknown }): StoredRevision {
+function toRevision(
+  conn: Conn,
+  r: { rev: number | string; status: string; updated_at: string; updated_by: string | null; data: unknown },
+): StoredRevision {
   return { rev: Number(r.rev), status: r.status, updatedAt: r.updated_at, updatedBy: r.updated_by, data: conn.dialect.decodeData(r.data) };
 }
 
-export async function listRevisions(conn: Conn, docId: string, limit: number, offset: number): Promise<{ rows: StoredRevision[]; total: number }> {
+export async function listRevisions(
+  conn: Conn,
+  docId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: StoredRevision[]; total: number }> {
   const rows = await versions(conn, docId).orderBy('rev', 'desc').limit(limit).offset(offset).execute();
   const { n } = await conn.db
     .selectFrom('document_revisions')

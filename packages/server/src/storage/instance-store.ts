@@ -7,12 +7,20 @@ export async function getInstanceValue(conn: Conn, key: string): Promise<string 
 
 /** Stores `value` unless the key exists; returns what is stored now (so racing nodes agree). */
 export async function putInstanceValueOnce(conn: Conn, key: string, value: string): Promise<string> {
-  await conn.db.insertInto('instance').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await conn.db
+    .insertInto('instance')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   return (await getInstanceValue(conn, key)) as string;
 }
 
 export async function setInstanceValue(conn: Conn, key: string, value: string): Promise<void> {
-  await conn.db.insertInto('instance').values({ key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+  await conn.db
+    .insertInto('instance')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
 }
 
 /** Deletes the key only while it holds `value`; true when this call deleted it. */

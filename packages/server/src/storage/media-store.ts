@@ -121,22 +121,22 @@ export async function listMedia(conn: Conn, q: MediaListQuery): Promise<{ rows: 
   if (q.search) {
     const pattern = `%${escapeLike(q.search.toLowerCase())}%`;
     base = base.where((eb) =>
-      eb.or(['filename', 'original_filename', 'title', 'alt'].map((c) => eb(sql`lower(${sql.ref(c)})`, 'like', sql`${pattern} escape '\\'`))),
+      eb.or(
+        ['filename', 'original_filename', 'title', 'alt'].map((c) => eb(sql`lower(${sql.ref(c)})`, 'like', sql`${pattern} escape '\\'`)),
+      ),
     );
   }
   const column = MEDIA_ORDER_COLUMNS[q.orderBy];
-  const rows = await base
-    .selectAll()
-    .orderBy(sql.ref(column), q.order)
-    .orderBy('id', q.order)
-    .limit(q.limit)
-    .offset(q.offset)
-    .execute();
+  const rows = await base.selectAll().orderBy(sql.ref(column), q.order).orderBy('id', q.order).limit(q.limit).offset(q.offset).execute();
   const { n } = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return { rows: rows.map((r) => toMedia(conn, r)), total: Number(n) };
 }
 
-export async function updateMedia(conn: Conn, id: string, changes: { alt?: string | null; title?: string | null; updatedAt: string }): Promise<StoredMedia | undefined> {
+export async function updateMedia(
+  conn: Conn,
+  id: string,
+  changes: { alt?: string | null; title?: string | null; updatedAt: string },
+): Promise<StoredMedia | undefined> {
   const row = await conn.db
     .updateTable('media')
     .set({
@@ -157,7 +157,11 @@ export async function deleteMediaRow(conn: Conn, id: string): Promise<boolean> {
 }
 
 /** Documents whose image or file fields hold this media id. */
-export async function findMediaUsers(conn: Conn, mediaId: string, limit: number): Promise<Array<{ id: string; type: string; path: string }>> {
+export async function findMediaUsers(
+  conn: Conn,
+  mediaId: string,
+  limit: number,
+): Promise<Array<{ id: string; type: string; path: string }>> {
   return conn.db
     .selectFrom('document_media')
     .innerJoin('documents', 'documents.id', 'document_media.source_id')

@@ -12,18 +12,32 @@ export interface StoredPasswordToken {
 export async function insertPasswordToken(conn: Conn, t: StoredPasswordToken): Promise<void> {
   await conn.db
     .insertInto('password_tokens')
-    .values({ token_hash: t.hash, user_id: t.userId, purpose: t.purpose, created_at: t.createdAt, expires_at: t.expiresAt, used_at: t.usedAt })
+    .values({
+      token_hash: t.hash,
+      user_id: t.userId,
+      purpose: t.purpose,
+      created_at: t.createdAt,
+      expires_at: t.expiresAt,
+      used_at: t.usedAt,
+    })
     .execute();
 }
 
 export async function findPasswordToken(conn: Conn, hash: string): Promise<StoredPasswordToken | undefined> {
   const r = await conn.db.selectFrom('password_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
-  return r ? { hash: r.token_hash, userId: r.user_id, purpose: r.purpose, createdAt: r.created_at, expiresAt: r.expires_at, usedAt: r.used_at } : undefined;
+  return r
+    ? { hash: r.token_hash, userId: r.user_id, purpose: r.purpose, createdAt: r.created_at, expiresAt: r.expires_at, usedAt: r.used_at }
+    : undefined;
 }
 
 /** Spends a token; false when it was spent already (two racing resets: one wins). */
 export async function spendPasswordToken(conn: Conn, hash: string, at: string): Promise<boolean> {
-  const result = await conn.db.updateTable('password_tokens').set({ used_at: at }).where('token_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst();
+  const result = await conn.db
+    .updateTable('password_tokens')
+    .set({ used_at: at })
+    .where('token_hash', '=', hash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

@@ -62,7 +62,11 @@ async function syncLocked(conn: Conn, specs: readonly FieldIndexSpec[]): Promise
 async function existingIndexes(conn: Conn): Promise<Set<string>> {
   const rows =
     conn.dialect.name === 'postgres'
-      ? (await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'documents' and schemaname = current_schema()`.execute(conn.db)).rows
+      ? (
+          await sql<{
+            name: string;
+          }>`select indexname as name from pg_indexes where tablename = 'documents' and schemaname = current_schema()`.execute(conn.db)
+        ).rows
       : (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'documents'`.execute(conn.db)).rows;
   return new Set(rows.map((r) => r.name).filter((n) => PREFIXES.some((p) => n.startsWith(p))));
 }

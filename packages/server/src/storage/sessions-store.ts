@@ -48,8 +48,16 @@ const sessionPrincipal = preparedQuery(({ db }, param: (name: 'sessionId') => st
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select([
-      'sessions.id as session_id', 'sessions.revoked_at', 'sessions.expires_at', 'users.id as user_id', 'users.username',
-      'users.first_name', 'users.last_name', 'users.role', 'users.permissions', 'users.active',
+      'sessions.id as session_id',
+      'sessions.revoked_at',
+      'sessions.expires_at',
+      'users.id as user_id',
+      'users.username',
+      'users.first_name',
+      'users.last_name',
+      'users.role',
+      'users.permissions',
+      'users.active',
     ])
     .where('sessions.id', '=', param('sessionId')),
 );
@@ -89,7 +97,10 @@ export async function listLiveSessionIds(conn: Conn, userId: string, now: string
   return rows.map((r) => r.id);
 }
 
-export async function insertRefreshToken(conn: Conn, t: { hash: string; sessionId: string; createdAt: string; expiresAt: string }): Promise<void> {
+export async function insertRefreshToken(
+  conn: Conn,
+  t: { hash: string; sessionId: string; createdAt: string; expiresAt: string },
+): Promise<void> {
   await conn.db
     .insertInto('refresh_tokens')
     .values({ token_hash: t.hash, session_id: t.sessionId, created_at: t.createdAt, expires_at: t.expiresAt, used_at: null })
@@ -100,11 +111,25 @@ export async function findRefreshToken(conn: Conn, hash: string) {
   const row = await conn.db
     .selectFrom('refresh_tokens')
     .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
-    .select(['refresh_tokens.session_id', 'refresh_tokens.expires_at', 'refresh_tokens.used_at', 'sessions.revoked_at', 'sessions.user_id', 'sessions.remember_me'])
+    .select([
+      'refresh_tokens.session_id',
+      'refresh_tokens.expires_at',
+      'refresh_tokens.used_at',
+      'sessions.revoked_at',
+      'sessions.user_id',
+      'sessions.remember_me',
+    ])
     .where('refresh_tokens.token_hash', '=', hash)
     .executeTakeFirst();
   return row
-    ? { sessionId: row.session_id, userId: row.user_id, expiresAt: row.expires_at, usedAt: row.used_at, sessionRevokedAt: row.revoked_at, rememberMe: Boolean(row.remember_me) }
+    ? {
+        sessionId: row.session_id,
+        userId: row.user_id,
+        expiresAt: row.expires_at,
+        usedAt: row.used_at,
+        sessionRevokedAt: row.revoked_at,
+        rememberMe: Boolean(row.remember_me),
+      }
     : undefined;
 }
 
@@ -121,7 +146,12 @@ export async function markRefreshTokenUsed(conn: Conn, hash: string, at: string)
 
 /** Logout: the session's refresh tokens stop working; its access tokens live until they expire. */
 export async function burnRefreshTokens(conn: Conn, sessionId: string, at: string): Promise<void> {
-  await conn.db.updateTable('refresh_tokens').set({ used_at: at }).where('session_id', '=', sessionId).where('used_at', 'is', null).execute();
+  await conn.db
+    .updateTable('refresh_tokens')
+    .set({ used_at: at })
+    .where('session_id', '=', sessionId)
+    .where('used_at', 'is', null)
+    .execute();
   await conn.db.updateTable('sessions').set({ expires_at: at }).where('id', '=', sessionId).where('expires_at', '>', at).execute();
 }
 

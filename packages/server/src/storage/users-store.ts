@@ -66,7 +66,10 @@ export async function findUserByUsername(conn: Conn, username: string): Promise<
 }
 
 export async function countUsers(conn: Conn): Promise<number> {
-  const { n } = await conn.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const { n } = await conn.db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(n);
 }
 
@@ -95,7 +98,9 @@ export async function listUsers(conn: Conn, q: UserListQuery): Promise<{ rows: S
   if (q.search) {
     const pattern = `%${escapeLike(q.search.toLowerCase())}%`;
     base = base.where((eb) =>
-      eb.or(['username', 'email', 'first_name', 'last_name'].map((c) => eb(sql`lower(${sql.ref(c)})`, 'like', sql`${pattern} escape '\\'`))),
+      eb.or(
+        ['username', 'email', 'first_name', 'last_name'].map((c) => eb(sql`lower(${sql.ref(c)})`, 'like', sql`${pattern} escape '\\'`)),
+      ),
     );
   }
   const rows = await base.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc').limit(q.limit).offset(q.offset).execute();

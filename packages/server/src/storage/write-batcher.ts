@@ -23,7 +23,10 @@ export class WriteBatcher {
   private readonly queue: Job[] = [];
   private running = false;
 
-  constructor(private readonly db: Kysely<Tables>, private readonly dialect: Dialect) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly dialect: Dialect,
+  ) {}
 
   run<T>(fn: (conn: Conn) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {

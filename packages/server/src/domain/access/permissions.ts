@@ -1,11 +1,28 @@
 /** The spec's fixed permission set; any `<schema>:<action>` string is valid besides these. */
 export const FIXED_PERMISSIONS = [
-  'content:read', 'content:write', 'content:delete', 'content:publish', 'content:*',
-  'media:read', 'media:upload', 'media:edit', 'media:delete',
-  'users:read', 'users:write', 'users:delete', 'users:invite',
-  'settings:read', 'settings:write', 'studio:access',
-  'tokens:read', 'tokens:write', 'tokens:delete',
-  'webhooks:read', 'webhooks:write', 'webhooks:delete', 'webhooks:test',
+  'content:read',
+  'content:write',
+  'content:delete',
+  'content:publish',
+  'content:*',
+  'media:read',
+  'media:upload',
+  'media:edit',
+  'media:delete',
+  'users:read',
+  'users:write',
+  'users:delete',
+  'users:invite',
+  'settings:read',
+  'settings:write',
+  'studio:access',
+  'tokens:read',
+  'tokens:write',
+  'tokens:delete',
+  'webhooks:read',
+  'webhooks:write',
+  'webhooks:delete',
+  'webhooks:test',
 ] as const;
 
 export const ROLES = ['admin', 'editor', 'author', 'writer', 'viewer', 'api'] as const;
@@ -17,7 +34,17 @@ export type ContentAction = (typeof CONTENT_ACTIONS)[number];
 /** Default capabilities of each role (spec: Roles). Admin is checked by role, not by this list. */
 export const ROLE_PERMISSIONS: Record<Role, readonly string[]> = {
   admin: FIXED_PERMISSIONS,
-  editor: ['content:read', 'content:write', 'content:delete', 'content:publish', 'media:read', 'media:upload', 'media:edit', 'media:delete', 'studio:access'],
+  editor: [
+    'content:read',
+    'content:write',
+    'content:delete',
+    'content:publish',
+    'media:read',
+    'media:upload',
+    'media:edit',
+    'media:delete',
+    'studio:access',
+  ],
   author: ['content:read', 'content:write', 'content:publish', 'media:read', 'media:upload', 'studio:access'],
   writer: ['content:read', 'content:write', 'media:read', 'media:upload', 'studio:access'],
   viewer: ['content:read', 'media:read', 'studio:access'],

@@ -51,7 +51,12 @@ export interface SchemaVisibility {
  * On `/documents`, anonymous readers (and signed-in ones without read permission) see published
  * documents of public schemas while `documents.publicRead` is on; `/collections` needs the permission.
  */
-export function readScope(p: Principal, schema: SchemaVisibility, mode: DocumentAccessMode, publicRead: boolean): 'all' | 'published' | 'none' {
+export function readScope(
+  p: Principal,
+  schema: SchemaVisibility,
+  mode: DocumentAccessMode,
+  publicRead: boolean,
+): 'all' | 'published' | 'none' {
   if (canOnSchema(p, schema.name, 'read')) return 'all';
   if (mode === 'documents' && publicRead && schema.public) return 'published';
   return 'none';

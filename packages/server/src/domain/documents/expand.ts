@@ -27,7 +27,10 @@ const MAX_DEPTH = 5;
  */
 export function parseExpand(registry: SchemaRegistry, type: string, raw: string | undefined): ExpandNode[] {
   if (!raw) return [];
-  const paths = raw.split(',').map((p) => p.trim()).filter(Boolean);
+  const paths = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (paths.length > MAX_EXPAND_PATHS) throw badExpand(`at most ${MAX_EXPAND_PATHS} paths`);
   const roots: ExpandNode[] = [];
   for (const dotted of paths) addPath(registry, [type], dotted.split('.'), roots, dotted, 0);
@@ -109,7 +112,11 @@ export async function expandDocuments(
     const slots: Slot[] = [];
     for (const { doc, nodes } of level) for (const node of nodes) collectSlots(doc, node, slots);
     if (slots.length === 0) return;
-    await expandMedia(svc, actor, slots.filter((s) => s.node.kind === 'media'));
+    await expandMedia(
+      svc,
+      actor,
+      slots.filter((s) => s.node.kind === 'media'),
+    );
     const docSlots = slots.filter((s) => s.node.kind === 'documents');
     const ids = [...new Set(docSlots.map((s) => s.id))];
     const found = new Map((await findDocumentsByIds(svc.database, ids)).map((d) => [d.id, d]));

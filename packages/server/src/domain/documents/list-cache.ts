@@ -19,7 +19,10 @@ interface Entry {
 export class ListCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly ttlMs: number, private readonly maxEntries: number) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
 
   /** The entry for `key` built at `typeVersion`, or a fresh one. */
   entry(key: string, typeVersion: number, now = Date.now()): Entry {

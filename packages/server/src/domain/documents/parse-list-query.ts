@@ -22,7 +22,21 @@ export interface ParsedListQuery {
 const OPS = new Set<FilterOp>(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains', 'startsWith', 'exists']);
 const FILTER_KEY = /^filter\[([^[\]]+)\](?:\[([^[\]]+)\])?$/;
 const KNOWN = new Set(['limit', 'offset', 'orderBy', 'order', 'expand', 'search', 'fields']);
-const STRING_TYPES = new Set<FieldType>(['string', 'text', 'email', 'url', 'slug', 'select', 'markdown', 'richtext', 'reference', 'image', 'file', 'date', 'datetime']);
+const STRING_TYPES = new Set<FieldType>([
+  'string',
+  'text',
+  'email',
+  'url',
+  'slug',
+  'select',
+  'markdown',
+  'richtext',
+  'reference',
+  'image',
+  'file',
+  'date',
+  'datetime',
+]);
 const ORDERED_TYPES = new Set<FieldType>([...STRING_TYPES, 'number', 'integer', 'boolean']);
 const MAX_IN_VALUES = 100;
 
@@ -37,7 +51,8 @@ export function parseListQuery(schema: CompiledSchema, query: Record<string, unk
       continue;
     }
     const m = FILTER_KEY.exec(key);
-    if (!m) throw bad(key, key.startsWith('filter') ? 'malformed filter; use filter[field] or filter[field][op]' : 'unknown query parameter');
+    if (!m)
+      throw bad(key, key.startsWith('filter') ? 'malformed filter; use filter[field] or filter[field][op]' : 'unknown query parameter');
     if (typeof raw !== 'string') throw bad(key, 'must be given once');
     conditions.push(parseFilter(schema, m[1], (m[2] ?? 'eq') as FilterOp, raw, key));
   }
@@ -65,7 +80,10 @@ export function parseListQuery(schema: CompiledSchema, query: Record<string, unk
 
 function parseFields(schema: CompiledSchema, raw: string | undefined): string[] | undefined {
   if (raw === undefined || raw === '') return undefined;
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const name of names) {
     if (!schema.fieldMap.has(name) && !systemField(name) && name !== '_type') throw bad('fields', `unknown field ${name}`);
   }
@@ -96,14 +114,16 @@ function parseFilter(schema: CompiledSchema, name: string, op: FilterOp, raw: st
   const structured = target.type === 'object' || target.type === 'geopoint' || target.type === 'json' || target.type === 'array';
   if (structured) throw bad(key, `${name} can only be filtered with exists`);
   if (target.array && !['eq', 'ne', 'in', 'nin', 'contains'].includes(op)) throw bad(key, `${op} does not apply to the list field ${name}`);
-  if ((op === 'contains' || op === 'startsWith') && !target.array && !STRING_TYPES.has(target.type)) throw bad(key, `${op} applies to text fields only`);
+  if ((op === 'contains' || op === 'startsWith') && !target.array && !STRING_TYPES.has(target.type))
+    throw bad(key, `${op} applies to text fields only`);
   if (['gt', 'gte', 'lt', 'lte'].includes(op) && target.type === 'boolean') throw bad(key, `${op} does not apply to true/false fields`);
   if (op === 'in' || op === 'nin') {
     const parts = raw.split(',');
     if (parts.length > MAX_IN_VALUES) throw bad(key, `at most ${MAX_IN_VALUES} values`);
     return { operand: target.operand, op, value: parts.map((p) => typedValue(target.type, p, key)) };
   }
-  const value = op === 'contains' || op === 'startsWith' ? (target.array ? typedValue(target.type, raw, key) : raw) : typedValue(target.type, raw, key);
+  const value =
+    op === 'contains' || op === 'startsWith' ? (target.array ? typedValue(target.type, raw, key) : raw) : typedValue(target.type, raw, key);
   return { operand: target.operand, op, value };
 }
 

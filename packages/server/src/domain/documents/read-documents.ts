@@ -1,6 +1,12 @@
 import { errors } from '../../errors.js';
 import {
-  anchorable, countDocuments, findDocument, findPageAnchor, listDocuments as listRows, type ListQuery, type PageAnchor,
+  anchorable,
+  countDocuments,
+  findDocument,
+  findPageAnchor,
+  listDocuments as listRows,
+  type ListQuery,
+  type PageAnchor,
 } from '../../storage/documents-store.js';
 import { ANCHOR_STEP } from './list-cache.js';
 import { denyRead, readScope, type DocumentAccessMode } from '../access/policy.js';
@@ -32,7 +38,10 @@ export async function listDocuments(
   // 3. One page and the total (both helped by the list cache), then expansion one level per query.
   const listQuery: ListQuery = { type: schema.name, statuses: scope === 'published' ? ['published'] : undefined, ...q };
   const cached = svc.listCache.entry(cacheKey(listQuery), svc.changes.typeVersion(schema.name));
-  const [rows, total] = await Promise.all([pageRows(svc, listQuery, cached.anchors), cached.total ?? countDocuments(svc.database, listQuery)]);
+  const [rows, total] = await Promise.all([
+    pageRows(svc, listQuery, cached.anchors),
+    cached.total ?? countDocuments(svc.database, listQuery),
+  ]);
   cached.total = total;
   const data = rows.map(toApiDocument);
   await expandDocuments(svc, actor, input.mode, data, expand);

@@ -7,7 +7,12 @@ const MAX_WORDS = 16;
 
 /** The words of a search query: letters and digits only, so no engine syntax gets through. */
 export function searchWords(query: string): string[] {
-  return (query.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_WORDS);
+  return (
+    query
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).slice(0, MAX_WORDS);
 }
 
 /** The text a document contributes to full-text search: its string/text/markdown/richtext values. */

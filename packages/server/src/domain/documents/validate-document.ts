@@ -99,8 +99,10 @@ function validateValue(field: FieldDef, value: unknown, path: string, ctx: Valid
     case 'richtext': {
       if (typeof value !== 'string') return fail(ctx, path, 'must be a string');
       const v = field.type === 'richtext' ? sanitizeRichtext(value) : value;
-      if (field.minLength !== undefined && length(v) < field.minLength) return fail(ctx, path, `must be at least ${field.minLength} characters`);
-      if (field.maxLength !== undefined && length(v) > field.maxLength) return fail(ctx, path, `must be at most ${field.maxLength} characters`);
+      if (field.minLength !== undefined && length(v) < field.minLength)
+        return fail(ctx, path, `must be at least ${field.minLength} characters`);
+      if (field.maxLength !== undefined && length(v) > field.maxLength)
+        return fail(ctx, path, `must be at most ${field.maxLength} characters`);
       if (field.pattern !== undefined && !compiledPattern(field.pattern).test(v)) return fail(ctx, path, `must match ${field.pattern}`);
       return v;
     }
@@ -142,12 +144,14 @@ function validateValue(field: FieldDef, value: unknown, path: string, ctx: Valid
       return value;
     }
     case 'datetime': {
-      if (typeof value !== 'string' || !DATETIME.test(value) || Number.isNaN(Date.parse(value))) return fail(ctx, path, 'must be an ISO 8601 date-time with a time zone');
+      if (typeof value !== 'string' || !DATETIME.test(value) || Number.isNaN(Date.parse(value)))
+        return fail(ctx, path, 'must be an ISO 8601 date-time with a time zone');
       // Stored as UTC with milliseconds so stored values compare and sort as text.
       return new Date(value).toISOString();
     }
     case 'select':
-      if (typeof value !== 'string' || !(field.options ?? []).includes(value)) return fail(ctx, path, `must be one of ${(field.options ?? []).join(', ')}`);
+      if (typeof value !== 'string' || !(field.options ?? []).includes(value))
+        return fail(ctx, path, `must be one of ${(field.options ?? []).join(', ')}`);
       return value;
     case 'reference':
       if (typeof value !== 'string' || !ID_PATTERN.test(value)) return fail(ctx, path, 'must be a document id');
@@ -160,8 +164,10 @@ function validateValue(field: FieldDef, value: unknown, path: string, ctx: Valid
       return value;
     case 'array': {
       if (!Array.isArray(value)) return fail(ctx, path, 'must be an array');
-      if (field.minItems !== undefined && value.length < field.minItems) return fail(ctx, path, `must have at least ${field.minItems} items`);
-      if (field.maxItems !== undefined && value.length > field.maxItems) return fail(ctx, path, `must have at most ${field.maxItems} items`);
+      if (field.minItems !== undefined && value.length < field.minItems)
+        return fail(ctx, path, `must have at least ${field.minItems} items`);
+      if (field.maxItems !== undefined && value.length > field.maxItems)
+        return fail(ctx, path, `must have at most ${field.maxItems} items`);
       const of = { ...(field.of as FieldDef), name: field.name };
       const out: unknown[] = [];
       value.forEach((item, i) => {

@@ -2,7 +2,17 @@ import type { FieldDef } from '../../config/types.js';
 import { errors, type ErrorDetail } from '../../errors.js';
 import { inTransaction, type Conn } from '../../storage/connection.js';
 import {
-  findDocument, findDocumentsByIds, insertDocument, lockSlug, typeHasDocuments, updateDocument, countWithSuffix, valuesWithSuffix, valueTaken, type SideRows, type StoredDocument,
+  findDocument,
+  findDocumentsByIds,
+  insertDocument,
+  lockSlug,
+  typeHasDocuments,
+  updateDocument,
+  countWithSuffix,
+  valuesWithSuffix,
+  valueTaken,
+  type SideRows,
+  type StoredDocument,
 } from '../../storage/documents-store.js';
 import { insertDocumentChecked, updateDocumentChecked, type InsertGuards } from '../../storage/checked-document-writes.js';
 import { findMediaByIds } from '../../storage/media-store.js';
@@ -52,19 +62,32 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
   const at = svc.now().toISOString();
   // `data` is result.data itself: slugs generated while writing land in the stored document.
   const doc: StoredDocument = {
-    id, type: schema.name, status, rev: 1, createdAt: at, updatedAt: at,
-    createdBy: actorId(actor), updatedBy: actorId(actor), data: result.data,
+    id,
+    type: schema.name,
+    status,
+    rev: 1,
+    createdAt: at,
+    updatedAt: at,
+    createdBy: actorId(actor),
+    updatedBy: actorId(actor),
+    data: result.data,
   };
   // 4. The fast path: one guarded insert, which writes only when every check would pass. When it
   //    does not write, the checks below run one by one to say why (or to find a free slug).
   //    A write racing this one can take a slug or unique value between the checks and the insert;
   //    then it all runs again, and either finds the next free slug or names the taken value.
   //    A singleton's create always takes the slow path: it is rare, and its check costs every other create.
-  for (let attempt = 1; schema.singleton || !(await writeIfValid(svc, schema, result, doc, (side, guards) => insertDocumentChecked(svc.database, doc, side, guards))); attempt++) {
+  for (
+    let attempt = 1;
+    schema.singleton ||
+    !(await writeIfValid(svc, schema, result, doc, (side, guards) => insertDocumentChecked(svc.database, doc, side, guards)));
+    attempt++
+  ) {
     try {
       await inTransaction(svc.database, async (conn) => {
         // A generated UUIDv7 cannot be taken; a client's id can.
-        if (body._id !== undefined && (await findDocument(conn, id))) throw errors.conflict(`A document with _id ${id} exists`, [{ field: '_id', message: 'is taken' }]);
+        if (body._id !== undefined && (await findDocument(conn, id)))
+          throw errors.conflict(`A document with _id ${id} exists`, [{ field: '_id', message: 'is taken' }]);
         if (schema.singleton && (await typeHasDocuments(conn, schema.name))) {
           throw errors.conflict(`${schema.name} is a singleton and already has its document`);
         }
@@ -106,9 +129,7 @@ async function writeIfValid(
   }
   const guards: InsertGuards = {
     // A reference to the document itself is valid when the field allows its own type.
-    references: result.references
-      .filter((r) => !(r.id === doc.id && r.to.includes(schema.name)))
-      .map((r) => ({ id: r.id, types: r.to })),
+    references: result.references.filter((r) => !(r.id === doc.id && r.to.includes(schema.name))).map((r) => ({ id: r.id, types: r.to })),
     media: [...new Set(result.media.map((m) => m.id))],
   };
   if (await write(sideRows(schema, result), guards)) return true;
@@ -155,7 +176,12 @@ export async function updateWith(
     const result = validateDocument(schema, nextData(current, body), false);
     if (result.errors.length > 0) throw errors.validation(result.errors);
     const doc: StoredDocument = {
-      ...current, status, rev: current.rev + 1, updatedAt: svc.now().toISOString(), updatedBy: actorId(actor), data: result.data,
+      ...current,
+      status,
+      rev: current.rev + 1,
+      updatedAt: svc.now().toISOString(),
+      updatedBy: actorId(actor),
+      data: result.data,
     };
     return { current, doc, result };
   };
@@ -163,8 +189,15 @@ export async function updateWith(
   // 3. The fast path: read without a lock, then one write that happens only if the document is
   //    still at the revision read and every check would pass. Any refusal, and any error from a
   //    read that may already be stale, goes to the locking path, which has the last word.
-  const fast = await findDocument(svc.database, input.id).then(next, () => undefined).catch(() => undefined);
-  if (fast && (await writeIfValid(svc, schema, fast.result, fast.doc, (side, guards) => updateDocumentChecked(svc.database, fast.doc, fast.current.rev, side, guards)))) {
+  const fast = await findDocument(svc.database, input.id)
+    .then(next, () => undefined)
+    .catch(() => undefined);
+  if (
+    fast &&
+    (await writeIfValid(svc, schema, fast.result, fast.doc, (side, guards) =>
+      updateDocumentChecked(svc.database, fast.doc, fast.current.rev, side, guards),
+    ))
+  ) {
     svc.changes.bump(schema.name);
     return toApiDocument(fast.doc);
   }
@@ -173,7 +206,9 @@ export async function updateWith(
   //    the rev check in the write makes a lost update impossible even without the lock.
   const updated = await inTransaction(svc.database, async (conn) => {
     const { current, doc, result } = next(await findDocument(conn, input.id, { forUpdate: true }));
-    const written = await checkAndWrite(conn, schema, result, current.id, () => updateDocument(conn, doc, current.rev, sideRows(schema, result)));
+    const written = await checkAndWrite(conn, schema, result, current.id, () =>
+      updateDocument(conn, doc, current.rev, sideRows(schema, result)),
+    );
     if (!written) throw errors.conflict('The document was changed by another write; retry');
     return toApiDocument(doc);
   }).catch((err: unknown) => {
@@ -218,7 +253,13 @@ function statusOf(body: Record<string, unknown>, fallback: string): string {
  * write itself, each empty slug is tried as its plain form, and only a refusal costs the queries
  * that find the taken value or the next free slug, and one more try.
  */
-async function checkAndWrite<T>(conn: Conn, schema: CompiledSchema, result: ValidationResult, selfId: string, write: () => Promise<T>): Promise<T> {
+async function checkAndWrite<T>(
+  conn: Conn,
+  schema: CompiledSchema,
+  result: ValidationResult,
+  selfId: string,
+  write: () => Promise<T>,
+): Promise<T> {
   await checkReferences(conn, schema, result, selfId);
   await checkMedia(conn, result);
   const bases = new Map(result.emptySlugs.map((field) => [field, baseSlug(field, result.data)]));
@@ -271,7 +312,13 @@ async function checkMedia(conn: Conn, result: ValidationResult): Promise<void> {
 }
 
 /** 409 with one detail per unique or slug value (given, not generated) another document of the type holds. */
-async function checkUnique(conn: Conn, schema: CompiledSchema, result: ValidationResult, selfId: string, generated: readonly FieldDef[]): Promise<void> {
+async function checkUnique(
+  conn: Conn,
+  schema: CompiledSchema,
+  result: ValidationResult,
+  selfId: string,
+  generated: readonly FieldDef[],
+): Promise<void> {
   const taken: ErrorDetail[] = [];
   for (const field of schema.fields) {
     const value = result.data[field.name];

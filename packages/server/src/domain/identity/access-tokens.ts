@@ -53,7 +53,13 @@ export async function verifyAccessToken(key: JwtKey, issuer: string, token: stri
   if (known && known.key === key && known.exp * 1000 > now.getTime()) return known.claims;
   try {
     const { payload } = await jwtVerify(token, key.cryptoKey, { algorithms: [ALG], issuer, currentDate: now });
-    if (payload.typ !== 'access' || typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.role !== 'string' || typeof payload.exp !== 'number') {
+    if (
+      payload.typ !== 'access' ||
+      typeof payload.sub !== 'string' ||
+      typeof payload.sid !== 'string' ||
+      typeof payload.role !== 'string' ||
+      typeof payload.exp !== 'number'
+    ) {
       throw errors.unauthorized('Invalid token');
     }
     const claims = { sub: payload.sub, sid: payload.sid, role: payload.role };

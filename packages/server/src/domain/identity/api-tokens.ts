@@ -22,7 +22,15 @@ export interface ApiTokenView {
 }
 
 export function toApiTokenView(t: StoredApiToken): ApiTokenView {
-  return { id: t.id, name: t.name, permissions: t.permissions, expiresAt: t.expiresAt, createdBy: t.createdBy, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt };
+  return {
+    id: t.id,
+    name: t.name,
+    permissions: t.permissions,
+    expiresAt: t.expiresAt,
+    createdBy: t.createdBy,
+    createdAt: t.createdAt,
+    lastUsedAt: t.lastUsedAt,
+  };
 }
 
 export interface CreateTokenInput {
@@ -32,7 +40,11 @@ export interface CreateTokenInput {
 }
 
 /** `POST /tokens`: the plaintext is returned here once; only its SHA-256 is stored. */
-export async function createApiToken(svc: Services, actor: Principal, input: CreateTokenInput): Promise<{ token: string; apiToken: ApiTokenView }> {
+export async function createApiToken(
+  svc: Services,
+  actor: Principal,
+  input: CreateTokenInput,
+): Promise<{ token: string; apiToken: ApiTokenView }> {
   // 1. Permission to create tokens.
   requirePermission(actor, 'tokens:write');
   // 2. Name, permission strings and expiry.
@@ -40,12 +52,14 @@ export async function createApiToken(svc: Services, actor: Principal, input: Cre
   const name = input.name.trim();
   if (name === '' || name.length > 200) details.push({ field: 'name', message: 'must be 1–200 characters' });
   input.permissions.forEach((p, i) => {
-    if (!isValidPermission(p, svc.schemas.names)) details.push({ field: `permissions.${i}`, message: `unknown permission ${JSON.stringify(p)}` });
+    if (!isValidPermission(p, svc.schemas.names))
+      details.push({ field: `permissions.${i}`, message: `unknown permission ${JSON.stringify(p)}` });
   });
   let expiresAt: string | null = null;
   if (input.expiresAt !== undefined) {
     const ms = Date.parse(input.expiresAt);
-    if (!DATETIME.test(input.expiresAt) || Number.isNaN(ms)) details.push({ field: 'expiresAt', message: 'must be an ISO 8601 date-time with a time zone' });
+    if (!DATETIME.test(input.expiresAt) || Number.isNaN(ms))
+      details.push({ field: 'expiresAt', message: 'must be an ISO 8601 date-time with a time zone' });
     else if (ms <= svc.now().getTime()) details.push({ field: 'expiresAt', message: 'must be in the future' });
     else expiresAt = new Date(ms).toISOString();
   }
@@ -56,8 +70,14 @@ export async function createApiToken(svc: Services, actor: Principal, input: Cre
   // 4. Store the hash, return the plaintext once.
   const token = newApiToken();
   const stored: StoredApiToken = {
-    id: uuidv7(), name, tokenHash: sha256Hex(token), permissions: [...new Set(input.permissions)],
-    createdBy: 'system', createdAt: svc.now().toISOString(), expiresAt, lastUsedAt: null,
+    id: uuidv7(),
+    name,
+    tokenHash: sha256Hex(token),
+    permissions: [...new Set(input.permissions)],
+    createdBy: 'system',
+    createdAt: svc.now().toISOString(),
+    expiresAt,
+    lastUsedAt: null,
   };
   await insertApiToken(svc.database, stored);
   await recordAudit(svc, 'tokenCreate', { actor, target: stored.id, details: { name, permissions: stored.permissions } });

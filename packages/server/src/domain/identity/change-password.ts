@@ -13,13 +13,18 @@ import { checkPasswordPolicy, hashPassword, verifyPassword } from './passwords.j
  * is 403, not 401: the session is fine and clients must not refresh). With
  * `revokeOnPasswordChange` every other session of the user ends at once.
  */
-export async function changePassword(svc: Services, actor: Principal, input: { currentPassword: string; newPassword: string }): Promise<void> {
+export async function changePassword(
+  svc: Services,
+  actor: Principal,
+  input: { currentPassword: string; newPassword: string },
+): Promise<void> {
   requireAuthenticated(actor);
   if (actor.kind !== 'user' || !actor.id) throw errors.forbidden('Only users have passwords');
   const user = await findUserById(svc.database, actor.id);
   if (!user) throw errors.unauthorized('Session not found');
   const { bcryptRounds, passwordPolicy, session } = svc.config.security;
-  if (!(await verifyPassword(input.currentPassword, user.passwordHash, bcryptRounds))) throw errors.forbidden('The current password is wrong');
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash, bcryptRounds)))
+    throw errors.forbidden('The current password is wrong');
   const problems = checkPasswordPolicy(input.newPassword, passwordPolicy, 'newPassword');
   if (problems.length > 0) throw errors.validation(problems);
   const hash = await hashPassword(input.newPassword, bcryptRounds);

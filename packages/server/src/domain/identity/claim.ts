@@ -33,7 +33,12 @@ export async function claimInstance(svc: Services, input: ClaimInput) {
     if (!(await takeInstanceValue(conn, CLAIM_KEY, stored))) throw errors.forbidden('This instance has been claimed already');
     return createUser(svc, conn, { ...input, role: 'admin' });
   });
-  await recordAudit(svc, 'userCreate', { actor: null, target: user.id, details: { username: user.username, role: 'admin', via: 'claim' }, client: input });
+  await recordAudit(svc, 'userCreate', {
+    actor: null,
+    target: user.id,
+    details: { username: user.username, role: 'admin', via: 'claim' },
+    client: input,
+  });
   const tokens = await startSession(svc, user, input);
   return { ...tokens, user: toUserView(user) };
 }

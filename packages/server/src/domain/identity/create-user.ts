@@ -23,11 +23,13 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 /** The field checks of a new user, as 422 details. */
 export function checkNewUser(svc: Services, u: NewUser): ErrorDetail[] {
   const details: ErrorDetail[] = [];
-  if (!USERNAME.test(u.username)) details.push({ field: 'username', message: 'must be 1–64 characters of letters, digits, ".", "_" or "-"' });
+  if (!USERNAME.test(u.username))
+    details.push({ field: 'username', message: 'must be 1–64 characters of letters, digits, ".", "_" or "-"' });
   if (u.email.length > 254 || !EMAIL.test(u.email)) details.push({ field: 'email', message: 'must be an email address' });
   if (!isRole(u.role)) details.push({ field: 'role', message: `must be one of ${ROLES.join(', ')}` });
   (u.permissions ?? []).forEach((p, i) => {
-    if (!isValidPermission(p, svc.schemas.names)) details.push({ field: `permissions.${i}`, message: `unknown permission ${JSON.stringify(p)}` });
+    if (!isValidPermission(p, svc.schemas.names))
+      details.push({ field: `permissions.${i}`, message: `unknown permission ${JSON.stringify(p)}` });
   });
   if (u.password !== undefined) details.push(...checkPasswordPolicy(u.password, svc.config.security.passwordPolicy));
   return details;

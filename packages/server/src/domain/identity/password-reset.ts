@@ -2,7 +2,11 @@ import { errors } from '../../errors.js';
 import { invitationMail, passwordResetMail } from '../../mail/templates.js';
 import { inTransaction } from '../../storage/connection.js';
 import {
-  findPasswordToken, insertPasswordToken, spendPasswordToken, spendUserPasswordTokens, type StoredPasswordToken,
+  findPasswordToken,
+  insertPasswordToken,
+  spendPasswordToken,
+  spendUserPasswordTokens,
+  type StoredPasswordToken,
 } from '../../storage/password-tokens-store.js';
 import { revokeUserSessions } from '../../storage/sessions-store.js';
 import { findUserByEmail, findUserById, updateUser, type StoredUser } from '../../storage/users-store.js';
@@ -40,7 +44,9 @@ export async function requestPasswordReset(svc: Services, email: string, ip?: st
 async function mailResetLink(svc: Services, user: StoredUser): Promise<void> {
   const token = await issuePasswordToken(svc, user, 'reset');
   const settings = await readSettings(svc);
-  await svc.mailer.send(passwordResetMail(user.email, displayName(user), linkFor(svc, settings, 'reset-password', token), settings.siteName));
+  await svc.mailer.send(
+    passwordResetMail(user.email, displayName(user), linkFor(svc, settings, 'reset-password', token), settings.siteName),
+  );
 }
 
 /** An invitation: a seven-day link that sets the first password and activates the account. */
@@ -79,8 +85,12 @@ async function issuePasswordToken(svc: Services, user: StoredUser, purpose: 'res
   const token = randomBase62(43);
   const now = svc.now();
   await insertPasswordToken(svc.database, {
-    hash: sha256Hex(token), userId: user.id, purpose, createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + (purpose === 'reset' ? RESET_TTL_MS : INVITE_TTL_MS)).toISOString(), usedAt: null,
+    hash: sha256Hex(token),
+    userId: user.id,
+    purpose,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + (purpose === 'reset' ? RESET_TTL_MS : INVITE_TTL_MS)).toISOString(),
+    usedAt: null,
   });
   return token;
 }

@@ -1,7 +1,11 @@
 import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
 import {
-  findRefreshToken, findSessionPrincipal, insertRefreshToken, markRefreshTokenUsed, revokeSession,
+  findRefreshToken,
+  findSessionPrincipal,
+  insertRefreshToken,
+  markRefreshTokenUsed,
+  revokeSession,
 } from '../../storage/sessions-store.js';
 import type { Services } from '../services.js';
 import { issueAccessToken, type IssuedTokens } from './sessions.js';

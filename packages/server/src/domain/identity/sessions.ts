@@ -30,10 +30,20 @@ export async function startSession(svc: Services, user: StoredUser, opts: Client
   const refreshToken = newRefreshToken();
   await inTransaction(svc.database, async (conn) => {
     await insertSession(conn, {
-      id: sid, userId: user.id, createdAt: now.toISOString(), expiresAt: refreshExpiresAt,
-      rememberMe: Boolean(opts.rememberMe), ip: opts.ip ?? null, userAgent: opts.userAgent?.slice(0, 512) ?? null,
+      id: sid,
+      userId: user.id,
+      createdAt: now.toISOString(),
+      expiresAt: refreshExpiresAt,
+      rememberMe: Boolean(opts.rememberMe),
+      ip: opts.ip ?? null,
+      userAgent: opts.userAgent?.slice(0, 512) ?? null,
     });
-    await insertRefreshToken(conn, { hash: sha256Hex(refreshToken), sessionId: sid, createdAt: now.toISOString(), expiresAt: refreshExpiresAt });
+    await insertRefreshToken(conn, {
+      hash: sha256Hex(refreshToken),
+      sessionId: sid,
+      createdAt: now.toISOString(),
+      expiresAt: refreshExpiresAt,
+    });
     await enforceMaxConcurrent(svc, conn, user.id, now.toISOString());
   });
   const access = await issueAccessToken(svc, user.id, sid, user.role);
@@ -41,7 +51,13 @@ export async function startSession(svc: Services, user: StoredUser, opts: Client
 }
 
 export function issueAccessToken(svc: Services, userId: string, sid: string, role: string) {
-  return signAccessToken(svc.jwtKey, svc.config.security.issuer, { sub: userId, sid, role }, svc.now(), svc.config.security.accessTokenTtlMs);
+  return signAccessToken(
+    svc.jwtKey,
+    svc.config.security.issuer,
+    { sub: userId, sid, role },
+    svc.now(),
+    svc.config.security.accessTokenTtlMs,
+  );
 }
 
 async function enforceMaxConcurrent(svc: Services, conn: Conn, userId: string, now: string): Promise<void> {

@@ -29,5 +29,7 @@ export async function deleteMedia(svc: Services, actor: Principal, input: { id: 
   svc.changes.bump(MEDIA_CHANGES);
   const keys = [removed.filename, ...Object.values(removed.variants).map((v) => v.key)];
   for (const key of keys) svc.smallFiles.delete(key);
-  await svc.files.delete(keys).catch((err: unknown) => svc.log.error({ err, keys }, 'media: files of a deleted media item could not be removed'));
+  await svc.files
+    .delete(keys)
+    .catch((err: unknown) => svc.log.error({ err, keys }, 'media: files of a deleted media item could not be removed'));
 }

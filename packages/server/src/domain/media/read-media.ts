@@ -19,14 +19,19 @@ export interface MediaListInput {
 const SHA256 = /^[0-9a-f]{64}$/;
 
 /** `GET /media`: newest first unless told otherwise; `type` is a MIME prefix (`image/`) or an exact type. */
-export async function listMedia(svc: Services, actor: Principal, input: MediaListInput): Promise<{ data: ApiMedia[]; meta: { total: number; limit: number; offset: number } }> {
+export async function listMedia(
+  svc: Services,
+  actor: Principal,
+  input: MediaListInput,
+): Promise<{ data: ApiMedia[]; meta: { total: number; limit: number; offset: number } }> {
   requireMediaRead(actor, svc.config.media.publicRead);
   const { limit, offset } = parsePaging(input.limit, input.offset);
   const orderBy = input.orderBy ?? 'createdAt';
   if (!(orderBy in MEDIA_ORDER_COLUMNS)) throw badQuery('orderBy', `must be one of ${Object.keys(MEDIA_ORDER_COLUMNS).join(', ')}`);
   const order = input.order ?? 'desc';
   if (order !== 'asc' && order !== 'desc') throw badQuery('order', 'must be asc or desc');
-  if (input.type !== undefined && !/^[a-z0-9.+-]+\/?[a-z0-9.+-]*$/i.test(input.type)) throw badQuery('type', 'must be a MIME type or prefix such as image/');
+  if (input.type !== undefined && !/^[a-z0-9.+-]+\/?[a-z0-9.+-]*$/i.test(input.type))
+    throw badQuery('type', 'must be a MIME type or prefix such as image/');
   const sha256 = input.sha256?.toLowerCase();
   if (sha256 !== undefined && !SHA256.test(sha256)) throw badQuery('sha256', 'must be 64 hex digits');
   const { rows, total } = await listRows(svc.database, {

@@ -18,8 +18,7 @@ import { checkMediaText, type MediaText } from './media-text.js';
 
 /** One part of a multipart body, whatever parsed it. */
 export type UploadPart =
-  | { kind: 'file'; field: string; filename: string; stream: Readable }
-  | { kind: 'field'; field: string; value: string };
+  { kind: 'file'; field: string; filename: string; stream: Readable } | { kind: 'field'; field: string; value: string };
 
 /**
  * `POST /media`: reads the parts (the file spooled to disk as it arrives), then stores the upload.
@@ -55,7 +54,12 @@ export async function uploadMedia(svc: Services, actor: Principal, parts: AsyncI
  * 2. Raster images: bomb check, variants, placeholder, colour, all before anything is stored (422).
  * 3. Original and variants into the file store, then the row; a failure removes what was stored.
  */
-async function storeUpload(svc: Services, actor: Principal, upload: SpooledUpload & { filename: string }, text: MediaText): Promise<ApiMedia> {
+async function storeUpload(
+  svc: Services,
+  actor: Principal,
+  upload: SpooledUpload & { filename: string },
+  text: MediaText,
+): Promise<ApiMedia> {
   const { media } = svc.config;
   const { mime, ext } = await sniffMime(upload.path);
   if (!mimeAccepted(mime, media.allowedTypes)) throw errors.unsupportedMediaType(`Files of type ${mime} are not accepted here`);
@@ -97,12 +101,18 @@ async function storeUpload(svc: Services, actor: Principal, upload: SpooledUploa
     await inTransaction(svc.database, (conn) => insertMedia(conn, record));
     return toApiMedia(svc.config, record);
   } catch (err) {
-    await svc.files.delete(stored).catch((e: unknown) => svc.log.error({ err: e, keys: stored }, 'media: could not remove the files of a failed upload'));
+    await svc.files
+      .delete(stored)
+      .catch((e: unknown) => svc.log.error({ err: e, keys: stored }, 'media: could not remove the files of a failed upload'));
     throw err;
   }
 }
 
-async function processOrRefuse(path: string, variants: Services['config']['media']['variants'], maxPixels: number): Promise<ProcessedImage> {
+async function processOrRefuse(
+  path: string,
+  variants: Services['config']['media']['variants'],
+  maxPixels: number,
+): Promise<ProcessedImage> {
   // sharp (libvips) costs about 27 MB of memory: loaded with the first image, not at start-up.
   const { ImageProcessingError, ImageTooLargeError, processImage } = await import('../../media/image-variants.js');
   try {

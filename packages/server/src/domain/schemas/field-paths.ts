@@ -31,11 +31,13 @@ export function resolveFieldPath(schema: CompiledSchema, dotted: string): Resolv
         fields = field.fields ?? [];
         continue;
       case 'slug':
-        if (rest === 0 || (rest === 1 && segments[i + 1] === 'current')) return { path: [...path, 'current'], type: 'slug', array: false, field };
+        if (rest === 0 || (rest === 1 && segments[i + 1] === 'current'))
+          return { path: [...path, 'current'], type: 'slug', array: false, field };
         return undefined;
       case 'geopoint':
         if (rest === 0) return { path, type: 'geopoint', array: false, field };
-        if (rest === 1 && (segments[i + 1] === 'lat' || segments[i + 1] === 'lng')) return { path: [...path, segments[i + 1]], type: 'number', array: false, field };
+        if (rest === 1 && (segments[i + 1] === 'lat' || segments[i + 1] === 'lng'))
+          return { path: [...path, segments[i + 1]], type: 'number', array: false, field };
         return undefined;
       case 'array': {
         if (rest !== 0) return undefined;

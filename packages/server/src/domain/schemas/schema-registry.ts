@@ -51,7 +51,11 @@ export class SchemaRegistry {
       for (const f of s.fields) {
         const wanted = f.indexed || f.unique || f.type === 'reference' || f.type === 'slug' || f.type === 'select';
         if (!wanted || !INDEXABLE.includes(f.type)) continue;
-        specs.push({ type: s.name, path: f.type === 'slug' ? [f.name, 'current'] : [f.name], unique: Boolean(f.unique) || f.type === 'slug' });
+        specs.push({
+          type: s.name,
+          path: f.type === 'slug' ? [f.name, 'current'] : [f.name],
+          unique: Boolean(f.unique) || f.type === 'slug',
+        });
       }
     }
     return specs;

@@ -11,7 +11,11 @@ export interface LimitRule {
  * of them never buys fresh attempts) and refuses with 429 once any key reached `max` in its window.
  */
 export class AttemptLimiter {
-  constructor(private readonly store: CounterStore, private readonly rule: LimitRule | undefined, private readonly name: string) {}
+  constructor(
+    private readonly store: CounterStore,
+    private readonly rule: LimitRule | undefined,
+    private readonly name: string,
+  ) {}
 
   /** 429 `RATE_LIMITED` with `retryAfter` (seconds) when any key is spent. */
   async check(keys: readonly string[], now: number): Promise<void> {

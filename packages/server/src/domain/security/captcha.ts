@@ -18,7 +18,9 @@ export async function requireCaptcha(svc: Services, token: string | undefined, i
     success = res.ok && ((await res.json()) as { success?: unknown }).success === true;
   } catch (err) {
     svc.log.warn({ err, provider: captcha.provider }, 'captcha verification failed');
-    throw errors.invalidInput('The captcha could not be verified; try again', [{ field: 'captchaToken', message: 'could not be verified' }]);
+    throw errors.invalidInput('The captcha could not be verified; try again', [
+      { field: 'captchaToken', message: 'could not be verified' },
+    ]);
   }
   if (!success) throw errors.invalidInput('The captcha was not accepted', [{ field: 'captchaToken', message: 'was not accepted' }]);
 }

@@ -36,9 +36,12 @@ export async function getSettings(svc: Services, actor: Principal): Promise<Inst
 export async function updateSettings(svc: Services, actor: Principal, input: Partial<InstanceSettings>): Promise<InstanceSettings> {
   requirePermission(actor, 'settings:write');
   const details: ErrorDetail[] = [];
-  if (input.siteName !== undefined && (input.siteName.trim() === '' || input.siteName.length > 100)) details.push({ field: 'siteName', message: 'must be 1–100 characters' });
-  if (input.defaultLocale !== undefined && !LOCALE.test(input.defaultLocale)) details.push({ field: 'defaultLocale', message: 'must be a language tag such as en or de-CH' });
-  if (input.publicUrl !== undefined && input.publicUrl !== null && !isOrigin(input.publicUrl)) details.push({ field: 'publicUrl', message: 'must be an http(s) URL without query or fragment' });
+  if (input.siteName !== undefined && (input.siteName.trim() === '' || input.siteName.length > 100))
+    details.push({ field: 'siteName', message: 'must be 1–100 characters' });
+  if (input.defaultLocale !== undefined && !LOCALE.test(input.defaultLocale))
+    details.push({ field: 'defaultLocale', message: 'must be a language tag such as en or de-CH' });
+  if (input.publicUrl !== undefined && input.publicUrl !== null && !isOrigin(input.publicUrl))
+    details.push({ field: 'publicUrl', message: 'must be an http(s) URL without query or fragment' });
   if (details.length > 0) throw errors.validation(details);
   const next = { ...(await readSettings(svc)), ...input };
   if (next.publicUrl) next.publicUrl = next.publicUrl.replace(/\/+$/, '');

@@ -35,7 +35,9 @@ export async function studioConfig(svc: Services, actor: Principal) {
  */
 export function studioStructure(svc: Services, actor: Principal): StructureGroup[] {
   requirePermission(actor, 'studio:access');
-  const configured = (svc.config.studio as { structure?: Array<{ title: string; items: Array<string | { schema: string; title?: string }> }> } | undefined)?.structure;
+  const configured = (
+    svc.config.studio as { structure?: Array<{ title: string; items: Array<string | { schema: string; title?: string }> }> } | undefined
+  )?.structure;
   const groups = configured ?? [{ title: 'Content', items: svc.schemas.list().map((s) => s.name) }];
   return groups
     .map((g) => ({
@@ -44,7 +46,11 @@ export function studioStructure(svc: Services, actor: Principal): StructureGroup
         .map((item) => (typeof item === 'string' ? { schema: item } : item))
         .map((item) => ({ item, schema: svc.schemas.get(item.schema) }))
         .filter(({ schema }) => schema !== undefined && canOnSchema(actor, schema.name, 'read'))
-        .map(({ item, schema }) => ({ kind: schema!.singleton ? ('singleton' as const) : ('list' as const), schema: schema!.name, title: ('title' in item && item.title) || schema!.title })),
+        .map(({ item, schema }) => ({
+          kind: schema!.singleton ? ('singleton' as const) : ('list' as const),
+          schema: schema!.name,
+          title: ('title' in item && item.title) || schema!.title,
+        })),
     }))
     .filter((g) => g.items.length > 0);
 }

@@ -13,5 +13,8 @@ export interface Usage {
  */
 export function refuseWhileUsed(usages: readonly Usage[], message: string, verb: 'referenced' | 'used'): void {
   if (usages.length === 0) return;
-  throw errors.conflict(message, usages.map((u) => ({ field: u.path, message: `${verb} by ${u.type} ${u.id}` })));
+  throw errors.conflict(
+    message,
+    usages.map((u) => ({ field: u.path, message: `${verb} by ${u.type} ${u.id}` })),
+  );
 }

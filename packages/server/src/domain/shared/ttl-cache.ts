@@ -2,7 +2,10 @@
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number }>();
 
-  constructor(private readonly ttlMs: number, private readonly maxEntries: number) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
 
   get(key: string, now = Date.now()): V | undefined {
     const e = this.entries.get(key);

@@ -15,9 +15,14 @@ import { runUserHooks } from './user-hooks.js';
  * `POST /users/invite` (`users:invite` or `users:write`): an inactive user without a password,
  * and a mail whose link sets the password and activates the account.
  */
-export async function inviteUserOp(svc: Services, actor: Principal, input: Omit<CreateUserInput, 'password' | 'active'>): Promise<UserView> {
+export async function inviteUserOp(
+  svc: Services,
+  actor: Principal,
+  input: Omit<CreateUserInput, 'password' | 'active'>,
+): Promise<UserView> {
   requireAuthenticated(actor);
-  if (!hasPermission(actor, 'users:invite') && !hasPermission(actor, 'users:write')) throw errors.forbidden('Missing permission users:invite');
+  if (!hasPermission(actor, 'users:invite') && !hasPermission(actor, 'users:write'))
+    throw errors.forbidden('Missing permission users:invite');
   const role = await runUserHooks(svc, { ...input, role: input.role ?? 'viewer' });
   requireCanAssign(svc, actor, role, input.permissions);
   const user = await inTransaction(svc.database, (conn) => insertNewUser(svc, conn, { ...input, role, active: false }));

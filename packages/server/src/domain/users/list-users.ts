@@ -19,12 +19,17 @@ export interface ListUsersQuery {
 export async function listUsers(svc: Services, actor: Principal, query: ListUsersQuery) {
   requirePermission(actor, 'users:read');
   const { limit, offset } = parsePaging(query.limit, query.offset);
-  if (query.role !== undefined && !isRole(query.role)) throw errors.invalidInput(`role: unknown role ${query.role}`, [{ field: 'role', message: 'unknown role' }]);
+  if (query.role !== undefined && !isRole(query.role))
+    throw errors.invalidInput(`role: unknown role ${query.role}`, [{ field: 'role', message: 'unknown role' }]);
   if (query.active !== undefined && query.active !== 'true' && query.active !== 'false') {
     throw errors.invalidInput('active must be true or false', [{ field: 'active', message: 'must be true or false' }]);
   }
   const { rows, total } = await listRows(svc.database, {
-    limit, offset, role: query.role, active: query.active === undefined ? undefined : query.active === 'true', search: query.search?.trim() || undefined,
+    limit,
+    offset,
+    role: query.role,
+    active: query.active === undefined ? undefined : query.active === 'true',
+    search: query.search?.trim() || undefined,
   });
   return { data: rows.map(toUserView), meta: { total, limit, offset } };
 }

@@ -2,7 +2,13 @@ import { errors, type ErrorDetail } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
 import { revokeUserSessions } from '../../storage/sessions-store.js';
 import {
-  countOtherActiveAdmins, findUserByEmail, findUserById, findUserByUsername, lockAdmins, updateUser as writeUser, type UserChanges,
+  countOtherActiveAdmins,
+  findUserByEmail,
+  findUserById,
+  findUserByUsername,
+  lockAdmins,
+  updateUser as writeUser,
+  type UserChanges,
 } from '../../storage/users-store.js';
 import { requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
@@ -50,8 +56,10 @@ export async function updateUserOp(svc: Services, actor: Principal, id: string, 
     const details = checkNewUser(svc, next);
     if (details.length > 0) throw errors.validation(details);
     const taken: ErrorDetail[] = [];
-    if (input.username !== undefined && input.username !== current.username && (await findUserByUsername(conn, input.username))) taken.push({ field: 'username', message: 'is taken' });
-    if (input.email !== undefined && input.email.toLowerCase() !== current.email && (await findUserByEmail(conn, input.email))) taken.push({ field: 'email', message: 'is taken' });
+    if (input.username !== undefined && input.username !== current.username && (await findUserByUsername(conn, input.username)))
+      taken.push({ field: 'username', message: 'is taken' });
+    if (input.email !== undefined && input.email.toLowerCase() !== current.email && (await findUserByEmail(conn, input.email)))
+      taken.push({ field: 'email', message: 'is taken' });
     if (taken.length > 0) throw errors.conflict('A user with this username or email exists', taken);
     // 4. Never leave the instance without an active admin.
     const stillAdmin = next.role === 'admin' && (input.active ?? current.active);
@@ -61,8 +69,14 @@ export async function updateUserOp(svc: Services, actor: Principal, id: string, 
     // 5. Write, then end sessions that no longer match the account.
     const at = svc.now().toISOString();
     const changes: UserChanges = {
-      username: input.username, email: input.email, firstName: input.firstName, lastName: input.lastName,
-      role: input.role, permissions: input.permissions, active: input.active, updatedAt: at,
+      username: input.username,
+      email: input.email,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      role: input.role,
+      permissions: input.permissions,
+      active: input.active,
+      updatedAt: at,
       passwordHash: input.password !== undefined ? await hashPassword(input.password, svc.config.security.bcryptRounds) : undefined,
     };
     await writeUser(conn, id, changes);

@@ -8,7 +8,12 @@ import type { Services } from '../services.js';
  * anyone an admin, nor give permissions it does not hold (else `users:write` would be a path to
  * every right). Admins may do anything.
  */
-export function requireCanAssign(svc: Services, actor: Principal, role: string | undefined, permissions: readonly string[] | undefined): void {
+export function requireCanAssign(
+  svc: Services,
+  actor: Principal,
+  role: string | undefined,
+  permissions: readonly string[] | undefined,
+): void {
   if (isAdmin(actor)) return;
   if (role === 'admin') throw errors.forbidden('Only an admin can make a user an admin');
   const beyond = (permissions ?? []).filter((p) => !canGrant(actor, p, svc.schemas.names));

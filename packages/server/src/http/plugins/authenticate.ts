@@ -28,7 +28,8 @@ export function registerAuthentication(app: FastifyInstance, svc: Services): voi
     const cookie = svc.config.security.cookie && !request.headers.authorization ? readCookie(request, ACCESS_COOKIE) : undefined;
     const principal = cookie ? await principalFromBearer(svc, cookie) : await resolvePrincipal(svc, request.headers.authorization);
     // Cookies ride along on cross-site requests; a write made with one must prove it came from our page.
-    if (cookie && !SAFE_METHODS.has(request.method) && !csrfMatches(request)) throw errors.forbidden('CSRF token missing or wrong (send the vellum_csrf cookie value in x-csrf-token)');
+    if (cookie && !SAFE_METHODS.has(request.method) && !csrfMatches(request))
+      throw errors.forbidden('CSRF token missing or wrong (send the vellum_csrf cookie value in x-csrf-token)');
     request.principal = { ...principal, client: { ip: request.ip, userAgent: request.headers['user-agent'] } };
     if (request.routeOptions.config?.auth) requireAuthenticated(request.principal);
   });

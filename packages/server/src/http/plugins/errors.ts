@@ -23,16 +23,32 @@ function fromFastifyError(err: FastifyError): AppError | undefined {
     const details = (err.validation as unknown as AjvError[]).map(ajvDetail);
     return err.validationContext === 'body'
       ? new AppError('VALIDATION_ERROR', 422, 'Validation failed', details)
-      : new AppError('INVALID_INPUT', 400, `Invalid ${err.validationContext ?? 'request'}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+      : new AppError(
+          'INVALID_INPUT',
+          400,
+          `Invalid ${err.validationContext ?? 'request'}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`,
+          details,
+        );
   }
   const status = err.statusCode ?? 500;
   if (status >= 500) return undefined;
-  const byStatus: Record<number, ErrorCode> = { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 413: 'PAYLOAD_TOO_LARGE', 429: 'RATE_LIMITED' };
-  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError('INVALID_INPUT', 400, `Unsupported Content-Type; send application/json`);
+  const byStatus: Record<number, ErrorCode> = {
+    401: 'UNAUTHORIZED',
+    403: 'FORBIDDEN',
+    404: 'NOT_FOUND',
+    413: 'PAYLOAD_TOO_LARGE',
+    429: 'RATE_LIMITED',
+  };
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return new AppError('INVALID_INPUT', 400, `Unsupported Content-Type; send application/json`);
   if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 413, 'Request body is too large');
   const code = byStatus[status] ?? 'INVALID_INPUT';
   // Other 4xx from the framework are malformed requests (bad JSON, bad Content-Length, …).
-  return new AppError(code, code === 'INVALID_INPUT' ? 400 : status, err.message.replace(/^Body cannot be empty.*/, 'Request body is empty or not JSON'));
+  return new AppError(
+    code,
+    code === 'INVALID_INPUT' ? 400 : status,
+    err.message.replace(/^Body cannot be empty.*/, 'Request body is empty or not JSON'),
+  );
 }
 
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {

@@ -9,7 +9,10 @@ import { errors } from '../../errors.js';
 export function registerInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     const bad = findBadString(request.params, 'path') ?? findBadString(request.query, 'query') ?? findBadString(request.body, 'body');
-    if (bad) throw errors.invalidInput(`${bad} contains a NUL character or invalid Unicode`, [{ field: bad, message: 'must be valid Unicode text without NUL characters' }]);
+    if (bad)
+      throw errors.invalidInput(`${bad} contains a NUL character or invalid Unicode`, [
+        { field: bad, message: 'must be valid Unicode text without NUL characters' },
+      ]);
   });
 }
 

@@ -64,7 +64,8 @@ export function registerResponseCache(app: FastifyInstance, svc: Services, opts:
     if (typeof payload !== 'string' || payload.length > opts.maxEntryBytes) return payload;
     drop(key);
     // Oldest first out, until the new body fits both bounds.
-    while (entries.size > 0 && (entries.size >= opts.maxEntries || totalBytes + payload.length > opts.maxTotalBytes)) drop(entries.keys().next().value as string);
+    while (entries.size > 0 && (entries.size >= opts.maxEntries || totalBytes + payload.length > opts.maxTotalBytes))
+      drop(entries.keys().next().value as string);
     const etag = reply.getHeader('etag');
     entries.set(key, { version, expires: Date.now() + opts.ttlMs, body: payload, etag: typeof etag === 'string' ? etag : undefined });
     totalBytes += payload.length;

@@ -13,7 +13,12 @@ export function redisCounters(url: string): CounterStore {
   redis.on('error', () => undefined);
   return {
     async get(key, now) {
-      const [count, ttl] = await redis.multi().get(PREFIX + key).pttl(PREFIX + key).exec().then(unwrap);
+      const [count, ttl] = await redis
+        .multi()
+        .get(PREFIX + key)
+        .pttl(PREFIX + key)
+        .exec()
+        .then(unwrap);
       return { count: Number(count ?? 0), resetAt: now + Math.max(0, Number(ttl)) };
     },
     async increment(key, windowMs, now) {

@@ -80,7 +80,11 @@ export function initial(dialect: Dialect): Migration {
         .addColumn('data', sql.raw(json), (c) => c.notNull())
         .execute();
       await db.schema.createIndex('documents_type_created').on('documents').columns(['type', 'created_at', 'seq']).execute();
-      await db.schema.createIndex('documents_type_status_created').on('documents').columns(['type', 'status', 'created_at', 'seq']).execute();
+      await db.schema
+        .createIndex('documents_type_status_created')
+        .on('documents')
+        .columns(['type', 'status', 'created_at', 'seq'])
+        .execute();
       await db.schema.createIndex('documents_type_updated').on('documents').columns(['type', 'updated_at', 'seq']).execute();
 
       await db.schema

@@ -10,7 +10,9 @@ import { media } from './005-media.js';
 /** Migrations in order; names never change once released. */
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
-    '001-initial': initial(dialect), '002-password-tokens': passwordTokens(), '003-audit-log': auditLog(dialect),
+    '001-initial': initial(dialect),
+    '002-password-tokens': passwordTokens(),
+    '003-audit-log': auditLog(dialect),
     '004-revisions-exclude-current': revisionsExcludeCurrent(),
     '005-media': media(dialect),
   };

@@ -27,7 +27,10 @@ const Record = Type.Object({
 export async function auditRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
   app.get<{ Querystring: Static<typeof Query> }>(
     '/audit',
-    { config: { auth: true }, schema: { querystring: Query, response: { 200: Type.Object({ data: Type.Array(Record), meta: Meta }), ...errorResponses } } },
+    {
+      config: { auth: true },
+      schema: { querystring: Query, response: { 200: Type.Object({ data: Type.Array(Record), meta: Meta }), ...errorResponses } },
+    },
     async (req) => listAudit(svc, req.principal, req.query),
   );
 }

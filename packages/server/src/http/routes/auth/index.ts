@@ -42,7 +42,10 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
         data: {
           valid: true as const,
           kind: p.kind as 'user' | 'token',
-          user: p.kind === 'user' ? { id: p.id as string, username: p.username as string, role: p.role as string, name: p.name as string } : undefined,
+          user:
+            p.kind === 'user'
+              ? { id: p.id as string, username: p.username as string, role: p.role as string, name: p.name as string }
+              : undefined,
           token: p.kind === 'token' ? { id: p.id as string, name: p.name as string } : undefined,
           sessionId: p.sessionId,
           role: p.role ?? 'api',

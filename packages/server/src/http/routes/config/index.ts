@@ -6,15 +6,13 @@ import { listSchemas } from '../../../domain/schemas/list-schemas.js';
 import type { Services } from '../../../domain/services.js';
 import { data, errorResponses, Nullable } from '../../schemas/common.js';
 
-const Schema = Type.Object(
-  {
-    name: Type.String(),
-    title: Type.String(),
-    type: Type.String(),
-    public: Type.Boolean(),
-    fields: Type.Array(Type.Any()),
-  },
-);
+const Schema = Type.Object({
+  name: Type.String(),
+  title: Type.String(),
+  type: Type.String(),
+  public: Type.Boolean(),
+  fields: Type.Array(Type.Any()),
+});
 
 const Settings = Type.Object(
   {
@@ -41,20 +39,32 @@ const Structure = Type.Array(
 );
 
 export async function configRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
-  app.get('/config/settings', { config: { auth: true }, schema: { response: { 200: data(Settings), ...errorResponses } } }, async (req) => ({
-    data: await getSettings(svc, req.principal),
-  }));
+  app.get(
+    '/config/settings',
+    { config: { auth: true }, schema: { response: { 200: data(Settings), ...errorResponses } } },
+    async (req) => ({
+      data: await getSettings(svc, req.principal),
+    }),
+  );
   app.put<{ Body: Static<typeof SettingsPatch> }>(
     '/config/settings',
     { config: { auth: true }, schema: { body: SettingsPatch, response: { 200: data(Settings), ...errorResponses } } },
     async (req) => ({ data: await updateSettings(svc, req.principal, req.body) }),
   );
-  app.get('/config/studio', { config: { auth: true }, schema: { response: { 200: data(StudioConfig), ...errorResponses } } }, async (req) => ({
-    data: await studioConfig(svc, req.principal),
-  }));
-  app.get('/config/structure', { config: { auth: true }, schema: { response: { 200: data(Structure), ...errorResponses } } }, async (req) => ({
-    data: studioStructure(svc, req.principal),
-  }));
+  app.get(
+    '/config/studio',
+    { config: { auth: true }, schema: { response: { 200: data(StudioConfig), ...errorResponses } } },
+    async (req) => ({
+      data: await studioConfig(svc, req.principal),
+    }),
+  );
+  app.get(
+    '/config/structure',
+    { config: { auth: true }, schema: { response: { 200: data(Structure), ...errorResponses } } },
+    async (req) => ({
+      data: studioStructure(svc, req.principal),
+    }),
+  );
 
   // Public: schemas hold no secrets (DESIGN.md §10).
   app.get('/config/schemas', { schema: { response: { 200: data(Type.Array(Schema)), ...errorResponses } } }, async () => ({

@@ -11,5 +11,11 @@ export const GetQuery = Type.Object(
   { expand: Type.Optional(Type.String({ maxLength: 1000 })), fields: Type.Optional(Type.String({ maxLength: 1000 })) },
   { additionalProperties: false },
 );
-export const DeleteQuery = Type.Object({ force: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) }, { additionalProperties: false });
-export const PagingQuery = Type.Object({ limit: Type.Optional(Type.String()), offset: Type.Optional(Type.String()) }, { additionalProperties: false });
+export const DeleteQuery = Type.Object(
+  { force: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) },
+  { additionalProperties: false },
+);
+export const PagingQuery = Type.Object(
+  { limit: Type.Optional(Type.String()), offset: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);

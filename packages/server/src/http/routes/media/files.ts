@@ -13,40 +13,47 @@ import { FileParams } from './schemas.js';
  * a sandbox CSP so they can never run as a page of this origin.
  */
 export async function mediaFileRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
-  app.get<{ Params: Static<typeof FileParams> }>('/media/files/:key', { schema: { params: FileParams }, exposeHeadRoute: true }, async (req, reply) => {
-    const file = mediaFile(svc, req.principal, req.params.key);
-    const small = await file.small();
-    const stat = small ? { size: small.length } : await file.stat();
-    if (!stat) throw errors.notFound('File not found');
+  app.get<{ Params: Static<typeof FileParams> }>(
+    '/media/files/:key',
+    { schema: { params: FileParams }, exposeHeadRoute: true },
+    async (req, reply) => {
+      const file = mediaFile(svc, req.principal, req.params.key);
+      const small = await file.small();
+      const stat = small ? { size: small.length } : await file.stat();
+      if (!stat) throw errors.notFound('File not found');
 
-    reply
-      .header('content-type', file.contentType)
-      .header('etag', file.etag)
-      .header('cache-control', `${svc.config.media.publicRead ? 'public' : 'private'}, max-age=31536000, immutable`)
-      .header('accept-ranges', 'bytes')
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', file.active ? "sandbox; default-src 'none'" : "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'");
-    if (file.active) reply.header('content-disposition', `attachment; filename="${req.params.key}"`);
+      reply
+        .header('content-type', file.contentType)
+        .header('etag', file.etag)
+        .header('cache-control', `${svc.config.media.publicRead ? 'public' : 'private'}, max-age=31536000, immutable`)
+        .header('accept-ranges', 'bytes')
+        .header('x-content-type-options', 'nosniff')
+        .header(
+          'content-security-policy',
+          file.active ? "sandbox; default-src 'none'" : "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'",
+        );
+      if (file.active) reply.header('content-disposition', `attachment; filename="${req.params.key}"`);
 
-    const inm = req.headers['if-none-match'];
-    if (inm !== undefined && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag || t.trim() === '*')) {
-      return reply.status(304).send();
-    }
-    // If-Range with another validator: the client's partial copy is stale, so it gets the whole file.
-    const ifRange = req.headers['if-range'];
-    const range = ifRange !== undefined && ifRange !== file.etag ? undefined : parseByteRange(req.headers.range, stat.size);
-    if (range === 'unsatisfiable') {
-      reply.header('content-range', `bytes */${stat.size}`);
-      throw errors.rangeNotSatisfiable(stat.size);
-    }
-    const length = range ? range.end - range.start + 1 : stat.size;
-    reply.header('content-length', String(length));
-    if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`);
-    // HEAD: an empty stream keeps the Content-Length set above (Fastify's HEAD handling drains streams, and would read the whole file).
-    if (req.method === 'HEAD') return reply.send(Readable.from([]));
-    if (small) return reply.send(range ? small.subarray(range.start, range.end + 1) : small);
-    const object = await file.open(range);
-    if (!object) throw errors.notFound('File not found');
-    return reply.send(object.body);
-  });
+      const inm = req.headers['if-none-match'];
+      if (inm !== undefined && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag || t.trim() === '*')) {
+        return reply.status(304).send();
+      }
+      // If-Range with another validator: the client's partial copy is stale, so it gets the whole file.
+      const ifRange = req.headers['if-range'];
+      const range = ifRange !== undefined && ifRange !== file.etag ? undefined : parseByteRange(req.headers.range, stat.size);
+      if (range === 'unsatisfiable') {
+        reply.header('content-range', `bytes */${stat.size}`);
+        throw errors.rangeNotSatisfiable(stat.size);
+      }
+      const length = range ? range.end - range.start + 1 : stat.size;
+      reply.header('content-length', String(length));
+      if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`);
+      // HEAD: an empty stream keeps the Content-Length set above (Fastify's HEAD handling drains streams, and would read the whole file).
+      if (req.method === 'HEAD') return reply.send(Readable.from([]));
+      if (small) return reply.send(range ? small.subarray(range.start, range.end + 1) : small);
+      const object = await file.open(range);
+      if (!object) throw errors.notFound('File not found');
+      return reply.send(object.body);
+    },
+  );
 }

@@ -15,7 +15,10 @@ const CreateBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const ListQuery = Type.Object({ limit: Type.Optional(Type.String()), offset: Type.Optional(Type.String()) }, { additionalProperties: false });
+const ListQuery = Type.Object(
+  { limit: Type.Optional(Type.String()), offset: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
 const IdParams = Type.Object({ id: Type.String({ maxLength: 128 }) });
 
 export async function tokenRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
