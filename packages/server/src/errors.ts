@@ -1,21 +1,31 @@
 /**
  * The one error type of the service. Every failure that reaches a caller is an AppError with a
  * code from the spec's table; the HTTP error plugin turns it into `{error: {code, message, ...}}`.
+ * Each code has exactly one HTTP status, looked up in `STATUS`; errors are made only by the
+ * constructors in `errors` below (docs/api.md, "Errors").
  */
-export type ErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'NOT_FOUND'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'CONFLICT'
-  | 'INTERNAL_ERROR'
-  | 'RATE_LIMITED'
-  | 'INVALID_INPUT'
-  | 'PRECONDITION_FAILED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'NOT_IMPLEMENTED'
-  | 'MFA_TOKEN_EXPIRED';
+export const STATUS = {
+  INVALID_INPUT: 400,
+  UNAUTHORIZED: 401,
+  MFA_TOKEN_EXPIRED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  /** RFC 9110 §15.5.17: a Range header that selects no byte of the file. */
+  RANGE_NOT_SATISFIABLE: 416,
+  HEADERS_TOO_LARGE: 431,
+  VALIDATION_ERROR: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  NOT_IMPLEMENTED: 501,
+  /** The database (or another part the request needs) is unreachable or timed out; `Retry-After` says when to try again. */
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof STATUS;
 
 export interface ErrorDetail {
   field: string;
@@ -23,33 +33,44 @@ export interface ErrorDetail {
 }
 
 export class AppError extends Error {
+  readonly status: number;
+
+  /** Called only by `make` below: code outside this file uses the named constructors in `errors`. */
   constructor(
     readonly code: ErrorCode,
-    readonly status: number,
     message: string,
     readonly details?: ErrorDetail[],
     readonly retryAfter?: number,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'AppError';
+    this.status = STATUS[code];
   }
 }
 
+function make(code: ErrorCode, message: string, details?: ErrorDetail[], retryAfter?: number, options?: ErrorOptions): AppError {
+  return new AppError(code, message, details, retryAfter, options);
+}
+
 export const errors = {
-  validation: (details: ErrorDetail[], message = 'Validation failed') => new AppError('VALIDATION_ERROR', 422, message, details),
-  invalidInput: (message: string, details?: ErrorDetail[]) => new AppError('INVALID_INPUT', 400, message, details),
-  unauthorized: (message = 'Invalid or expired token') => new AppError('UNAUTHORIZED', 401, message),
-  forbidden: (message = 'You do not have permission to do this') => new AppError('FORBIDDEN', 403, message),
-  notFound: (message = 'Not found') => new AppError('NOT_FOUND', 404, message),
-  conflict: (message: string, details?: ErrorDetail[]) => new AppError('CONFLICT', 409, message, details),
-  preconditionFailed: (message = 'The resource has changed (If-Match does not match)') => new AppError('PRECONDITION_FAILED', 412, message),
-  payloadTooLarge: (message = 'Request body is too large') => new AppError('PAYLOAD_TOO_LARGE', 413, message),
-  unsupportedMediaType: (message: string) => new AppError('UNSUPPORTED_MEDIA_TYPE', 415, message),
+  validation: (details: ErrorDetail[], message = 'Validation failed') => make('VALIDATION_ERROR', message, details),
+  invalidInput: (message: string, details?: ErrorDetail[]) => make('INVALID_INPUT', message, details),
+  unauthorized: (message = 'Invalid or expired token') => make('UNAUTHORIZED', message),
+  forbidden: (message = 'You do not have permission to do this') => make('FORBIDDEN', message),
+  notFound: (message = 'Not found') => make('NOT_FOUND', message),
+  conflict: (message: string, details?: ErrorDetail[]) => make('CONFLICT', message, details),
+  preconditionFailed: (message = 'The resource has changed (If-Match does not match)') => make('PRECONDITION_FAILED', message),
+  payloadTooLarge: (message = 'Request body is too large') => make('PAYLOAD_TOO_LARGE', message),
+  unsupportedMediaType: (message: string) => make('UNSUPPORTED_MEDIA_TYPE', message),
   /** A Range header that selects no byte of the file (RFC 9110 §15.5.17); the body says how big it is. */
-  rangeNotSatisfiable: (size: number) => new AppError('INVALID_INPUT', 416, `The requested range is outside the file (${size} bytes)`),
-  rateLimited: (retryAfter: number, message = 'Too many requests') => new AppError('RATE_LIMITED', 429, message, undefined, retryAfter),
-  notImplemented: (message = 'Not implemented on this instance') => new AppError('NOT_IMPLEMENTED', 501, message),
-  internal: (message = 'Internal server error') => new AppError('INTERNAL_ERROR', 500, message),
+  rangeNotSatisfiable: (size: number) => make('RANGE_NOT_SATISFIABLE', `The requested range is outside the file (${size} bytes)`),
+  headersTooLarge: (message = 'Request headers are too large') => make('HEADERS_TOO_LARGE', message),
+  rateLimited: (retryAfter: number, message = 'Too many requests') => make('RATE_LIMITED', message, undefined, retryAfter),
+  notImplemented: (message = 'Not implemented on this instance') => make('NOT_IMPLEMENTED', message),
+  internal: (message = 'Internal server error') => make('INTERNAL_ERROR', message),
+  serviceUnavailable: (retryAfter: number, message = 'The database is not reachable; try again shortly', cause?: unknown) =>
+    make('SERVICE_UNAVAILABLE', message, undefined, retryAfter, cause === undefined ? undefined : { cause }),
 };
 
 export function isAppError(err: unknown): err is AppError {

@@ -5,7 +5,7 @@ import type { Services } from '../domain/services.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerInputGuard } from './plugins/input-guard.js';
-import { AppError } from '../errors.js';
+import { errors } from '../errors.js';
 import { registerRequestLog } from './plugins/request-log.js';
 import { authRoutes } from './routes/auth/index.js';
 import { configRoutes } from './routes/config/index.js';
@@ -39,7 +39,7 @@ export function buildHttpServer(svc: Services): FastifyInstance {
     routerOptions: { maxParamLength: 512 },
     // Errors raised before routing (a malformed URL) still leave in the spec's error body.
     frameworkErrors: (err, _req, reply) => {
-      sendError(reply, new AppError('INVALID_INPUT', 400, err.code === 'FST_ERR_BAD_URL' ? 'Malformed URL' : err.message));
+      sendError(reply, errors.invalidInput(err.code === 'FST_ERR_BAD_URL' ? 'Malformed URL' : err.message));
     },
   });
   // JSON is the only body type of the API (multipart joins for media); a text/plain body is a wrong content type.

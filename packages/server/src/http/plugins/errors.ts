@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError, type ErrorCode, type ErrorDetail } from '../../errors.js';
+import { errors, isAppError, type AppError, type ErrorDetail } from '../../errors.js';
 
 interface AjvError {
   instancePath: string;
@@ -22,33 +22,25 @@ function fromFastifyError(err: FastifyError): AppError | undefined {
   if (err.validation) {
     const details = (err.validation as unknown as AjvError[]).map(ajvDetail);
     return err.validationContext === 'body'
-      ? new AppError('VALIDATION_ERROR', 422, 'Validation failed', details)
-      : new AppError(
-          'INVALID_INPUT',
-          400,
+      ? errors.validation(details)
+      : errors.invalidInput(
           `Invalid ${err.validationContext ?? 'request'}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`,
           details,
         );
   }
   const status = err.statusCode ?? 500;
   if (status >= 500) return undefined;
-  const byStatus: Record<number, ErrorCode> = {
-    401: 'UNAUTHORIZED',
-    403: 'FORBIDDEN',
-    404: 'NOT_FOUND',
-    413: 'PAYLOAD_TOO_LARGE',
-    429: 'RATE_LIMITED',
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return errors.invalidInput('Unsupported Content-Type; send application/json');
+  const byStatus: Record<number, (message: string) => AppError> = {
+    401: errors.unauthorized,
+    403: errors.forbidden,
+    404: errors.notFound,
+    413: () => errors.payloadTooLarge(),
+    429: (message) => errors.rateLimited(1, message),
   };
-  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-    return new AppError('INVALID_INPUT', 400, `Unsupported Content-Type; send application/json`);
-  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 413, 'Request body is too large');
-  const code = byStatus[status] ?? 'INVALID_INPUT';
   // Other 4xx from the framework are malformed requests (bad JSON, bad Content-Length, …).
-  return new AppError(
-    code,
-    code === 'INVALID_INPUT' ? 400 : status,
-    err.message.replace(/^Body cannot be empty.*/, 'Request body is empty or not JSON'),
-  );
+  const make = byStatus[status] ?? errors.invalidInput;
+  return make(err.message.replace(/^Body cannot be empty.*/, 'Request body is empty or not JSON'));
 }
 
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
@@ -65,9 +57,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const mapped = isAppError(err) ? err : fromFastifyError(err);
     if (mapped && mapped.status < 500) return sendError(reply, mapped);
     request.log.error({ err, reqId: request.id }, 'request failed');
-    return sendError(reply, mapped ?? new AppError('INTERNAL_ERROR', 500, `Internal server error (request id ${request.id})`));
+    return sendError(reply, mapped ?? errors.internal(`Internal server error (request id ${request.id})`));
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new AppError('NOT_FOUND', 404, `No route ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((request, reply) => sendError(reply, errors.notFound(`No route ${request.method} ${request.url.split('?')[0]}`)));
 }
