@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createApp, resolveConfig, ConfigError } from '../../packages/server/src/index.js';
 import { ADMIN, startTestApp } from '../helpers/app.js';
@@ -87,7 +88,7 @@ describe('start-up', () => {
 
   it('a configured secret signs tokens that another node with the same secret accepts', async () => {
     await withTestDatabase(async (db) => {
-      const jwtSecret = 'x'.repeat(40);
+      const jwtSecret = randomBytes(32).toString('base64url');
       const a = await createApp(config(db.url, { jwtSecret }));
       const token = (
         await a.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })
