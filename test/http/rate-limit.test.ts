@@ -68,6 +68,37 @@ describe('login rate limit', () => {
       expect((await attempt(t, ADMIN.username, ADMIN.password, { ip: '10.5.1.10' })).statusCode).toBe(200);
     }));
 
+  it('every spelling that reaches one account shares one counter (username, email, any case)', () =>
+    withApp(RULE, async (t) => {
+      for (let i = 0; i < 3; i++) expect((await attempt(t, ADMIN.username, 'wrong-password', { ip: `10.8.0.${i}` })).statusCode).toBe(401);
+      const byEmail = await attempt(t, ADMIN.email, ADMIN.password, { ip: '10.8.0.99' });
+      expect(byEmail.statusCode).toBe(429);
+      expect(byEmail.json().error.code).toBe('RATE_LIMITED');
+      expect((await attempt(t, ADMIN.email.toUpperCase(), ADMIN.password, { ip: '10.8.0.98' })).statusCode).toBe(429);
+    }));
+
+  it('failures through the email address lock the username too', () =>
+    withApp(RULE, async (t) => {
+      for (let i = 0; i < 3; i++) await attempt(t, ADMIN.email.toUpperCase(), 'wrong-password', { ip: `10.9.0.${i}` });
+      expect((await attempt(t, ADMIN.username, ADMIN.password, { ip: '10.9.0.99' })).statusCode).toBe(429);
+    }));
+
+  it('a success under one spelling resets the count of every spelling of that account', () =>
+    withApp(RULE, async (t) => {
+      for (let i = 0; i < 2; i++) await attempt(t, ADMIN.email, 'wrong-password', { ip: `10.10.0.${i}` });
+      expect((await attempt(t, ADMIN.username, ADMIN.password, { ip: '10.10.0.10' })).statusCode).toBe(200);
+      for (let i = 0; i < 2; i++) expect((await attempt(t, ADMIN.email, 'wrong-password', { ip: `10.10.1.${i}` })).statusCode).toBe(401);
+      expect((await attempt(t, ADMIN.email, ADMIN.password, { ip: '10.10.1.10' })).statusCode).toBe(200);
+    }));
+
+  it('names that match no account are counted trimmed and lower-cased', () =>
+    withApp(RULE, async (t) => {
+      const spellings = ['Nobody', ' nobody', 'NOBODY '];
+      for (const [i, name] of spellings.entries())
+        expect((await attempt(t, name, 'wrong-password', { ip: `10.11.0.${i}` })).statusCode).toBe(401);
+      expect((await attempt(t, 'nobody', 'wrong-password', { ip: '10.11.0.99' })).statusCode).toBe(429);
+    }));
+
   it('limits password-reset requests per address and per client', () =>
     withApp(RULE, async (t) => {
       const reset = (email: string, ip: string) =>

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createApp, resolveConfig, ConfigError } from '../../packages/server/src/index.js';
 import { ADMIN, startTestApp } from '../helpers/app.js';
@@ -87,7 +88,7 @@ describe('start-up', () => {
 
   it('a configured secret signs tokens that another node with the same secret accepts', async () => {
     await withTestDatabase(async (db) => {
-      const jwtSecret = 'x'.repeat(40);
+      const jwtSecret = randomBytes(32).toString('base64url');
       const a = await createApp(config(db.url, { jwtSecret }));
       const token = (
         await a.server.inject({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })
@@ -168,6 +169,58 @@ describe('server errors', () => {
         await app.server.close();
       }
     }));
+});
+
+describe('published example admin password', () => {
+  /** Starts and stops the app with this admin password; returns the log lines. */
+  async function startUpLog(password: string): Promise<Array<Record<string, any>>> {
+    const lines: Array<Record<string, any>> = [];
+    const stream = { write: (line: string) => void lines.push(JSON.parse(line)) };
+    await withTestDatabase(async (db) => {
+      const app = await createApp(config(db.url, { adminUser: { ...ADMIN, password } }), { logger: { level: 'info', stream } });
+      await app.close();
+    });
+    return lines;
+  }
+  const isExampleWarning = (l: Record<string, any>) => l.level === 40 && /security\.adminUser\.password/.test(l.msg);
+
+  it('start-up warns in one line when the admin password is a documented example, without printing it', async () => {
+    const lines = await startUpLog('change-me-please');
+    expect(lines.filter(isExampleWarning)).toHaveLength(1);
+    expect(JSON.stringify(lines)).not.toContain('change-me-please');
+  });
+
+  it('no warning once the admin has changed that password', () =>
+    withTestDatabase(async (db) => {
+      const example = config(db.url, { adminUser: { ...ADMIN, password: 'change-me-please' } });
+      const first = await createApp(example);
+      const token = (
+        await first.server.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: ADMIN.username, password: 'change-me-please' },
+        })
+      ).json().data.token;
+      const changed = await first.server.inject({
+        method: 'POST',
+        url: '/api/auth/change-password',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { currentPassword: 'change-me-please', newPassword: 'a-better-password-9' },
+      });
+      expect(changed.statusCode).toBe(200);
+      await first.close();
+      const lines: Array<Record<string, any>> = [];
+      const second = await createApp(example, {
+        logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } },
+      });
+      await second.close();
+      expect(lines.filter(isExampleWarning)).toEqual([]);
+    }));
+
+  it('no warning for a password that is not an example', async () => {
+    const lines = await startUpLog(ADMIN.password);
+    expect(lines.filter(isExampleWarning)).toEqual([]);
+  });
 });
 
 describe('first-boot claim', () => {

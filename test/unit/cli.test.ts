@@ -44,6 +44,24 @@ describe('vellum serve', () => {
     expect(res.stderr).toContain('  schemas[0].fields[0].type: unknown field type "nope"');
   });
 
+  it('a published example or patterned JWT secret stops start-up with exit 78, naming the key', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'vellum-cli-'));
+    writeFileSync(
+      join(cwd, 'vellum.config.json'),
+      JSON.stringify({ security: { jwtSecret: 'at least 32 bytes; generated and stored in the database when unset' } }),
+    );
+    // Should it start after all, it is stopped before the assertions fail.
+    const serve = (env?: NodeJS.ProcessEnv) => run(['serve', '--port', '0', '--host', '127.0.0.1'], { cwd, env, until: /API http/ });
+    const sample = await serve();
+    await sample.kill?.();
+    expect(sample.code).toBe(78);
+    expect(sample.stderr).toContain('  security.jwtSecret: is a published example;');
+    const patterned = await serve({ VELLUM_JWT_SECRET: 'a'.repeat(36) });
+    await patterned.kill?.();
+    expect(patterned.code).toBe(78);
+    expect(patterned.stderr).toContain('  VELLUM_JWT_SECRET: too few distinct characters');
+  });
+
   it('starts on SQLite under ./data, prints a claim URL, serves the API and stops on SIGTERM', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'vellum-cli-'));
     writeFileSync(

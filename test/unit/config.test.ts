@@ -1,9 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, resolveConfig } from '../../packages/server/src/index.js';
 import { parseDuration } from '../../packages/server/src/config/duration.js';
+import { isKnownExample } from '../../packages/server/src/config/known-examples.js';
 import { configProblems } from '../helpers/config-problems.js';
 
 const problems = configProblems;
@@ -115,6 +117,63 @@ describe('resolveConfig', () => {
       'schemas[4].fields[0].of.type: unknown field type "bogus" (expected one of string, text, email, url, slug, number, integer, boolean, date, datetime, select, markdown, richtext, reference, image, file, array, object, geopoint, json)',
       'schemas[4].fields[1].fields[0].unique: only top-level scalar fields can be unique or indexed',
     ]);
+  });
+});
+
+/** The README's sample secret before it was removed: people copied it, so it stays refused. */
+const OLD_README_SECRET = 'at least 32 bytes; generated and stored in the database when unset';
+
+/** Every jwtSecret and admin password value written in README.md and docs/. */
+function documentedValues(): { secrets: string[]; passwords: string[] } {
+  const root = resolve(__dirname, '../..');
+  const texts = [join(root, 'README.md'), ...readdirSync(join(root, 'docs')).map((f) => join(root, 'docs', f))]
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => readFileSync(f, 'utf8'));
+  const all = (...res: RegExp[]) => texts.flatMap((text) => res.flatMap((re) => [...text.matchAll(re)].map((m) => m[1])));
+  return {
+    secrets: all(/"jwtSecret"\s*:\s*"([^"]*)"/g, /jwtSecret:\s*'([^']*)'/g, /VELLUM_JWT_SECRET=([^\s`'"]+)/g),
+    passwords: all(/"password"\s*:\s*"([^"]*)"/g, /password:\s*'([^']*)'/g, /VELLUM_ADMIN_PASSWORD=([^\s`'"]+)/g),
+  };
+}
+
+describe('security.jwtSecret', () => {
+  it('a documented example is refused, naming the key', () => {
+    expect(problems({ security: { jwtSecret: OLD_README_SECRET } })).toEqual([
+      'security.jwtSecret: is a published example; leave it unset to have a random secret generated and stored in the database',
+    ]);
+    expect(problems({}, { VELLUM_JWT_SECRET: OLD_README_SECRET.toUpperCase() })).toEqual([
+      'VELLUM_JWT_SECRET: is a published example; leave it unset to have a random secret generated and stored in the database',
+    ]);
+  });
+
+  it('a secret of fewer than 16 distinct characters is refused (from the file or VELLUM_JWT_SECRET)', () => {
+    const few =
+      'security.jwtSecret: too few distinct characters (1; at least 16 expected, 10 for a hex secret); leave it unset to have one generated';
+    expect(problems({ security: { jwtSecret: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' } })).toEqual([few]);
+    expect(problems({ security: { jwtSecret: 'abcdefghijklmno'.repeat(3) } })).toEqual([few.replace('(1;', '(15;')]);
+    expect(problems({}, { VELLUM_JWT_SECRET: 'x'.repeat(40) })).toEqual([few.replace('security.jwtSecret', 'VELLUM_JWT_SECRET')]);
+    // Hex digits: fewer than 10 distinct is not random.
+    expect(problems({ security: { jwtSecret: '0123456789'.slice(0, 9).repeat(4) } })).toEqual([few.replace('(1;', '(9;')]);
+  });
+
+  it('a random secret of 32 bytes or more is accepted, also as hex', () => {
+    const random = randomBytes(48).toString('base64url');
+    expect(resolveConfig({ security: { jwtSecret: random } }, {}).security.jwtSecret).toBe(random);
+    expect(problems({}, { VELLUM_JWT_SECRET: randomBytes(32).toString('base64') })).toEqual([]);
+    // A random 32-character hex secret often lacks some of the 16 digits (this one has no 6).
+    expect(problems({ security: { jwtSecret: '3f9a1c07e2b4d85f9c3a07e1b2d4f8c3' } })).toEqual([]);
+  });
+
+  it('every secret shown in README.md and docs/ is refused; every admin password shown there is a known example', () => {
+    const { secrets, passwords } = documentedValues();
+    for (const secret of [...secrets, OLD_README_SECRET])
+      expect([secret, problems({ security: { jwtSecret: secret } })]).toMatchObject([
+        secret,
+        [expect.stringMatching(/^security\.jwtSecret: /)],
+      ]);
+    expect(passwords).toContain('change-me-please');
+    for (const password of passwords) expect([password, isKnownExample(password)]).toEqual([password, true]);
+    expect(isKnownExample('admin-password-1')).toBe(false);
   });
 });
 

@@ -4,7 +4,7 @@ import { createMailer } from './mail/mailer.js';
 import { AttemptLimiter } from './domain/security/attempt-limiter.js';
 import { memoryCounters } from './storage/counters/memory-counters.js';
 import type { VellumConfig } from './config/types.js';
-import { ensureAdminUser, loadJwtKey, prepareClaim } from './domain/identity/bootstrap.js';
+import { ensureAdminUser, loadJwtKey, prepareClaim, warnOnExampleAdminPassword } from './domain/identity/bootstrap.js';
 import { SchemaRegistry } from './domain/schemas/schema-registry.js';
 import type { Services } from './domain/services.js';
 import { TtlCache } from './domain/shared/ttl-cache.js';
@@ -71,6 +71,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       smallFiles: new TtlCache<Buffer>(60_000, 256),
     };
     await ensureAdminUser(services);
+    await warnOnExampleAdminPassword(services);
     const claimToken = await prepareClaim(services);
     const server = buildHttpServer(services);
     await server.ready();

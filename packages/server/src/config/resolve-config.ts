@@ -4,6 +4,7 @@ import { parseDuration } from './duration.js';
 import { validateSchemas } from './validate-schemas.js';
 import { AUDIT_EVENTS } from './audit-events.js';
 import { mediaSection } from './media-section.js';
+import { isKnownExample } from './known-examples.js';
 import type { AdminUserConfig, VellumConfig } from './types.js';
 
 export interface ConfigFlags {
@@ -55,10 +56,9 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) r.problem('database.url', 'expected sqlite:<path> or postgres://…');
   const redisUrl = r.string('REDIS_URL', env.REDIS_URL ?? redis.url);
 
-  const jwtSecret = r.string('security.jwtSecret', env.VELLUM_JWT_SECRET ?? security.jwtSecret);
-  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) {
-    r.problem('security.jwtSecret', 'expected at least 32 bytes (leave it unset to have one generated)');
-  }
+  const jwtSecretSource = env.VELLUM_JWT_SECRET !== undefined ? 'VELLUM_JWT_SECRET' : 'security.jwtSecret';
+  const jwtSecret = r.string(jwtSecretSource, env.VELLUM_JWT_SECRET ?? security.jwtSecret);
+  if (jwtSecret !== undefined) checkJwtSecret(r, jwtSecretSource, jwtSecret);
 
   const tokens = r.object('security.tokens', security.tokens, ['accessTokenTtl']);
   const duration = (path: string, value: unknown, def: string): number => {
@@ -151,6 +151,23 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
   checkStructure(r, config.studio?.structure, new Set(config.schemas.map((x) => x.name)));
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return deepFreeze(config);
+}
+
+/**
+ * A configured signing key must be one nobody else knows: long enough, not a published example,
+ * and not a short pattern repeated. Random hex has only 16 symbols and a random 32-digit hex
+ * secret often lacks some, so hex needs 10 distinct digits (fewer happens about once in 10 000).
+ */
+function checkJwtSecret(r: ConfigReader, path: string, secret: string): void {
+  if (Buffer.byteLength(secret) < 32) return r.problem(path, 'expected at least 32 bytes (leave it unset to have one generated)');
+  if (isKnownExample(secret))
+    return r.problem(path, 'is a published example; leave it unset to have a random secret generated and stored in the database');
+  const distinct = new Set(secret).size;
+  if (distinct < (/^[0-9a-f]+$/i.test(secret) ? 10 : 16))
+    r.problem(
+      path,
+      `too few distinct characters (${distinct}; at least 16 expected, 10 for a hex secret); leave it unset to have one generated`,
+    );
 }
 
 function adminUser(r: ConfigReader, raw: unknown, env: NodeJS.ProcessEnv): AdminUserConfig | undefined {

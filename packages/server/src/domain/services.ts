@@ -33,7 +33,7 @@ export interface Services {
   /** List totals and deep-page anchors per query, valid while their type's version holds. */
   listCache: ListCache;
   mailer: Mailer;
-  /** Failed sign-ins per client IP and per username (`security.rateLimit.login`). */
+  /** Failed sign-ins per client IP and per account (`security.rateLimit.login`). */
   loginLimiter: AttemptLimiter;
   /** Password-reset requests per client IP and per address (same rule as sign-in). */
   resetLimiter: AttemptLimiter;

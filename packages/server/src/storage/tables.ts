@@ -130,6 +130,15 @@ export interface DocumentMediaTable {
   media_id: string;
 }
 
+/** Devices that signed in to an account before (SHA-256 of the `deviceId`), until `expires_at`. */
+export interface KnownDevicesTable {
+  user_id: string;
+  device_hash: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
 export interface Tables {
   documents: DocumentsTable;
   document_revisions: DocumentRevisionsTable;
@@ -142,6 +151,7 @@ export interface Tables {
   audit_log: AuditLogTable;
   media: MediaTable;
   document_media: DocumentMediaTable;
+  known_devices: KnownDevicesTable;
   /** Instance-wide key/value rows: generated secrets, the first-boot claim, settings. */
   instance: InstanceTable;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../../config/config-error.js';
+import { isKnownExample } from '../../config/known-examples.js';
 import type { VellumConfig } from '../../config/types.js';
 import type { Database } from '../../storage/database.js';
 import { putInstanceValueOnce, setInstanceValue } from '../../storage/instance-store.js';
@@ -8,6 +9,7 @@ import { isAppError } from '../../errors.js';
 import type { Services } from '../services.js';
 import { importJwtKey, type JwtKey } from './access-tokens.js';
 import { createUser } from './create-user.js';
+import { verifyPassword } from './passwords.js';
 import { randomBase62, sha256Hex } from './secrets.js';
 
 export const CLAIM_KEY = 'claim_token_hash';
@@ -35,6 +37,18 @@ export async function ensureAdminUser(svc: Services): Promise<void> {
     if (isAppError(err) && err.details) throw new ConfigError(err.details.map((d) => `security.adminUser.${d.field}: ${d.message}`));
     throw err;
   }
+}
+
+/**
+ * One warning line when the configured admin still signs in with a password published in
+ * README.md or docs/ (config/known-examples.ts). The password itself is never logged.
+ */
+export async function warnOnExampleAdminPassword(svc: Services): Promise<void> {
+  const admin = svc.config.security.adminUser;
+  if (!admin || !isKnownExample(admin.password)) return;
+  const user = await findUserByUsername(svc.database, admin.username);
+  if (!user || !(await verifyPassword(admin.password, user.passwordHash, svc.config.security.bcryptRounds))) return;
+  svc.log.warn(`security.adminUser.password is a published example and still signs in as "${admin.username}": change that password now`);
 }
 
 /**

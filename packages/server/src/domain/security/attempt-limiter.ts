@@ -7,7 +7,7 @@ export interface LimitRule {
 }
 
 /**
- * Counts attempts per key (client IP, target username or email: each on its own, so varying one
+ * Counts attempts per key (client IP, target account or email: each on its own, so varying one
  * of them never buys fresh attempts) and refuses with 429 once any key reached `max` in its window.
  */
 export class AttemptLimiter {

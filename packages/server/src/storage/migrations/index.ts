@@ -6,6 +6,7 @@ import { passwordTokens } from './002-password-tokens.js';
 import { auditLog } from './003-audit-log.js';
 import { revisionsExcludeCurrent } from './004-revisions-exclude-current.js';
 import { media } from './005-media.js';
+import { knownDevices } from './006-known-devices.js';
 
 /** Migrations in order; names never change once released. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -15,6 +16,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '003-audit-log': auditLog(dialect),
     '004-revisions-exclude-current': revisionsExcludeCurrent(),
     '005-media': media(dialect),
+    '006-known-devices': knownDevices(),
   };
 }
 
