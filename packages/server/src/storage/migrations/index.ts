@@ -6,15 +6,17 @@ import { passwordTokens } from './002-password-tokens.js';
 import { auditLog } from './003-audit-log.js';
 import { revisionsExcludeCurrent } from './004-revisions-exclude-current.js';
 import { media } from './005-media.js';
+import { searchUnaccent } from './007-search-unaccent.js';
 
 /** Migrations in order; names never change once released. */
-function migrations(dialect: Dialect): Record<string, Migration> {
+export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '001-initial': initial(dialect),
     '002-password-tokens': passwordTokens(),
     '003-audit-log': auditLog(dialect),
     '004-revisions-exclude-current': revisionsExcludeCurrent(),
     '005-media': media(dialect),
+    '007-search-unaccent': searchUnaccent(dialect),
   };
 }
 
