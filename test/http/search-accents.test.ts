@@ -5,7 +5,7 @@ import { openDatabase } from '../../packages/server/src/storage/database.js';
 import { migrations } from '../../packages/server/src/storage/migrations/index.js';
 import { uuidv7 } from '../../packages/server/src/domain/shared/ids.js';
 import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
-import { createTestDatabase, dialect, type TestDialect } from '../helpers/database.js';
+import { createTestDatabase, dialect, type TestDatabase, type TestDialect } from '../helpers/database.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 /** Search folds accents on both databases (docs/api.md, "List queries"). */
@@ -66,11 +66,11 @@ const SEARCH_BEFORE_007: Record<TestDialect, (seq: number, text: string) => RawB
 };
 
 describe('documents written before the upgrade', () => {
-  const db = { url: '', drop: async () => undefined as void };
-  afterAll(() => db.drop());
+  let db: TestDatabase | undefined;
+  afterAll(() => db?.drop());
 
   it('are found by their unaccented words once the search migration has run', async () => {
-    Object.assign(db, await createTestDatabase());
+    db = await createTestDatabase();
     const old = await openDatabase(db.url);
     try {
       const migrator = new Migrator({ db: old.db, provider: { getMigrations: async () => migrations(old.dialect) } });
