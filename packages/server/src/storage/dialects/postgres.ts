@@ -23,10 +23,10 @@ async function migrateSearchFolding(db: Kysely<unknown>): Promise<void> {
   await sql`create text search configuration ${sql.raw(SEARCH_CONFIG)} (copy = simple)`.execute(db);
   await sql`alter text search configuration ${sql.raw(SEARCH_CONFIG)}
     alter mapping for word, numword, hword, numhword, hword_part, hword_numpart with unaccent, simple`.execute(db);
-  // tsvector literal syntax: a lexeme in single quotes with quotes and backslashes doubled, then `:positions`.
+  // tsvector literal syntax: a lexeme in single quotes with quotes and backslashes (chr(92)) doubled, then `:positions`.
   await sql`update documents set search = (
     select coalesce(string_agg(
-      '''' || replace(replace(folded, '\', '\\'), '''', '''''') || '''' || coalesce(':' || array_to_string(positions, ','), ''),
+      '''' || replace(replace(folded, chr(92), chr(92) || chr(92)), '''', '''''') || '''' || coalesce(':' || array_to_string(positions, ','), ''),
       ' '), '')::tsvector
     from unnest(documents.search) as u(lexeme, positions, weights), lower(unaccent(lexeme)) as folded
     where folded <> '')
