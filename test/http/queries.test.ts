@@ -230,6 +230,32 @@ describe('expand', () => {
     expect(list.json().data[1].related[0].title).toBe('Alpha');
   });
 
+  it('fields and expand together: an expanded field is included as if listed in fields, and expanded', async () => {
+    const system = ['_createdAt', '_createdBy', '_id', '_rev', '_status', '_type', '_updatedAt', '_updatedBy'];
+    const list = await t.request({ method: 'GET', url: `/api/documents/post?fields=title&expand=author&filter[_id]=${docs.p1._id}` });
+    expect(list.statusCode, list.body).toBe(200);
+    const [doc] = list.json().data;
+    expect(Object.keys(doc).sort()).toEqual([...system, 'author', 'title'].sort());
+    expect(doc.author).toMatchObject({ _id: docs.ada._id, name: 'Ada' });
+    const one = await t.request({
+      method: 'GET',
+      url: `/api/documents/post/${docs.p3._id}?fields=title&expand=author.company,related`,
+      token: admin,
+    });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(Object.keys(one.json().data).sort()).toEqual([...system, 'author', 'related', 'title'].sort());
+    expect(one.json().data.author).toMatchObject({ name: 'Cyd' });
+    expect(one.json().data.related.map((r: { title: string }) => r.title)).toEqual(['Alpha', 'Beta']);
+    // A field already listed is not repeated, and documents without the field simply lack it.
+    const both = await t.request({
+      method: 'GET',
+      url: `/api/documents/post?fields=author,title&expand=author&orderBy=_createdAt&order=asc`,
+      token: admin,
+    });
+    expect(both.json().data.map((d: { author?: { name: string } }) => d.author?.name)).toEqual(['Ada', 'Bob', 'Cyd', undefined]);
+    expect(Object.keys(both.json().data[3]).sort()).toEqual([...system, 'title'].sort());
+  });
+
   it('costs one query per level, not one per document', async () => {
     let queries = 0;
     const restore = spyQueries(t, () => void queries++);

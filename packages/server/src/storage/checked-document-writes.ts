@@ -3,6 +3,7 @@ import { inTransaction, type Conn } from './connection.js';
 import type { Database } from './database.js';
 import { updateDocument, type SideRows, type StoredDocument } from './documents-store.js';
 import { nameStatement } from './named-statements.js';
+import { SEARCH_CONFIG } from './dialects/postgres.js';
 
 /** What must hold for the insert to happen; checked by the insert statement itself. */
 export interface InsertGuards {
@@ -130,7 +131,7 @@ const SQLITE_GUARD_CONDITION = `
 const POSTGRES_INSERT = `
 with guard as (select ${postgresGuards('$11', '$12')} as ok), ins as (
   insert into documents (id, type, status, rev, created_at, updated_at, created_by, updated_by, data, search)
-  select $1, $2, $3, $4::integer, $5, $6, $7, $8, $9::jsonb, to_tsvector('simple', $10) from guard where ok
+  select $1, $2, $3, $4::integer, $5, $6, $7, $8, $9::jsonb, to_tsvector('${SEARCH_CONFIG}', $10) from guard where ok
   on conflict do nothing
   returning seq, id
 ), refs as (
@@ -171,7 +172,7 @@ const POSTGRES_UPDATE = `
 with guard as (select ${postgresGuards('$9', '$10')} as ok), old as (
   select id, rev, status, data, updated_at, updated_by from documents where id = $1 and rev = $2
 ), upd as (
-  update documents set status = $3, rev = $4, updated_at = $5, updated_by = $6, data = $7::jsonb, search = to_tsvector('simple', $8)
+  update documents set status = $3, rev = $4, updated_at = $5, updated_by = $6, data = $7::jsonb, search = to_tsvector('${SEARCH_CONFIG}', $8)
   from guard where guard.ok and documents.id = $1 and documents.rev = $2
   returning documents.seq, documents.id
 ), revision as (

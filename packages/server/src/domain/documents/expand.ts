@@ -37,6 +37,15 @@ export function parseExpand(registry: SchemaRegistry, type: string, raw: string 
   return roots;
 }
 
+/**
+ * `fields` plus the top-level fields an expansion starts from: `?fields=title&expand=author`
+ * returns the author expanded rather than dropping it (docs/api.md, "List queries").
+ */
+export function fieldsWithExpanded(fields: readonly string[] | undefined, roots: readonly ExpandNode[]): string[] | undefined {
+  if (!fields) return undefined;
+  return [...new Set([...fields, ...roots.map((n) => n.path[0])])];
+}
+
 function addPath(registry: SchemaRegistry, types: string[], segments: string[], nodes: ExpandNode[], dotted: string, depth: number): void {
   if (depth >= MAX_DEPTH) throw badExpand(`${dotted}: at most ${MAX_DEPTH} levels`);
   const local: string[] = [];

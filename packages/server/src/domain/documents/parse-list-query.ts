@@ -1,12 +1,11 @@
 import type { FieldType } from '../../config/types.js';
-import { errors } from '../../errors.js';
 import type { Condition, FilterOp, Operand } from '../../storage/documents-store.js';
-import type { JsonScalar } from '../../storage/dialects/dialect.js';
 import { parsePaging } from '../shared/paging.js';
 import { resolveFieldPath } from '../schemas/field-paths.js';
 import type { CompiledSchema } from '../schemas/schema-registry.js';
 import { systemField } from './system-fields.js';
 import { searchWords } from './search-text.js';
+import { badParam as bad, filterValue, type FilterTarget } from './filter-value.js';
 
 export interface ParsedListQuery {
   conditions: Condition[];
@@ -39,8 +38,6 @@ const STRING_TYPES = new Set<FieldType>([
 ]);
 const ORDERED_TYPES = new Set<FieldType>([...STRING_TYPES, 'number', 'integer', 'boolean']);
 const MAX_IN_VALUES = 100;
-
-const bad = (field: string, message: string) => errors.invalidInput(`${field}: ${message}`, [{ field, message }]);
 
 /** Turns the query string of a list request into typed conditions, checked against the schema. */
 export function parseListQuery(schema: CompiledSchema, query: Record<string, unknown>): ParsedListQuery {
@@ -90,15 +87,14 @@ function parseFields(schema: CompiledSchema, raw: string | undefined): string[] 
   return names;
 }
 
-interface Target {
+interface Target extends FilterTarget {
   operand: Operand;
-  type: FieldType;
   array: boolean;
 }
 
 function resolveTarget(schema: CompiledSchema, name: string, param: string): Target {
   const sys = systemField(name);
-  if (sys) return { operand: { column: sys.column }, type: sys.type, array: false };
+  if (sys) return { operand: { column: sys.column }, type: sys.type, range: sys.range, array: false };
   const resolved = resolveFieldPath(schema, name);
   if (!resolved) throw bad(param, `unknown field ${name} on ${schema.name}`);
   return { operand: { json: resolved.path, array: resolved.array || undefined }, type: resolved.type, array: resolved.array };
@@ -120,34 +116,9 @@ function parseFilter(schema: CompiledSchema, name: string, op: FilterOp, raw: st
   if (op === 'in' || op === 'nin') {
     const parts = raw.split(',');
     if (parts.length > MAX_IN_VALUES) throw bad(key, `at most ${MAX_IN_VALUES} values`);
-    return { operand: target.operand, op, value: parts.map((p) => typedValue(target.type, p, key)) };
+    return { operand: target.operand, op, value: parts.map((p) => filterValue(target, p, key)) };
   }
   const value =
-    op === 'contains' || op === 'startsWith' ? (target.array ? typedValue(target.type, raw, key) : raw) : typedValue(target.type, raw, key);
+    op === 'contains' || op === 'startsWith' ? (target.array ? filterValue(target, raw, key) : raw) : filterValue(target, raw, key);
   return { operand: target.operand, op, value };
-}
-
-/** A filter value typed as the field is stored, so `filter[price]=10` compares numbers. */
-function typedValue(type: FieldType, raw: string, key: string): JsonScalar {
-  switch (type) {
-    case 'number':
-    case 'integer': {
-      if (!/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(raw.trim())) throw bad(key, 'must be a number');
-      return Number(raw);
-    }
-    case 'boolean':
-      if (raw !== 'true' && raw !== 'false') throw bad(key, 'must be true or false');
-      return raw === 'true';
-    case 'datetime': {
-      // Stored date-times are UTC with milliseconds; a filter value is brought to the same form.
-      const ms = /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : Number.NaN;
-      if (Number.isNaN(ms)) throw bad(key, 'must be an ISO 8601 date or date-time');
-      return new Date(ms).toISOString();
-    }
-    case 'date':
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) throw bad(key, 'must be a date (YYYY-MM-DD)');
-      return raw;
-    default:
-      return raw;
-  }
 }

@@ -13,7 +13,7 @@ import { denyRead, readScope, type DocumentAccessMode } from '../access/policy.j
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
 import { projectFields, toApiDocument, type ApiDocument } from './document-view.js';
-import { expandDocuments, parseExpand } from './expand.js';
+import { expandDocuments, fieldsWithExpanded, parseExpand } from './expand.js';
 import { parseListQuery } from './parse-list-query.js';
 import { schemaOr404 } from './schema-or-404.js';
 
@@ -45,7 +45,8 @@ export async function listDocuments(
   cached.total = total;
   const data = rows.map(toApiDocument);
   await expandDocuments(svc, actor, input.mode, data, expand);
-  return { data: data.map((d) => projectFields(d, q.fields)), meta: { total, limit: q.limit, offset: q.offset } };
+  const fields = fieldsWithExpanded(q.fields, expand);
+  return { data: data.map((d) => projectFields(d, fields)), meta: { total, limit: q.limit, offset: q.offset } };
 }
 
 /** What identifies a list apart from its page: the cache key for its total and anchors. */
@@ -83,5 +84,5 @@ export async function getDocument(
   }
   const doc = toApiDocument(stored);
   await expandDocuments(svc, actor, input.mode, [doc], expand);
-  return projectFields(doc, fields);
+  return projectFields(doc, fieldsWithExpanded(fields, expand));
 }

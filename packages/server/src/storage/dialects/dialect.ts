@@ -53,6 +53,12 @@ export interface Dialect {
   writeSearchText(db: Kysely<Tables>, seq: number, text: string, replace: boolean): Promise<void>;
   /** Condition on `documents` rows: every word matches, the last one as a prefix. */
   searchMatch(words: readonly string[]): RawBuilder<boolean>;
+  /**
+   * Migration step: sets up accent folding for search and re-indexes the stored rows with it
+   * (PostgreSQL: the `unaccent` extension and the `vellum_search` configuration; SQLite's FTS5
+   * tokenizer folds accents already).
+   */
+  migrateSearchFolding(db: Kysely<unknown>): Promise<void>;
 }
 
 const SEGMENT = /^[A-Za-z0-9_]+$/;

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { assertSafePath, type Dialect, type JsonScalar } from './dialect.js';
 
 function arrowPath(path: readonly string[], table?: string): string {
@@ -8,6 +8,30 @@ function arrowPath(path: readonly string[], table?: string): string {
 
 /** Any fixed number: every node uses the same one to serialise index changes. */
 const SCHEMA_LOCK_KEY = 7_341_101;
+
+/** `simple` (no stemming) with accents folded by `unaccent`, made by `migrateSearchFolding`. */
+export const SEARCH_CONFIG = 'vellum_search';
+
+/**
+ * Creates the `unaccent` extension (a trusted contrib extension: the database owner may create
+ * it) and the `vellum_search` configuration, then re-indexes stored rows. Their text is not kept
+ * apart from the vector, so each stored lexeme (already lower-cased by `simple`) is folded in
+ * place with its positions: the result equals `to_tsvector('vellum_search', text)`.
+ */
+async function migrateSearchFolding(db: Kysely<unknown>): Promise<void> {
+  await sql`create extension if not exists unaccent`.execute(db);
+  await sql`create text search configuration ${sql.raw(SEARCH_CONFIG)} (copy = simple)`.execute(db);
+  await sql`alter text search configuration ${sql.raw(SEARCH_CONFIG)}
+    alter mapping for word, numword, hword, numhword, hword_part, hword_numpart with unaccent, simple`.execute(db);
+  // tsvector literal syntax: a lexeme in single quotes with quotes and backslashes (chr(92)) doubled, then `:positions`.
+  await sql`update documents set search = (
+    select coalesce(string_agg(
+      '''' || replace(replace(folded, chr(92), chr(92) || chr(92)), '''', '''''') || '''' || coalesce(':' || array_to_string(positions, ','), ''),
+      ' '), '')::tsvector
+    from unnest(documents.search) as u(lexeme, positions, weights), lower(unaccent(lexeme)) as folded
+    where folded <> '')
+    where search is not null`.execute(db);
+}
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
@@ -35,12 +59,13 @@ export const postgresDialect: Dialect = {
   lockKey: async (db, key) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, ${SCHEMA_LOCK_KEY}))`.execute(db);
   },
-  searchColumns: (text) => ({ search: sql`to_tsvector('simple', ${text})` }),
+  searchColumns: (text) => ({ search: sql`to_tsvector(${sql.lit(SEARCH_CONFIG)}, ${text})` }),
   writeSearchText: async () => undefined,
   searchMatch: (words) => {
     // Words hold only letters and digits (see search-words.ts), so they are safe tsquery operands.
     const query = words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
-    return sql<boolean>`documents.search @@ to_tsquery('simple', ${query})`;
+    return sql<boolean>`documents.search @@ to_tsquery(${sql.lit(SEARCH_CONFIG)}, ${query})`;
   },
+  migrateSearchFolding,
   isUniqueViolation: (err) => (err as { code?: string }).code === '23505',
 };

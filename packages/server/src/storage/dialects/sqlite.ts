@@ -40,6 +40,8 @@ export const sqliteDialect: Dialect = {
     const query = words.map((w, i) => `"${w.replaceAll('"', '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
     return sql<boolean>`documents.seq in (select rowid from documents_fts where documents_fts match ${query})`;
   },
+  // `documents_fts` uses `unicode61 remove_diacritics 2` since migration 001.
+  migrateSearchFolding: async () => undefined,
   isUniqueViolation: (err) => {
     const code = (err as { code?: string }).code ?? '';
     return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';

@@ -7,9 +7,10 @@ import { auditLog } from './003-audit-log.js';
 import { revisionsExcludeCurrent } from './004-revisions-exclude-current.js';
 import { media } from './005-media.js';
 import { knownDevices } from './006-known-devices.js';
+import { searchUnaccent } from './007-search-unaccent.js';
 
 /** Migrations in order; names never change once released. */
-function migrations(dialect: Dialect): Record<string, Migration> {
+export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '001-initial': initial(dialect),
     '002-password-tokens': passwordTokens(),
@@ -17,6 +18,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '004-revisions-exclude-current': revisionsExcludeCurrent(),
     '005-media': media(dialect),
     '006-known-devices': knownDevices(),
+    '007-search-unaccent': searchUnaccent(dialect),
   };
 }
 
