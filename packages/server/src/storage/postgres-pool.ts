@@ -60,8 +60,9 @@ function guardQueries(client: pg.PoolClient): void {
   (client as { query: unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
     const name = typeof text === 'string' ? statementName(text) : undefined;
     const result = name ? query({ name, text, values }, callback) : query(text, values, callback);
-    if (callback !== undefined) return result;
-    return (result as Promise<unknown>).catch((err: unknown) => {
+    // The callback form and query objects (cursors) are passed through: Kysely uses neither here.
+    if (callback !== undefined || !(result instanceof Promise)) return result;
+    return result.catch((err: unknown) => {
       if ((err as Error | undefined)?.message === 'Query read timeout') void client.end().catch(() => undefined);
       throw isPgUnavailable(err) ? databaseUnavailable(err) : err;
     });
