@@ -28,12 +28,19 @@ function merge(base: ConfigInput, extra: ConfigInput): ConfigInput {
   return out;
 }
 
+export interface TestAppOptions {
+  now?: () => Date;
+  /** The URL the app is given for the fresh database (a proxy's, say); the database's own by default. */
+  databaseUrl?: (url: string) => string;
+}
+
 /** Starts the app on a fresh database with a configured admin and fast bcrypt. */
-export async function startTestApp(config: ConfigInput = {}, opts: { now?: () => Date } = {}): Promise<TestApp> {
+export async function startTestApp(config: ConfigInput = {}, opts: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   let app: App;
   try {
-    const resolved = resolveConfig(merge({ database: { url: db.url }, security: { bcryptRounds: 4, adminUser: ADMIN } }, config), {});
+    const url = opts.databaseUrl ? opts.databaseUrl(db.url) : db.url;
+    const resolved = resolveConfig(merge({ database: { url }, security: { bcryptRounds: 4, adminUser: ADMIN } }, config), {});
     app = await createApp(resolved, { now: opts.now });
   } catch (err) {
     await db.drop();

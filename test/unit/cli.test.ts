@@ -78,6 +78,14 @@ describe('vellum serve', () => {
     expect(await res.kill!()).toBe(0);
   });
 
+  it('a database that refuses connections stops start-up with exit 1, naming what failed', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'vellum-cli-'));
+    // Port 1 on loopback: nothing listens there, so the connect is refused at once.
+    const res = await run(['serve'], { cwd, env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/vellum' } });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^vellum: cannot start: .*not reachable.*\(connect ECONNREFUSED 127\.0\.0\.1:1\)\n$/);
+  });
+
   it('unknown commands exit 64 with usage', async () => {
     const res = await run(['frobnicate'], { cwd: tmpdir() });
     expect(res.code).toBe(64);

@@ -26,6 +26,14 @@ describe('resolveConfig', () => {
     expect(c.security.refreshTokenTtlMs).toBe(7 * 86_400_000);
     expect(c.security.rememberMeTtlMs).toBe(30 * 86_400_000);
     expect(c.documents).toEqual({ publicRead: true, responseCache: true });
+    expect(c.database).toEqual({
+      url: 'sqlite:./data/vellum.db',
+      connectTimeoutMs: 5000,
+      statementTimeoutMs: 10_000,
+      keepAlive: true,
+      keepAliveInitialDelayMs: 10_000,
+      busyTimeoutMs: 5000,
+    });
     expect(Object.isFrozen(c.security)).toBe(true);
   });
 
@@ -71,6 +79,30 @@ describe('resolveConfig', () => {
     ]);
     expect(problems({}, { PORT: '70000' })).toEqual(['PORT: expected integer ≥ 0 and ≤ 65535']);
     expect(problems({ database: { url: 'mysql://x' } })).toEqual(['database.url: expected sqlite:<path> or postgres://…']);
+    expect(
+      problems({
+        database: {
+          connectTimeoutMs: 5,
+          statementTimeoutMs: '10s',
+          keepAlive: 'yes',
+          keepAliveInitialDelayMs: -1,
+          busyTimeoutMs: 1.5,
+          pool: 3,
+        },
+      }),
+    ).toEqual([
+      'database.pool: unknown setting',
+      'database.connectTimeoutMs: expected integer ≥ 100',
+      'database.statementTimeoutMs: expected integer ≥ 100',
+      'database.keepAlive: expected true or false',
+      'database.keepAliveInitialDelayMs: expected integer ≥ 0',
+      'database.busyTimeoutMs: expected integer ≥ 0',
+    ]);
+    expect(resolveConfig({ database: { url: 'postgres://x@y/z', connectTimeoutMs: 2000, keepAlive: false } }, {}).database).toMatchObject({
+      connectTimeoutMs: 2000,
+      statementTimeoutMs: 10_000,
+      keepAlive: false,
+    });
   });
 
   it('validates schemas: unknown type, missing reference target, bad names, duplicates, reserved names', () => {

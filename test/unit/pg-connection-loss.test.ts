@@ -1,7 +1,10 @@
 import pg from 'pg';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createApp, resolveConfig } from '../../packages/server/src/index.js';
-import { PG_ADMIN_URL } from '../helpers/database.js';
+import { PG_ADMIN_URL, withTestDatabase } from '../helpers/database.js';
+import { openDatabase } from '../../packages/server/src/storage/database.js';
+import { isAppError } from '../../packages/server/src/errors.js';
 import { ADMIN } from '../helpers/app.js';
 
 /** PostgreSQL-only by nature: what happens when the database drops the service's connections. */
@@ -35,4 +38,18 @@ describe('PostgreSQL connection loss', () => {
       await admin.end();
     }
   });
+
+  it('a statement past statementTimeoutMs is cancelled by PostgreSQL: 503 SERVICE_UNAVAILABLE, and the connection serves the next query', () =>
+    withTestDatabase(async (tdb) => {
+      const database = await openDatabase(tdb.url, { statementTimeoutMs: 200 });
+      try {
+        const err = await sql`select pg_sleep(5)`.execute(database.db).catch((e: unknown) => e);
+        expect(isAppError(err) && err.code).toBe('SERVICE_UNAVAILABLE');
+        expect((err as Error).cause).toMatchObject({ code: '57014' });
+        const again = await sql<{ one: number }>`select 1 as one`.execute(database.db);
+        expect(again.rows).toEqual([{ one: 1 }]);
+      } finally {
+        await database.close();
+      }
+    }, 'postgres'));
 });

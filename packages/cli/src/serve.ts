@@ -50,6 +50,11 @@ function reportStartupError(err: unknown): number {
     process.stderr.write(`vellum: the configuration has problems:\n${err.problems.map((p) => `  ${p}`).join('\n')}\n`);
     return EXIT_CONFIG;
   }
-  process.stderr.write(`vellum: cannot start: ${(err as Error).message}\n`);
+  // The innermost cause names what failed (`connect ECONNREFUSED 10.0.0.5:5432`); the outer
+  // messages are written for API callers and say only that the database is unavailable.
+  let root = err as Error;
+  while (root.cause instanceof Error) root = root.cause;
+  const detail = root !== err ? ` (${root.message})` : '';
+  process.stderr.write(`vellum: cannot start: ${(err as Error).message}${detail}\n`);
   return 1;
 }

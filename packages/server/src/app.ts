@@ -42,7 +42,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
   const log = opts.logger
     ? pino({ level: opts.logger.level ?? 'info' }, opts.logger.stream ?? pino.destination({ dest: 1, sync: false }))
     : pino({ enabled: false });
-  const database = await openDatabase(config.database.url);
+  const database = await openDatabase(config.database.url, config.database);
   // ioredis (about 7 MB of memory) is loaded only by instances that use Redis.
   const counters = config.redis ? (await import('./storage/counters/redis-counters.js')).redisCounters(config.redis.url) : memoryCounters();
   let files: Services['files'] | undefined;

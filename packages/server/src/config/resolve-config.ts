@@ -5,6 +5,7 @@ import { validateSchemas } from './validate-schemas.js';
 import { AUDIT_EVENTS } from './audit-events.js';
 import { mediaSection } from './media-section.js';
 import { isKnownExample } from './known-examples.js';
+import { databaseSection } from './database-section.js';
 import type { AdminUserConfig, VellumConfig } from './types.js';
 
 export interface ConfigFlags {
@@ -41,7 +42,6 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
   const r = new ConfigReader();
   const root = r.object('', file, TOP_LEVEL);
   const server = r.object('server', root.server, ['port', 'host', 'basePath', 'trustProxy', 'cors', 'logLevel', 'bodyLimit', 'publicUrl']);
-  const database = r.object('database', root.database, ['url']);
   const redis = r.object('redis', root.redis, ['url']);
   const security = r.object('security', root.security, SECURITY);
   const documents = r.object('documents', root.documents, ['publicRead', 'responseCache']);
@@ -52,8 +52,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
   if (!/^\/[A-Za-z0-9._~/-]*$/.test(basePath)) r.problem('server.basePath', 'expected a path starting with "/"');
   basePath = basePath.replace(/\/+$/, '');
 
-  const databaseUrl = r.string('DATABASE_URL', env.DATABASE_URL ?? database.url, { def: 'sqlite:./data/vellum.db' }) as string;
-  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) r.problem('database.url', 'expected sqlite:<path> or postgres://…');
+  const database = databaseSection(r, root.database, env);
   const redisUrl = r.string('REDIS_URL', env.REDIS_URL ?? redis.url);
 
   const jwtSecretSource = env.VELLUM_JWT_SECRET !== undefined ? 'VELLUM_JWT_SECRET' : 'security.jwtSecret';
@@ -107,7 +106,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       bodyLimit: r.int('server.bodyLimit', server.bodyLimit, { def: 1_048_576, min: 1024 }) as number,
       publicUrl: r.string('server.publicUrl', server.publicUrl),
     },
-    database: { url: databaseUrl },
+    database,
     redis: redisUrl ? { url: redisUrl } : undefined,
     security: {
       jwtSecret,

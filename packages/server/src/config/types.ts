@@ -89,7 +89,7 @@ export interface VellumConfig {
     bodyLimit: number;
     publicUrl?: string;
   };
-  database: { url: string };
+  database: DatabaseConfig;
   redis?: { url: string };
   security: {
     jwtSecret?: string;
@@ -124,6 +124,21 @@ export interface VellumConfig {
   mail?: { smtpUrl?: string; from?: string };
   webhooks?: Record<string, unknown>;
   studio?: Record<string, unknown>;
+}
+
+/** Where the data lives, and how long the service waits for it before answering 503 (docs/api.md). */
+export interface DatabaseConfig {
+  /** `sqlite:<path>` or `postgres://…`. */
+  url: string;
+  /** PostgreSQL: opening a connection, or waiting for a free one in the pool, gives up after this. */
+  connectTimeoutMs: number;
+  /** PostgreSQL: the server's `statement_timeout`; the client gives up one second later, so a silent network cannot hang a request. */
+  statementTimeoutMs: number;
+  /** PostgreSQL: TCP keep-alive probes on pooled connections, the first after `keepAliveInitialDelayMs` idle. */
+  keepAlive: boolean;
+  keepAliveInitialDelayMs: number;
+  /** SQLite: how long a write waits for another process's lock (`busy_timeout`). */
+  busyTimeoutMs: number;
 }
 
 /** One generated image variant (DESIGN.md §4); `thumb` and `medium` by default. */

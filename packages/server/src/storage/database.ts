@@ -1,12 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteStatement } from 'kysely';
+import type { DatabaseConfig } from '../config/types.js';
+import { DATABASE_DEFAULTS } from '../config/database-section.js';
 import type { Tables } from './tables.js';
 import type { Dialect } from './dialects/dialect.js';
 import { sqliteDialect } from './dialects/sqlite.js';
 import { postgresDialect } from './dialects/postgres.js';
-import { statementName } from './named-statements.js';
+import { databaseUnavailable, isSqliteBusy } from './database-unavailable.js';
+import { openPostgresPool } from './postgres-pool.js';
 import { WriteBatcher } from './write-batcher.js';
 
 export interface Database {
@@ -25,19 +28,21 @@ export function sqlitePath(url: string, cwd = process.cwd()): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
 }
 
-/** Opens the database named by the URL: embedded SQLite or a PostgreSQL pool. */
-export async function openDatabase(url: string): Promise<Database> {
-  if (url.startsWith('sqlite:')) return openSqlite(sqlitePath(url));
-  // Loaded only when used: a SQLite instance does not carry the PostgreSQL driver in memory.
-  const { default: pg } = await import('pg');
-  return openPostgres(pg, url);
+/**
+ * Opens the database named by the URL: embedded SQLite or a PostgreSQL pool. Settings left out
+ * take the defaults of the `database` config section.
+ */
+export async function openDatabase(url: string, settings: Partial<Omit<DatabaseConfig, 'url'>> = {}): Promise<Database> {
+  const config = { ...DATABASE_DEFAULTS, ...settings, url };
+  return url.startsWith('sqlite:') ? openSqlite(sqlitePath(url), config.busyTimeoutMs) : openPostgres(config);
 }
 
-function openSqlite(path: string): Database {
+function openSqlite(path: string, busyTimeoutMs: number): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const raw = new BetterSqlite3(path);
   raw.pragma('journal_mode = WAL');
-  raw.pragma('busy_timeout = 5000');
+  // A write that finds another process holding the lock waits this long, then answers 503.
+  raw.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   raw.pragma('foreign_keys = ON');
   // WAL + NORMAL stays consistent after a crash; it can only lose the last transactions on power loss.
   raw.pragma('synchronous = NORMAL');
@@ -48,15 +53,17 @@ function openSqlite(path: string): Database {
 /**
  * Kysely prepares every query anew; preparing costs more than running a small indexed query, so
  * statements are kept by SQL text. Queries are parameterised, so the set of texts stays small.
+ * SQLITE_BUSY / SQLITE_LOCKED (another process held the lock past `busy_timeout`) become the 503
+ * of `databaseUnavailable` where they arise.
  */
 function withStatementCache(raw: BetterSqlite3.Database) {
-  const cache = new Map<string, BetterSqlite3.Statement>();
+  const cache = new Map<string, SqliteStatement>();
   return {
     close: () => raw.close(),
     prepare: (sqlText: string) => {
       let stmt = cache.get(sqlText);
       if (!stmt) {
-        stmt = raw.prepare(sqlText);
+        stmt = busyGuarded(sqliteGuard(() => raw.prepare(sqlText)));
         if (cache.size >= 1000) cache.delete(cache.keys().next().value as string);
         cache.set(sqlText, stmt);
       }
@@ -65,22 +72,33 @@ function withStatementCache(raw: BetterSqlite3.Database) {
   };
 }
 
-function openPostgres(pg: typeof import('pg').default, url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // A client that loses its connection (server restart, failover, terminated backend) emits
-  // 'error': idle ones on the pool, checked-out ones on themselves. Without listeners that error
-  // would end the process; with them, the query in flight fails (500) and the pool reconnects.
-  pool.on('error', () => undefined);
-  pool.on('connect', (client) => {
-    client.on('error', () => undefined);
-    // Registered hot queries run as named prepared statements (see named-statements.ts); Kysely
-    // passes plain text and values, so the name is added here, where the driver sees the query.
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    (client as { query: unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
-      const name = typeof text === 'string' ? statementName(text) : undefined;
-      return name ? query({ name, text, values }, callback) : query(text, values, callback);
-    };
-  });
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+function sqliteGuard<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    throw isSqliteBusy(err) ? databaseUnavailable(err, 'The database is busy; try again shortly') : err;
+  }
+}
+
+function busyGuarded(stmt: BetterSqlite3.Statement): SqliteStatement {
+  return {
+    reader: stmt.reader,
+    all: (params) => sqliteGuard(() => stmt.all(params)),
+    run: (params) => sqliteGuard(() => stmt.run(params)),
+    *iterate(params) {
+      const rows = sqliteGuard(() => stmt.iterate(params));
+      while (true) {
+        const next = sqliteGuard(() => rows.next());
+        if (next.done) return;
+        yield next.value;
+      }
+    },
+  };
+}
+
+async function openPostgres(config: DatabaseConfig): Promise<Database> {
+  // Loaded only when used: a SQLite instance does not carry the PostgreSQL driver in memory.
+  const { default: pg } = await import('pg');
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: openPostgresPool(pg, config) }) });
   return { db, dialect: postgresDialect, close: () => db.destroy() };
 }

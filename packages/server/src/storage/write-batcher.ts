@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Conn } from './connection.js';
 import type { Dialect } from './dialects/dialect.js';
 import type { Tables } from './tables.js';
+import { isDatabaseUnavailable } from './database-unavailable.js';
 
 interface Job {
   fn: (conn: Conn) => Promise<unknown>;
@@ -17,7 +18,8 @@ const MAX_BATCH = 32;
  * run together in the next: one BEGIN … COMMIT, each write in its own SAVEPOINT. A write that
  * fails rolls back to its savepoint and fails alone; its neighbours go on. Every caller hears of
  * its result only after the COMMIT, so nothing is reported written before it is durable; if the
- * COMMIT itself fails, every write of the batch fails with it (none of them is stored).
+ * COMMIT itself fails, every write of the batch fails with it (none of them is stored); so do they
+ * when one write finds the database busy (SQLITE_BUSY past `busy_timeout`).
  */
 export class WriteBatcher {
   private readonly queue: Job[] = [];
@@ -60,6 +62,9 @@ export class WriteBatcher {
             await sql`release vellum_write`.execute(trx);
             outcomes.push({ ok: true, value });
           } catch (error) {
+            // Busy or gone: every write after this one would wait as long and fail the same way,
+            // so the batch is given up whole (rolled back, each caller told 503).
+            if (isDatabaseUnavailable(error)) throw error;
             await sql`rollback to vellum_write`.execute(trx);
             await sql`release vellum_write`.execute(trx);
             outcomes.push({ ok: false, error });

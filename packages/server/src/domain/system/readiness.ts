@@ -1,11 +1,7 @@
 import { ping } from '../../storage/ping.js';
 import type { Services } from '../services.js';
 
-export async function databaseReady(svc: Services): Promise<boolean> {
-  try {
-    await ping(svc.database);
-    return true;
-  } catch {
-    return false;
-  }
+/** Readiness: resolves when the database answers, otherwise throws 503 `SERVICE_UNAVAILABLE` with `Retry-After`. */
+export async function checkReadiness(svc: Services): Promise<void> {
+  await ping(svc.database);
 }

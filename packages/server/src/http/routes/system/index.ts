@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { databaseReady } from '../../../domain/system/readiness.js';
+import { checkReadiness } from '../../../domain/system/readiness.js';
 import type { Services } from '../../../domain/services.js';
 import { data, errorResponses } from '../../schemas/common.js';
 
@@ -8,9 +8,9 @@ export async function systemRoutes(app: FastifyInstance, { svc }: { svc: Service
   const Status = data(Type.Object({ status: Type.String() }));
   // Liveness: answers without touching the database.
   app.get('/health', { schema: { response: { 200: Status } } }, async () => ({ data: { status: 'ok' } }));
-  // Readiness: the database answers.
-  app.get('/ready', { schema: { response: { 200: Status, ...errorResponses } } }, async (_req, reply) => {
-    if (await databaseReady(svc)) return { data: { status: 'ok' } };
-    return reply.status(503).send({ error: { code: 'INTERNAL_ERROR', message: 'Database is not reachable' } });
+  // Readiness: the database answers; otherwise 503 SERVICE_UNAVAILABLE with Retry-After.
+  app.get('/ready', { schema: { response: { 200: Status, ...errorResponses } } }, async () => {
+    await checkReadiness(svc);
+    return { data: { status: 'ok' } };
   });
 }
