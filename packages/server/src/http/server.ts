@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../domain/services.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { clientErrorHandler } from './plugins/client-errors.js';
+import { registerCors } from './plugins/cors.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { errors } from '../errors.js';
@@ -61,12 +61,7 @@ export function buildHttpServer(svc: Services): FastifyInstance {
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
   registerInputGuard(app);
-  // Off by default; `true` reflects any origin, a string or list allows exactly those origins.
-  if (server.cors)
-    app.register(cors, {
-      origin: server.cors === true ? true : server.cors,
-      exposedHeaders: ['etag', 'x-request-id', 'location', 'retry-after'],
-    });
+  registerCors(app, server);
   registerRequestLog(app);
 
   app.register(
