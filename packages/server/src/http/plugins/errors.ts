@@ -1,8 +1,15 @@
 import type { Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors, isAppError, type AppError, type ErrorDetail } from '../../errors.js';
+import { errors, isAppError, STATUS, type AppError, type ErrorDetail } from '../../errors.js';
 import { ErrorBody } from '../schemas/common.js';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** The code of the error this reply carries, for the request's log line. */
+    errorCode: string | null;
+  }
+}
 
 interface AjvError {
   instancePath: string;
@@ -70,14 +77,23 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
     body = errorBody(error);
   }
   if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+  reply.errorCode = error.code;
   return reply.status(error.status).type('application/json; charset=utf-8').send(body);
 }
 
-/** Every error leaves as `{error: {code, message, details?, retryAfter?}}`; a 500 shows no internals. */
+/** A refusal the API means to make: a 4xx, or 501 for what this instance does not offer. */
+const isRefusal = (err: AppError) => err.status < 500 || err.status === STATUS.NOT_IMPLEMENTED;
+
+/**
+ * Every error leaves as `{error: {code, message, details?, retryAfter?}}`; a 500 shows no internals.
+ * Refusals are logged only by the request's `info` line (with the code); a server failure is an
+ * `error` line with the stack under the request id.
+ */
 export function registerErrorHandling(app: FastifyInstance): void {
+  app.decorateReply('errorCode', null);
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const mapped = isAppError(err) ? err : fromFastifyError(err);
-    if (mapped && mapped.status < 500) return sendError(reply, mapped);
+    if (mapped && isRefusal(mapped)) return sendError(reply, mapped);
     request.log.error({ err, reqId: request.id }, 'request failed');
     return sendError(reply, mapped ?? errors.internal(`Internal server error (request id ${request.id})`));
   });
