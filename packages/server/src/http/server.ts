@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../domain/services.js';
 import { registerAuthentication } from './plugins/authenticate.js';
+import { registerBodyParsing } from './plugins/body-parsing.js';
 import { clientErrorHandler } from './plugins/client-errors.js';
 import { registerCors } from './plugins/cors.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
@@ -46,18 +47,7 @@ export function buildHttpServer(svc: Services): FastifyInstance {
     // …and so do the bytes Node's HTTP parser refuses before there is a request at all.
     clientErrorHandler: clientErrorHandler(svc.log as FastifyBaseLogger),
   });
-  // JSON is the only body type of the API (multipart joins for media); a text/plain body is a wrong content type.
-  app.removeContentTypeParser('text/plain');
-  // Clients that always send `content-type: application/json` send it on bodiless requests too:
-  // an empty body is no body (routes that need one answer as they do without one).
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
-    body.length === 0 ? done(null, undefined) : parseJson(req, body.toString(), done),
-  );
-  // Content sent with a DELETE has no defined meaning (RFC 9110 §9.3.5): it is never read, so the
-  // caller's permission decides the answer whatever the body holds.
-  app.addHttpMethod('DELETE', { hasBody: false, overrideExisting: true });
+  registerBodyParsing(app);
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
   registerInputGuard(app);
