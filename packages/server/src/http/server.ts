@@ -38,8 +38,7 @@ export function buildHttpServer(svc: Services): FastifyInstance {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    // `/documents/post/` is the list, as `/documents/post` is.
-    routerOptions: { maxParamLength: 512, ignoreTrailingSlash: true },
+    routerOptions: { maxParamLength: 512 },
     // Errors raised before routing (a malformed URL) still leave in the spec's error body.
     frameworkErrors: (err, _req, reply) => {
       sendError(reply, errors.invalidInput(err.code === 'FST_ERR_BAD_URL' ? 'Malformed URL' : err.message));

@@ -37,9 +37,13 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
     registerResponseCache(app, svc, { mode, ttlMs: 2_000, maxEntries: 2_000, maxEntryBytes: 256 * 1024, maxTotalBytes: 16 * 1024 * 1024 });
   }
 
-  app.get<{ Params: Static<typeof S.TypeParams> }>(base, { schema: { params: S.TypeParams, ...responses } }, async (req) =>
-    listDocuments(svc, req.principal, { type: req.params.type, mode, query: req.query as Record<string, unknown> }),
-  );
+  // The list, with a trailing slash too (`/documents/post/`); only here, so that no other path
+  // (`/media/files/..` resolved to `/media/`, say) turns into a list by losing its last segment.
+  for (const url of [base, `${base}/`]) {
+    app.get<{ Params: Static<typeof S.TypeParams> }>(url, { schema: { params: S.TypeParams, ...responses } }, async (req) =>
+      listDocuments(svc, req.principal, { type: req.params.type, mode, query: req.query as Record<string, unknown> }),
+    );
+  }
 
   app.get<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.GetQuery> }>(
     `${base}/:id`,
