@@ -50,7 +50,7 @@ function fromFastifyError(err: FastifyError): AppError | undefined {
   };
   // Other 4xx from the framework are malformed requests (bad JSON, bad Content-Length, …).
   const make = byStatus[status] ?? errors.invalidInput;
-  return make(err.message.replace(/^Body cannot be empty.*/, 'Request body is empty or not JSON'));
+  return make(err.message);
 }
 
 const fitsErrorBody = TypeCompiler.Compile(ErrorBody);
