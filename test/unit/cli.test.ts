@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,5 +91,34 @@ describe('vellum serve', () => {
     const res = await run(['frobnicate'], { cwd: tmpdir() });
     expect(res.code).toBe(64);
     expect(res.stderr).toContain('Usage: vellum');
+  });
+
+  it('a port already in use exits 69 and names the port', async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const cwd = mkdtempSync(join(tmpdir(), 'vellum-cli-'));
+      writeFileSync(
+        join(cwd, 'vellum.config.json'),
+        JSON.stringify({ schemas: [{ name: 'post', fields: [{ name: 'title', type: 'string' }] }] }),
+      );
+      const res = await run(['serve', '--port', String(port), '--host', '127.0.0.1'], { cwd });
+      expect(res.code, res.stderr).toBe(69);
+      expect(res.stderr).toContain(`port ${port}`);
+      expect(res.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      await new Promise((done) => blocker.close(done));
+    }
+  });
+});
+
+describe('vellum --version', () => {
+  const version = (JSON.parse(readFileSync(resolve(__dirname, '../../packages/cli/package.json'), 'utf8')) as { version: string }).version;
+
+  it.each(['--version', '-v'])('%s prints the version', async (flag) => {
+    const res = await run([flag], { cwd: tmpdir() });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(`${version}\n`);
   });
 });

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { MEDIA_UPLOAD_USAGE, mediaUpload } from './media-upload.js';
 import { serve } from './serve.js';
@@ -10,8 +11,14 @@ Commands:
            --config FILE   config file (default: vellum.config.{json,js,mjs,ts} in the working directory)
            --port N        port (default 3000, or PORT)
            --host H        host (default 0.0.0.0, or HOST)
-${MEDIA_UPLOAD_USAGE}  help     Show this help
+${MEDIA_UPLOAD_USAGE}  help     Show this help (also -h, --help)
+  --version, -v    Print the version
 `;
+
+/** The CLI package's version, read next to the running file (dist/ or src/) so it never drifts. */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -30,6 +37,10 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`vellum: unknown media command "${sub ?? ''}"\n\n${USAGE}`);
       return 64;
     }
+    case '--version':
+    case '-v':
+      process.stdout.write(`${version()}\n`);
+      return 0;
     case undefined:
     case 'help':
     case '--help':

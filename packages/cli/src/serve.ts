@@ -6,10 +6,14 @@ export interface ServeOptions {
   host?: string;
 }
 
+/** sysexits.h EX_UNAVAILABLE: the service cannot be offered (the port is taken, the address is not ours). */
+export const EXIT_UNAVAILABLE = 69;
+
 /**
  * `vellum serve`: loads the configuration (flags > env > file > defaults), starts the app and
- * listens. A bad configuration prints one line per problem and exits 78. Returns only on failure;
- * on SIGINT/SIGTERM it closes the server and the database before exiting.
+ * listens. A bad configuration prints one line per problem and exits 78; a port it cannot listen
+ * on exits 69, naming the port. Returns only on failure; on SIGINT/SIGTERM it closes the server
+ * and the database before exiting.
  */
 export async function serve(opts: ServeOptions): Promise<number> {
   let config;
@@ -24,7 +28,13 @@ export async function serve(opts: ServeOptions): Promise<number> {
   } catch (err) {
     return reportStartupError(err);
   }
-  const address = await app.server.listen({ port: config.server.port, host: config.server.host });
+  let address: string;
+  try {
+    address = await app.server.listen({ port: config.server.port, host: config.server.host });
+  } catch (err) {
+    await app.close();
+    return reportListenError(err, config.server.port, config.server.host);
+  }
   const base = config.server.publicUrl ?? address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
   process.stdout.write(`Vellum is running: API ${base}${config.server.basePath}, studio ${base}/studio\n`);
   if (app.claimToken) {
@@ -57,4 +67,11 @@ function reportStartupError(err: unknown): number {
   const detail = root !== err ? ` (${root.message})` : '';
   process.stderr.write(`vellum: cannot start: ${(err as Error).message}${detail}\n`);
   return 1;
+}
+
+function reportListenError(err: unknown, port: number, host: string): number {
+  if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    process.stderr.write(`vellum: port ${port} is already in use on ${host} (choose another with --port, PORT or server.port)\n`);
+  else process.stderr.write(`vellum: cannot listen on port ${port} of ${host}: ${(err as Error).message}\n`);
+  return EXIT_UNAVAILABLE;
 }

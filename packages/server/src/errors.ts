@@ -12,6 +12,8 @@ export const STATUS = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PRECONDITION_FAILED: 412,
+  /** RFC 9110 §15.5.9: the request (its headers) did not arrive in time. */
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   /** RFC 9110 §15.5.17: a Range header that selects no byte of the file. */
@@ -66,6 +68,7 @@ export const errors = {
   /** A Range header that selects no byte of the file (RFC 9110 §15.5.17); the body says how big it is. */
   rangeNotSatisfiable: (size: number) => make('RANGE_NOT_SATISFIABLE', `The requested range is outside the file (${size} bytes)`),
   headersTooLarge: (message = 'Request headers are too large') => make('HEADERS_TOO_LARGE', message),
+  requestTimeout: (message = 'The request did not arrive in time') => make('REQUEST_TIMEOUT', message),
   rateLimited: (retryAfter: number, message = 'Too many requests') => make('RATE_LIMITED', message, undefined, retryAfter),
   notImplemented: (message = 'Not implemented on this instance') => make('NOT_IMPLEMENTED', message),
   internal: (message = 'Internal server error') => make('INTERNAL_ERROR', message),

@@ -6,6 +6,7 @@ import { AUDIT_EVENTS } from './audit-events.js';
 import { mediaSection } from './media-section.js';
 import { isKnownExample } from './known-examples.js';
 import { databaseSection } from './database-section.js';
+import { corsSection } from './cors-section.js';
 import type { AdminUserConfig, VellumConfig } from './types.js';
 
 export interface ConfigFlags {
@@ -101,7 +102,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       }) as string,
       basePath,
       trustProxy: trustProxy(r, server.trustProxy),
-      cors: cors(r, server.cors),
+      cors: corsSection(r, server.cors),
       logLevel: r.string('server.logLevel', env.LOG_LEVEL ?? server.logLevel, { def: 'info' }) as string,
       bodyLimit: r.int('server.bodyLimit', server.bodyLimit, { def: 1_048_576, min: 1024 }) as number,
       publicUrl: r.string('server.publicUrl', server.publicUrl),
@@ -192,15 +193,6 @@ function trustProxy(r: ConfigReader, raw: unknown): boolean | string | number {
   if (raw === undefined || raw === null) return false;
   if (typeof raw === 'boolean' || typeof raw === 'string' || (typeof raw === 'number' && Number.isInteger(raw) && raw >= 0)) return raw;
   r.problem('server.trustProxy', 'expected true/false, a hop count or a comma-separated list of addresses');
-  return false;
-}
-
-/** `server.cors`: false (default), true (any origin) or the allowed origins. */
-function cors(r: ConfigReader, raw: unknown): boolean | string | string[] {
-  if (raw === undefined || raw === null) return false;
-  if (typeof raw === 'boolean' || typeof raw === 'string' || (Array.isArray(raw) && raw.every((o) => typeof o === 'string')))
-    return raw as boolean | string | string[];
-  r.problem('server.cors', 'expected true/false, an origin or a list of origins');
   return false;
 }
 

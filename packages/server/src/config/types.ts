@@ -77,6 +77,12 @@ export interface UserHookInput {
   role: string;
 }
 
+/** `server.cors`: the origins allowed besides the studio's own (`true`: any), and whether they may send credentials. */
+export interface CorsConfig {
+  origins: true | string[];
+  credentials: boolean;
+}
+
 /** The resolved, validated and frozen configuration every layer reads. */
 export interface VellumConfig {
   server: {
@@ -84,7 +90,7 @@ export interface VellumConfig {
     host: string;
     basePath: string;
     trustProxy: boolean | string | number;
-    cors: boolean | string | string[];
+    cors: CorsConfig;
     logLevel: string;
     bodyLimit: number;
     publicUrl?: string;

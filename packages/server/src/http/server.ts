@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import cors from '@fastify/cors';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Services } from '../domain/services.js';
 import { registerAuthentication } from './plugins/authenticate.js';
+import { registerBodyParsing } from './plugins/body-parsing.js';
+import { clientErrorHandler } from './plugins/client-errors.js';
+import { registerCors } from './plugins/cors.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { errors } from '../errors.js';
@@ -41,18 +43,14 @@ export function buildHttpServer(svc: Services): FastifyInstance {
     frameworkErrors: (err, _req, reply) => {
       sendError(reply, errors.invalidInput(err.code === 'FST_ERR_BAD_URL' ? 'Malformed URL' : err.message));
     },
+    // …and so do the bytes Node's HTTP parser refuses before there is a request at all.
+    clientErrorHandler: clientErrorHandler(svc.log as FastifyBaseLogger),
   });
-  // JSON is the only body type of the API (multipart joins for media); a text/plain body is a wrong content type.
-  app.removeContentTypeParser('text/plain');
+  registerBodyParsing(app);
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
   registerInputGuard(app);
-  // Off by default; `true` reflects any origin, a string or list allows exactly those origins.
-  if (server.cors)
-    app.register(cors, {
-      origin: server.cors === true ? true : server.cors,
-      exposedHeaders: ['etag', 'x-request-id', 'location', 'retry-after'],
-    });
+  registerCors(app, server);
   registerRequestLog(app);
 
   app.register(

@@ -18,7 +18,7 @@ export interface MediaListInput {
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
-/** `GET /media`: newest first unless told otherwise; `type` is a MIME prefix (`image/`) or an exact type. */
+/** `GET /media`: newest first unless told otherwise; `type` is a MIME prefix (`image/`, `image`) or an exact type. */
 export async function listMedia(
   svc: Services,
   actor: Principal,
@@ -32,10 +32,12 @@ export async function listMedia(
   if (order !== 'asc' && order !== 'desc') throw badQuery('order', 'must be asc or desc');
   if (input.type !== undefined && !/^[a-z0-9.+-]+\/?[a-z0-9.+-]*$/i.test(input.type))
     throw badQuery('type', 'must be a MIME type or prefix such as image/');
+  // A bare top-level type (`image`) means all of it (`image/`).
+  const type = input.type && !input.type.includes('/') ? `${input.type}/` : input.type;
   const sha256 = input.sha256?.toLowerCase();
   if (sha256 !== undefined && !SHA256.test(sha256)) throw badQuery('sha256', 'must be 64 hex digits');
   const { rows, total } = await listRows(svc.database, {
-    type: input.type || undefined,
+    type: type || undefined,
     search: input.search || undefined,
     sha256,
     orderBy: orderBy as MediaOrderField,

@@ -1,5 +1,15 @@
+import type { Static } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors, isAppError, type AppError, type ErrorDetail } from '../../errors.js';
+import { errors, isAppError, STATUS, type AppError, type ErrorDetail } from '../../errors.js';
+import { ErrorBody } from '../schemas/common.js';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** The code of the error this reply carries, for the request's log line. */
+    errorCode: string | null;
+  }
+}
 
 interface AjvError {
   instancePath: string;
@@ -40,22 +50,50 @@ function fromFastifyError(err: FastifyError): AppError | undefined {
   };
   // Other 4xx from the framework are malformed requests (bad JSON, bad Content-Length, …).
   const make = byStatus[status] ?? errors.invalidInput;
-  return make(err.message.replace(/^Body cannot be empty.*/, 'Request body is empty or not JSON'));
+  return make(err.message);
 }
 
-export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
-  if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
-  const body: { error: Record<string, unknown> } = { error: { code: err.code, message: err.message } };
+const fitsErrorBody = TypeCompiler.Compile(ErrorBody);
+
+/** The spec's body for an error: `{error: {code, message, details?, retryAfter?}}`. */
+export function errorBody(err: AppError): Static<typeof ErrorBody> {
+  const body: Static<typeof ErrorBody> = { error: { code: err.code, message: err.message } };
   if (err.details) body.error.details = err.details;
   if (err.retryAfter !== undefined) body.error.retryAfter = err.retryAfter;
-  return reply.status(err.status).type('application/json; charset=utf-8').send(body);
+  return body;
 }
 
-/** Every error leaves as `{error: {code, message, details?, retryAfter?}}`; a 500 shows no internals. */
+/**
+ * Sends an error in the spec's shape. A body that does not fit the error schema (a detail without
+ * a field, say) is a bug: it is logged and a plain 500 goes out instead, so the response schema can
+ * never refuse it and hand the reply to Fastify's own error body.
+ */
+export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  let error = err;
+  let body = errorBody(err);
+  if (!fitsErrorBody.Check(body)) {
+    reply.log.error({ err, reqId: reply.request.id }, 'error body does not fit the error schema; sent as a 500');
+    error = errors.internal(`Internal server error (request id ${reply.request.id})`);
+    body = errorBody(error);
+  }
+  if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+  reply.errorCode = error.code;
+  return reply.status(error.status).type('application/json; charset=utf-8').send(body);
+}
+
+/** A refusal the API means to make: a 4xx, or 501 for what this instance does not offer. */
+const isRefusal = (err: AppError) => err.status < 500 || err.status === STATUS.NOT_IMPLEMENTED;
+
+/**
+ * Every error leaves as `{error: {code, message, details?, retryAfter?}}`; a 500 shows no internals.
+ * Refusals are logged only by the request's `info` line (with the code); a server failure is an
+ * `error` line with the stack under the request id.
+ */
 export function registerErrorHandling(app: FastifyInstance): void {
+  app.decorateReply('errorCode', null);
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const mapped = isAppError(err) ? err : fromFastifyError(err);
-    if (mapped && mapped.status < 500) return sendError(reply, mapped);
+    if (mapped && isRefusal(mapped)) return sendError(reply, mapped);
     request.log.error({ err, reqId: request.id }, 'request failed');
     return sendError(reply, mapped ?? errors.internal(`Internal server error (request id ${request.id})`));
   });

@@ -7,6 +7,15 @@ import { errors } from '../../errors.js';
  * valid Unicode, so not valid jsonb). Checked once for body, query and path parameters.
  */
 export function registerInputGuard(app: FastifyInstance): void {
+  // The router refuses a malformed percent-escape in the path; the query string is parsed leniently
+  // (`%ZZ` kept as it is), so it is checked here, before anything reads it (RFC 3986 §2.1).
+  app.addHook('onRequest', async (request) => {
+    const at = request.url.indexOf('?');
+    if (at !== -1 && !isWellFormedQuery(request.url.slice(at + 1)))
+      throw errors.invalidInput('Malformed percent-encoding in the query string', [
+        { field: 'query', message: 'every % must start an escape of valid UTF-8' },
+      ]);
+  });
   app.addHook('preValidation', async (request) => {
     const bad = findBadString(request.params, 'path') ?? findBadString(request.query, 'query') ?? findBadString(request.body, 'body');
     if (bad)
@@ -17,6 +26,17 @@ export function registerInputGuard(app: FastifyInstance): void {
 }
 
 const MAX_DEPTH = 64;
+
+/** Every `%` starts a `%XX` escape and the escapes decode to valid UTF-8. */
+function isWellFormedQuery(query: string): boolean {
+  if (!query.includes('%')) return true;
+  try {
+    decodeURIComponent(query);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function badText(s: string): boolean {
   return s.includes('\u0000') || !s.isWellFormed();

@@ -7,6 +7,7 @@ import { getDocument, listDocuments } from '../../../domain/documents/read-docum
 import { listRevisions, restoreRevision } from '../../../domain/documents/revisions.js';
 import { createDocument, etagMatches, patchDocument, replaceDocument } from '../../../domain/documents/write-document.js';
 import type { Services } from '../../../domain/services.js';
+import { errors } from '../../../errors.js';
 import { registerResponseCache } from '../../plugins/response-cache.js';
 import { errorResponses } from '../../schemas/common.js';
 import * as S from './schemas.js';
@@ -14,6 +15,12 @@ import * as S from './schemas.js';
 type DocRequest = FastifyRequest<{ Params: Static<typeof S.DocParams> }>;
 
 const ifMatch = (req: FastifyRequest) => req.headers['if-match'];
+
+/** The document is the body: a write without one (or with an empty JSON body) is malformed, 400. */
+function documentBody(req: FastifyRequest): unknown {
+  if (req.body === undefined) throw errors.invalidInput('Request body is empty: send the document as JSON');
+  return req.body;
+}
 
 function sendDocument(reply: FastifyReply, doc: ApiDocument, status = 200) {
   return reply.status(status).header('etag', `"${doc._rev}"`).send({ data: doc });
@@ -30,9 +37,13 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
     registerResponseCache(app, svc, { mode, ttlMs: 2_000, maxEntries: 2_000, maxEntryBytes: 256 * 1024, maxTotalBytes: 16 * 1024 * 1024 });
   }
 
-  app.get<{ Params: Static<typeof S.TypeParams> }>(base, { schema: { params: S.TypeParams, ...responses } }, async (req) =>
-    listDocuments(svc, req.principal, { type: req.params.type, mode, query: req.query as Record<string, unknown> }),
-  );
+  // The list, with a trailing slash too (`/documents/post/`); only here, so that no other path
+  // (`/media/files/..` resolved to `/media/`, say) turns into a list by losing its last segment.
+  for (const url of [base, `${base}/`]) {
+    app.get<{ Params: Static<typeof S.TypeParams> }>(url, { schema: { params: S.TypeParams, ...responses } }, async (req) =>
+      listDocuments(svc, req.principal, { type: req.params.type, mode, query: req.query as Record<string, unknown> }),
+    );
+  }
 
   app.get<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.GetQuery> }>(
     `${base}/:id`,
@@ -46,17 +57,17 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
   );
 
   app.post<{ Params: Static<typeof S.TypeParams> }>(base, { schema: { params: S.TypeParams, ...responses } }, async (req, reply) => {
-    const doc = await createDocument(svc, req.principal, { type: req.params.type, mode, body: req.body });
+    const doc = await createDocument(svc, req.principal, { type: req.params.type, mode, body: documentBody(req) });
     reply.header('location', `${req.url.split('?')[0]}/${encodeURIComponent(doc._id)}`);
     return sendDocument(reply, doc, 201);
   });
 
   app.put(`${base}/:id`, { schema: { params: S.DocParams, ...responses } }, async (req: DocRequest, reply) =>
-    sendDocument(reply, await replaceDocument(svc, req.principal, { ...req.params, mode, body: req.body, ifMatch: ifMatch(req) })),
+    sendDocument(reply, await replaceDocument(svc, req.principal, { ...req.params, mode, body: documentBody(req), ifMatch: ifMatch(req) })),
   );
 
   app.patch(`${base}/:id`, { schema: { params: S.DocParams, ...responses } }, async (req: DocRequest, reply) =>
-    sendDocument(reply, await patchDocument(svc, req.principal, { ...req.params, mode, body: req.body, ifMatch: ifMatch(req) })),
+    sendDocument(reply, await patchDocument(svc, req.principal, { ...req.params, mode, body: documentBody(req), ifMatch: ifMatch(req) })),
   );
 
   app.delete<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.DeleteQuery> }>(

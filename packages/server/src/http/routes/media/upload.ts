@@ -29,6 +29,9 @@ async function* partsOf(req: FastifyRequest, maxFileSize: number): AsyncGenerato
   const parts = req.parts({ limits: { fileSize: maxFileSize + 1, files: 2, fields: 10, fieldSize: 16_384, parts: 12, headerPairs: 20 } });
   try {
     for await (const part of parts) {
+      // RFC 7578 §4.2: every part names its field; one that does not is a malformed body.
+      if (!part.fieldname)
+        throw errors.invalidInput('Malformed multipart body: a part has no name (Content-Disposition: form-data; name="…")');
       if (part.type === 'file') yield { kind: 'file', field: part.fieldname, filename: part.filename ?? '', stream: part.file };
       else yield { kind: 'field', field: part.fieldname, value: String(part.value) };
     }
