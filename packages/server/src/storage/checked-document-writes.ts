@@ -1,7 +1,8 @@
 import { CompiledQuery } from 'kysely';
 import { inTransaction, type Conn } from './connection.js';
 import type { Database } from './database.js';
-import { updateDocument, type SideRows, type StoredDocument } from './documents-store.js';
+import type { StoredDocument } from './document-rows.js';
+import { updateDocument, type SideRows } from './document-writes.js';
 import { nameStatement } from './named-statements.js';
 
 /** What must hold for the insert to happen; checked by the insert statement itself. */

@@ -1,5 +1,5 @@
 import type { FieldType } from '../../config/types.js';
-import type { SystemColumn } from '../../storage/documents-store.js';
+import type { SystemColumn } from '../../storage/document-filter-sql.js';
 
 /** System fields that can be filtered and ordered on, with the column and type they compare as. */
 export const SYSTEM_FIELD_COLUMNS: Readonly<Record<string, { column: SystemColumn; type: FieldType }>> = {
