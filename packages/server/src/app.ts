@@ -50,7 +50,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
     files = await openMediaStore(config.media);
     // Temp files of uploads cut short by a crash; in the background, it never delays start-up.
     void sweepSpool().catch((err: unknown) => log.warn({ err }, 'media: could not sweep old upload temp files'));
-    await migrateToLatest(database.db, database.dialect);
+    await migrateToLatest(database);
     const schemas = new SchemaRegistry(config.schemas);
     await syncFieldIndexes(database, schemas.indexSpecs());
     const services: Services = {

@@ -41,7 +41,7 @@ export async function insertDocumentChecked(
   ];
   const refGuards = JSON.stringify(guards.references);
   const mediaGuards = JSON.stringify(guards.media);
-  if (database.dialect.name === 'postgres') {
+  if (database.dialect.dataModifyingCtes) {
     const params = [...row, side.searchText, refGuards, mediaGuards, JSON.stringify(side.refs), JSON.stringify(side.media)];
     const result = await database.db.executeQuery(CompiledQuery.raw(POSTGRES_INSERT, params));
     return result.rows.length === 1;
@@ -75,7 +75,7 @@ export async function updateDocumentChecked(
   const refGuards = JSON.stringify(guards.references);
   const mediaGuards = JSON.stringify(guards.media);
   try {
-    if (database.dialect.name === 'postgres') {
+    if (database.dialect.dataModifyingCtes) {
       const params = [
         doc.id,
         expectedRev,

@@ -3,6 +3,9 @@ import type { Conn } from './connection.js';
 import type { JsonScalar } from './dialects/dialect.js';
 import { escapeLike } from './escape-like.js';
 
+/** A typed filter value; exported here so callers above storage/ never name the dialect module. */
+export type { JsonScalar };
+
 export type SystemColumn = 'id' | 'status' | 'rev' | 'created_at' | 'updated_at' | 'created_by' | 'updated_by';
 export type Operand = { column: SystemColumn } | { json: readonly string[]; array?: boolean };
 export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin' | 'contains' | 'startsWith' | 'exists';

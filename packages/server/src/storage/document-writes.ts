@@ -103,6 +103,6 @@ async function writeSideRows(conn: Conn, doc: StoredDocument, seq: number, side:
 export async function deleteDocument(conn: Conn, id: string): Promise<boolean> {
   const row = await conn.db.deleteFrom('documents').where('id', '=', id).returning('seq').executeTakeFirst();
   if (!row) return false;
-  if (conn.dialect.name === 'sqlite') await sql`delete from documents_fts where rowid = ${row.seq}`.execute(conn.db);
+  await conn.dialect.deleteSearchText(conn.db, Number(row.seq));
   return true;
 }

@@ -1,5 +1,6 @@
 import { errors } from '../../errors.js';
 import type { Conn } from '../../storage/connection.js';
+import { tryWriteFirst, writeUnlessTaken } from '../../storage/write-unless-taken.js';
 import type { CompiledSchema } from '../schemas/schema-registry.js';
 import { allocateSlug, baseSlug } from './allocate-slug.js';
 import type { ValidationResult } from './validate-document.js';
@@ -26,30 +27,20 @@ export async function checkAndWrite<T>(
   const missing = [...bases].filter(([field, base]) => !base && field.required);
   if (missing.length > 0) throw errors.validation(missing.map(([field]) => ({ field: field.name, message: 'is required' })));
 
-  if (conn.dialect.keepsTransactionAfterFailedStatement) {
+  const first = await tryWriteFirst(conn, () => {
     for (const [field, base] of bases) if (base) result.data[field.name] = { current: base.slug };
-    try {
-      return await write();
-    } catch (err) {
-      if (!conn.dialect.isUniqueViolation(err)) throw err;
-      for (const field of bases.keys()) delete result.data[field.name];
-    }
-  }
+    return write();
+  });
+  if (first.written) return first.value;
+  for (const field of bases.keys()) delete result.data[field.name];
   for (const [field, base] of bases) {
     if (base) result.data[field.name] = { current: await allocateSlug(conn, schema, field, base, selfId) };
   }
   await checkUnique(conn, schema, result, selfId, [...bases.keys()]);
-  return guardUnique(conn, write);
-}
-
-/** A unique index that fires under a race is still a conflict, not a server error. */
-async function guardUnique<T>(conn: Conn, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    if (conn.dialect.isUniqueViolation(err)) throw new LostRace();
-    throw err;
-  }
+  // A unique index that fires now, after the checks passed, is a race lost to a concurrent write.
+  const last = await writeUnlessTaken(conn, write);
+  if (!last.written) throw new LostRace();
+  return last.value;
 }
 
 /** A unique index refused a write whose checks had passed: a concurrent write took the value first. */
