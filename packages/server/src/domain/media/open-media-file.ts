@@ -8,6 +8,9 @@ import type { Services } from '../services.js';
 import { mapMediaFailure } from './media-failure.js';
 import { mimeForExtension } from './mime-for-extension.js';
 
+/** Routes name byte ranges through the domain: http/ does not import media/ (docs/architecture.md). */
+export type { ByteRange };
+
 export interface MediaFile {
   contentType: string;
   /** Served as an attachment under a sandbox CSP: never rendered as a page of this origin. */
