@@ -1,4 +1,4 @@
-/** Field and schema definitions as written in the config (DESIGN.md §2). */
+/** Field and schema definitions as written in the config (docs/api.md, "Schemas"). */
 export type FieldType =
   | 'string'
   | 'text'
@@ -126,7 +126,7 @@ export interface VellumConfig {
   studio?: Record<string, unknown>;
 }
 
-/** One generated image variant (DESIGN.md §4); `thumb` and `medium` by default. */
+/** One generated image variant; `thumb` and `medium` by default (docs/api.md, "Media"). */
 export interface MediaVariantConfig {
   name: string;
   width?: number;

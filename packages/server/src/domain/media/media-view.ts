@@ -9,7 +9,7 @@ import type { StoredMedia } from '../../storage/media-store.js';
  */
 export type ApiMedia = Media;
 
-/** Origin-relative `/api/media/files/<key>`, or absolute under `media.publicBaseUrl` (DESIGN.md §10). */
+/** Origin-relative `/api/media/files/<key>`, or absolute under `media.publicBaseUrl` (docs/api.md, "Media"). */
 export function mediaFileUrl(config: VellumConfig, key: string): string {
   return `${config.media.publicBaseUrl ?? `${config.server.basePath}/media/files`}/${key}`;
 }

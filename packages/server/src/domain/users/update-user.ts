@@ -31,7 +31,7 @@ export interface UpdateUserInput {
 }
 
 /**
- * `PUT /users/:id`: updates the fields given (DESIGN.md §10). A role change or deactivation
+ * `PUT /users/:id`: updates the fields given (docs/api.md, "Users"). A role change or deactivation
  * revokes the user's sessions at once; a new password does too (with `revokeOnPasswordChange`).
  * The last active admin cannot be demoted or deactivated (409).
  */
