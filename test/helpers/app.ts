@@ -64,10 +64,10 @@ export async function startTestApp(config: ConfigInput = {}, opts: TestAppOption
     request,
     login,
     async userToken(role, permissions = []) {
-      const { createUser } = await import('../../packages/server/src/domain/identity/create-user.js');
+      const { insertUser } = await import('../../packages/server/src/domain/identity/insert-user.js');
       const username = `${role}${++counter}_${Math.random().toString(36).slice(2, 8)}`;
       const password = 'user-password-1';
-      await createUser(app.services, app.services.database, { username, email: `${username}@example.com`, password, role, permissions });
+      await insertUser(app.services, app.services.database, { username, email: `${username}@example.com`, password, role, permissions });
       return login(username, password);
     },
     async close() {

@@ -1,4 +1,4 @@
-/** The content model the HTTP suites run against: every field type of DESIGN.md §2 appears. */
+/** The content model the HTTP suites run against: every field type of docs/api.md ("Schemas") appears. */
 export const TEST_SCHEMAS = [
   {
     name: 'company',

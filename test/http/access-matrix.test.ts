@@ -8,7 +8,7 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
  * Who may do what to documents of the schema `post`, on both mounts, as one auditable table.
  *
  * Sources: spec (Roles, Permissions, States: Document publication, Endpoints: Documents) and
- * DESIGN.md §3, §5, §10:
+ * docs/api.md, "Permissions" and "Documents":
  * - `/documents`: anonymous reads see published documents only (a draft reads as 404); every write
  *   needs authentication (401) and the permission (403). Revisions hold drafts, so listing them
  *   needs read permission; an anonymous caller is asked to authenticate (401).

@@ -4,7 +4,7 @@ import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.j
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 /**
- * API tokens (spec: API token resource and states, Endpoints: API tokens; DESIGN.md §5, §10):
+ * API tokens (spec: API token resource and states, Endpoints: API tokens; docs/api.md, "API tokens"):
  * `vlm_` + 43 base62 characters, shown once, stored as sha256 only, `createdBy` always `system`,
  * revocation immediate, expiry enforced, and a caller gives a token only what it holds.
  */

@@ -6,7 +6,7 @@ import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.j
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 /**
- * Hostile and malformed input (DESIGN.md §3, §5, §7, §10; spec: Errors, Authentication):
+ * Hostile and malformed input (docs/api.md: "Errors", "Authentication", "Documents"; spec: Errors, Authentication):
  * every failure is a 4xx with the spec's error body, never a 500, a stack or SQL text.
  */
 
@@ -93,7 +93,7 @@ describe('malformed bodies', () => {
     const json = JSON.stringify({ title: `plain ${unique()}` });
     expectError(await postJson(json, 'application/xml'), 400, 'INVALID_INPUT');
     expectError(await postJson('title=x', 'application/x-www-form-urlencoded'), 400, 'INVALID_INPUT');
-    // DESIGN.md §7: a wrong content type is 400 INVALID_INPUT; text/plain is not JSON either.
+    // docs/api.md, "Errors": a wrong content type is 400 INVALID_INPUT; text/plain is not JSON either.
     expectError(await postJson(json, 'text/plain'), 400, 'INVALID_INPUT');
     expectError(await postJson('hello', 'text/plain'), 400, 'INVALID_INPUT');
   });
@@ -240,7 +240,7 @@ describe('unicode and emoji', () => {
   it('a unicode title round-trips byte-identical, slugifies by the rules and filters exactly', async () => {
     const doc = await createPost({ title: TITLE });
     expect(doc.title).toBe(TITLE);
-    // Slug rules (DESIGN.md §10, slugify.ts): NFKD, accents stripped, lower-case, other runs → '-',
+    // Slug rules (docs/api.md, "Documents"; slugify.ts): NFKD, accents stripped, lower-case, other runs → '-',
     // trimmed. ü → u; ß has no decomposition, so it is an "other character"; emoji and CJK vanish.
     expect(doc.slug).toEqual({ current: 'gru-e' });
 
@@ -429,7 +429,7 @@ describe('tokens', () => {
       payload: {},
     });
     expect(withBody.statusCode, withBody.body).toBe(200);
-    // With no body at all: the natural form of "the refresh token as the bearer" (DESIGN.md §5).
+    // With no body at all: the natural form of "the refresh token as the bearer" (docs/api.md, "Authentication").
     const { refreshToken } = await loginFull();
     const res = await call({ method: 'POST', url: '/api/auth/refresh', headers: { authorization: `Bearer ${refreshToken}` } });
     expect(res.statusCode, res.body).toBe(200);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDocument } from '../../packages/server/src/domain/documents/write-document.js';
+import { createDocument } from '../../packages/server/src/domain/documents/create-document.js';
 import type { Principal } from '../../packages/server/src/domain/access/principal.js';
 import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';

@@ -301,6 +301,44 @@ describe('update, ETag and revisions', () => {
     expect(del.statusCode).toBe(412);
   });
 
+  it('a PATCH or PUT that changes nothing keeps _rev and _updatedAt and writes no revision; a stale If-Match is still 412', async () => {
+    const doc = await post('post', {
+      title: 'Same',
+      seo: { title: 'S' },
+      tags: ['a', 'b'],
+      content: '<p>Hi <script>x</script></p>',
+      publishAt: '2030-01-02T03:04:05+02:00',
+    });
+    const url = `/api/documents/post/${doc._id}`;
+    const write = (method: 'PATCH' | 'PUT', payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      t.request({ method, url, token: admin, headers, payload });
+    const unchanged = async (res: Awaited<ReturnType<typeof write>>) => {
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data).toEqual(doc);
+      expect(res.headers.etag).toBe('"1"');
+    };
+
+    await unchanged(await write('PATCH', {}));
+    await unchanged(await write('PATCH', { title: 'Same', seo: { title: 'S' }, _status: 'draft' }));
+    // Values equal once normalised (sanitised richtext, a date-time in another zone) are no change either.
+    await unchanged(await write('PATCH', { content: '<p>Hi <script>x</script></p>', publishAt: '2030-01-02T01:04:05Z' }));
+    const fields = Object.fromEntries(Object.entries(doc).filter(([k]) => !k.startsWith('_')));
+    await unchanged(await write('PUT', fields));
+    await unchanged(await write('PATCH', { tags: ['a', 'b'] }, { 'if-match': '"1"' }));
+    const stale = await write('PATCH', {}, { 'if-match': '"7"' });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().error.code).toBe('PRECONDITION_FAILED');
+
+    const revisions = await get(`${url}/revisions`);
+    expect(revisions.json().meta.total).toBe(1);
+    expect((await get(url)).json().data).toEqual(doc);
+
+    // A change still writes the next revision.
+    const changed = await write('PATCH', { tags: ['b', 'a'] });
+    expect(changed.json().data).toMatchObject({ _rev: 2, tags: ['b', 'a'] });
+    expect((await get(`${url}/revisions`)).json().meta.total).toBe(2);
+  });
+
   it('If-None-Match with the current ETag gets 304', async () => {
     const doc = await post('post', { title: 'Cache me' });
     const res = await t.request({

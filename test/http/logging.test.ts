@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, resolveConfig, type App } from '../../packages/server/src/index.js';
-import { createUser } from '../../packages/server/src/domain/identity/create-user.js';
+import { insertUser } from '../../packages/server/src/domain/identity/insert-user.js';
 import { ADMIN } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
@@ -44,7 +44,7 @@ beforeAll(async () => {
   );
   app = await createApp(config, { logger: { level: 'debug', stream: { write: (line) => void lines.push(JSON.parse(line)) } } });
   admin = await login(ADMIN.username, ADMIN.password);
-  await createUser(app.services, app.services.database, {
+  await insertUser(app.services, app.services.database, {
     username: 'logviewer',
     email: 'logviewer@example.com',
     password: 'viewer-password-1',

@@ -7,6 +7,7 @@ import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/clien
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FileStore } from '../../packages/server/src/media/storage/file-store.js';
 import { createLocalFileStore } from '../../packages/server/src/media/storage/local-file-store.js';
+import { MediaError } from '../../packages/server/src/media/media-error.js';
 import { openFileStore } from '../../packages/server/src/media/storage/open-file-store.js';
 import { S3RVER_ACCESS_KEY_ID, S3RVER_SECRET_ACCESS_KEY, startS3Server } from '../helpers/s3-server.js';
 
@@ -201,8 +202,10 @@ describe.each([localHarness, s3Harness()])('$kind file store', (harness) => {
 
   it('refuses unsatisfiable ranges', async () => {
     await store.put('r.bin', randomBytes(100), 'application/octet-stream');
-    await expect(store.get('r.bin', { start: 100, end: 150 })).rejects.toThrow(RangeError);
-    await expect(store.get('r.bin', { start: 50, end: 10 })).rejects.toThrow(RangeError);
+    await expect(store.get('r.bin', { start: 100, end: 150 })).rejects.toThrow(MediaError);
+    await expect(store.get('r.bin', { start: 50, end: 10 })).rejects.toThrow(MediaError);
+    await expect(store.get('r.bin', { start: 100, end: 150 })).rejects.toMatchObject({ reason: 'unsatisfiable-range', size: 100 });
+    await expect(store.get('r.bin', { start: 50, end: 10 })).rejects.toMatchObject({ reason: 'unsatisfiable-range', size: 100 });
   });
 
   it('answers undefined for a missing key', async () => {
@@ -243,6 +246,7 @@ describe.each([localHarness, s3Harness()])('$kind file store', (harness) => {
     for (const key of UNSAFE_KEYS) {
       const refused = new RegExp('unsafe storage key');
       await expect(store.put(key, Buffer.from('x'), 'text/plain'), key).rejects.toThrow(refused);
+      await expect(store.put(key, Buffer.from('x'), 'text/plain'), key).rejects.toMatchObject({ reason: 'unsafe-key' });
       await expect(store.put(key, Readable.from([Buffer.from('x')]), 'text/plain'), key).rejects.toThrow(refused);
       await expect(store.get(key), key).rejects.toThrow(refused);
       await expect(store.get(key, { start: 0, end: 1 }), key).rejects.toThrow(refused);

@@ -3,14 +3,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_VARIANTS,
-  ImageProcessingError,
-  ImageTooLargeError,
   probeImage,
   processImage,
   type ProcessedImage,
   type RenderedVariant,
 } from '../../packages/server/src/media/image-variants.js';
 import { limitConcurrency } from '../../packages/server/src/media/limit-concurrency.js';
+import { MediaError } from '../../packages/server/src/media/media-error.js';
 import { isActiveContent, isRasterImage, safeExtension, sniffMime } from '../../packages/server/src/media/sniff-mime.js';
 import * as fixtures from '../helpers/media-fixtures.js';
 
@@ -247,8 +246,10 @@ describe('processImage', () => {
     const processed = await processWithDefaults(path).catch((e: unknown) => e);
     const elapsed = performance.now() - started;
     console.log(`bomb rejected in ${elapsed.toFixed(1)} ms`);
-    expect(probed).toBeInstanceOf(ImageTooLargeError);
-    expect(processed).toBeInstanceOf(ImageTooLargeError);
+    expect(probed).toBeInstanceOf(MediaError);
+    expect(processed).toBeInstanceOf(MediaError);
+    expect(probed).toMatchObject({ reason: 'image-too-large' });
+    expect(processed).toMatchObject({ reason: 'image-too-large' });
     expect(probed).toMatchObject({ width: 20_000, height: 20_000, maxPixels: MAX_PIXELS });
     expect(elapsed).toBeLessThan(500);
   });
@@ -256,20 +257,24 @@ describe('processImage', () => {
   it('probeImage reports oriented dimensions', async () => {
     const path = write('probe-rotated.jpg', await fixtures.jpeg(400, 300, { orientation: 8 }));
     await expect(probeImage(path, MAX_PIXELS)).resolves.toEqual({ width: 300, height: 400 });
-    await expect(probeImage(path, 1000)).rejects.toBeInstanceOf(ImageTooLargeError);
+    await expect(probeImage(path, 1000)).rejects.toBeInstanceOf(MediaError);
+    await expect(probeImage(path, 1000)).rejects.toMatchObject({ reason: 'image-too-large' });
   });
 
-  it('a truncated JPEG is an ImageProcessingError', async () => {
+  it('a truncated JPEG is a MediaError "unreadable-image"', async () => {
     const whole = await fixtures.bigJpeg(0.5);
     const path = write('truncated.jpg', whole.subarray(0, Math.floor(whole.length / 2)));
-    await expect(processWithDefaults(path)).rejects.toBeInstanceOf(ImageProcessingError);
+    await expect(processWithDefaults(path)).rejects.toBeInstanceOf(MediaError);
+    await expect(processWithDefaults(path)).rejects.toMatchObject({ reason: 'unreadable-image' });
   });
 
-  it('garbage and SVG are ImageProcessingErrors, never handed to a decoder they could abuse', async () => {
+  it('garbage and SVG are MediaErrors (unreadable, unsupported), never handed to a decoder they could abuse', async () => {
     const garbage = write('garbage.jpg', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), fixtures.randomBinary(2000)]));
-    await expect(processWithDefaults(garbage)).rejects.toBeInstanceOf(ImageProcessingError);
+    await expect(processWithDefaults(garbage)).rejects.toBeInstanceOf(MediaError);
+    await expect(processWithDefaults(garbage)).rejects.toMatchObject({ reason: 'unreadable-image' });
     const svg = write('image.svg', fixtures.svg());
     await expect(processWithDefaults(svg)).rejects.toThrow(/unsupported image format: svg/);
+    await expect(processWithDefaults(svg)).rejects.toMatchObject({ reason: 'unsupported-image' });
   });
 
   it('names the variant that failed twice', async () => {
@@ -278,8 +283,8 @@ describe('processImage', () => {
       variants: [{ name: 'broken', width: 10, fit: 'inside', format: 'webp', quality: 1000 }],
       maxPixels: MAX_PIXELS,
     }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ImageProcessingError);
-    expect(error).toMatchObject({ variant: 'broken' });
+    expect(error).toBeInstanceOf(MediaError);
+    expect(error).toMatchObject({ reason: 'variant-failed', variant: 'broken' });
   });
 });
 

@@ -1,4 +1,8 @@
-/** A media record as the API returns it. */
+/**
+ * A media record as the API returns it: the spec's record plus `sha256`, `placeholder`,
+ * `dominantColor`, `updatedAt` and `createdBy` (docs/api.md, "Media"). This is the one
+ * declaration: the server builds exactly this type (`ApiMedia` in its domain/media/media-view.ts).
+ */
 export interface Media {
   _id: string;
   filename: string;

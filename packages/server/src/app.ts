@@ -15,7 +15,7 @@ import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrations/index.js';
 import { syncFieldIndexes } from './storage/schema-indexes.js';
 import type { StoredApiToken } from './storage/api-tokens-store.js';
-import { openMediaStore } from './media/open-media-store.js';
+import { mediaStorage, openFileStore } from './media/storage/open-file-store.js';
 import { sweepSpool } from './media/spool-upload.js';
 
 export interface App {
@@ -47,10 +47,10 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
   const counters = config.redis ? (await import('./storage/counters/redis-counters.js')).redisCounters(config.redis.url) : memoryCounters();
   let files: Services['files'] | undefined;
   try {
-    files = await openMediaStore(config.media);
+    files = await openFileStore(mediaStorage(config.media));
     // Temp files of uploads cut short by a crash; in the background, it never delays start-up.
     void sweepSpool().catch((err: unknown) => log.warn({ err }, 'media: could not sweep old upload temp files'));
-    await migrateToLatest(database.db, database.dialect);
+    await migrateToLatest(database);
     const schemas = new SchemaRegistry(config.schemas);
     await syncFieldIndexes(database, schemas.indexSpecs());
     const services: Services = {

@@ -36,7 +36,7 @@ const SECURITY = [
 const DAY = 86_400_000;
 
 /**
- * Merges defaults < config file < environment < CLI flags (DESIGN.md §10), validates the result and
+ * Merges defaults < config file < environment < CLI flags (docs/api.md, "Configuration"), validates the result and
  * freezes it. Every problem becomes one line of the ConfigError.
  */
 export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): VellumConfig {

@@ -1,4 +1,4 @@
-/** Field and schema definitions as written in the config (DESIGN.md §2). */
+/** Field and schema definitions as written in the config (docs/api.md, "Schemas"). */
 export type FieldType =
   | 'string'
   | 'text'
@@ -147,7 +147,7 @@ export interface DatabaseConfig {
   busyTimeoutMs: number;
 }
 
-/** One generated image variant (DESIGN.md §4); `thumb` and `medium` by default. */
+/** One generated image variant; `thumb` and `medium` by default (docs/api.md, "Media"). */
 export interface MediaVariantConfig {
   name: string;
   width?: number;

@@ -1,3 +1,5 @@
+import { MediaError } from './media-error.js';
+
 /**
  * A storage key: one flat file name the service generated — letters, digits, `.`, `_`, `-`,
  * starting with a letter or digit, no `..`. Path separators, NUL, `..` and absolute paths can
@@ -10,5 +12,5 @@ export function isSafeKey(key: string): boolean {
 }
 
 export function assertSafeKey(key: string): void {
-  if (!isSafeKey(key)) throw new Error(`unsafe storage key: ${JSON.stringify(key)}`);
+  if (!isSafeKey(key)) throw new MediaError('unsafe-key', `unsafe storage key: ${JSON.stringify(key)}`);
 }

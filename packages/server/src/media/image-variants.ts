@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import sharp, { type Metadata, type OutputInfo, type ResizeOptions, type Sharp, type SharpOptions } from 'sharp';
 import type { MediaVariantConfig } from '../config/types.js';
 import { limitConcurrency } from './limit-concurrency.js';
+import { MediaError } from './media-error.js';
 import { retryOnce } from './retry-once.js';
 
 // Every upload is decoded once; libvips' operation cache would only pin decoded pixels and open
@@ -32,29 +33,6 @@ export interface ProcessedImage {
   variants: RenderedVariant[];
 }
 
-export class ImageTooLargeError extends Error {
-  constructor(
-    readonly width: number,
-    readonly height: number,
-    readonly maxPixels: number,
-  ) {
-    super(`image is ${width}×${height} (${width * height} pixels), over the limit of ${maxPixels} pixels`);
-    this.name = 'ImageTooLargeError';
-  }
-}
-
-/** A file that claims to be an image but cannot be decoded, or a variant that failed twice. */
-export class ImageProcessingError extends Error {
-  constructor(
-    message: string,
-    readonly variant?: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-    this.name = 'ImageProcessingError';
-  }
-}
-
 /**
  * Formats handed to libvips' decoders. Anything else sharp could open (SVG, PDF, ImageMagick
  * formats) is refused, so a renamed SVG cannot reach librsvg through this path. AVIF reports as heif.
@@ -83,7 +61,7 @@ function decodeOptions(maxPixels: number): SharpOptions {
   return { limitInputPixels: maxPixels, failOn: 'error', pages: 1 };
 }
 
-/** Header-only read (no pixel decode): oriented width/height; throws ImageTooLargeError when width*height > maxPixels. */
+/** Header-only read (no pixel decode): oriented width/height; a MediaError `image-too-large` when width*height > maxPixels. */
 export async function probeImage(path: string, maxPixels: number): Promise<{ width: number; height: number }> {
   if (!Number.isSafeInteger(maxPixels) || maxPixels < 1) throw new RangeError(`maxPixels must be a positive integer, got ${maxPixels}`);
   let metadata: Metadata;
@@ -92,13 +70,16 @@ export async function probeImage(path: string, maxPixels: number): Promise<{ wid
     // the image is; metadata() reads only the header, so there is nothing to protect here.
     metadata = await sharp(path, { ...decodeOptions(maxPixels), limitInputPixels: false }).metadata();
   } catch (cause) {
-    throw new ImageProcessingError('the file is not a readable image', undefined, { cause });
+    throw new MediaError('unreadable-image', 'the file is not a readable image', {}, { cause });
   }
   if (!DECODABLE_FORMATS.has(metadata.format)) {
-    throw new ImageProcessingError(`unsupported image format: ${metadata.format}`);
+    throw new MediaError('unsupported-image', `unsupported image format: ${metadata.format}`);
   }
   const { width, height } = metadata.autoOrient;
-  if (width * height > maxPixels) throw new ImageTooLargeError(width, height, maxPixels);
+  if (width * height > maxPixels) {
+    const message = `image is ${width}×${height} (${width * height} pixels), over the limit of ${maxPixels} pixels`;
+    throw new MediaError('image-too-large', message, { width, height, maxPixels });
+  }
   return { width, height };
 }
 
@@ -106,7 +87,7 @@ export async function probeImage(path: string, maxPixels: number): Promise<{ wid
 // busy while bounding memory to that many decoded images however many uploads arrive at once.
 const oneImagePerCore = limitConcurrency(Math.max(1, availableParallelism()));
 
-/** Everything an upload needs: probe (bomb check first, before any decode), then each variant (retried once on failure, then ImageProcessingError naming it), placeholder and dominant colour. */
+/** Everything an upload needs: probe (bomb check first, before any decode), then each variant (retried once on failure, then a MediaError `variant-failed` naming it), placeholder and dominant colour. */
 export function processImage(path: string, opts: { variants: readonly VariantSpec[]; maxPixels: number }): Promise<ProcessedImage> {
   return oneImagePerCore(() => processNow(path, opts));
 }
@@ -125,7 +106,7 @@ async function processNow(path: string, { variants, maxPixels }: { variants: rea
   const intermediate = await retryOnce(() =>
     toRaw(sharp(path, decodeOptions(maxPixels)).autoOrient().resize(intermediateBox(plans, source))),
   ).catch((cause: unknown) => {
-    throw new ImageProcessingError('the image could not be decoded', undefined, { cause });
+    throw new MediaError('unreadable-image', 'the image could not be decoded', {}, { cause });
   });
   const scale = Math.min(intermediate.info.width / source.width, intermediate.info.height / source.height);
 
@@ -135,13 +116,13 @@ async function processNow(path: string, { variants, maxPixels }: { variants: rea
     const input = () =>
       scale >= 1 || needed <= scale ? fromRaw(intermediate, maxPixels) : sharp(path, decodeOptions(maxPixels)).autoOrient();
     const variant = await retryOnce(() => renderVariant(input(), spec, size)).catch((cause: unknown) => {
-      throw new ImageProcessingError(`variant "${spec.name}" could not be rendered`, spec.name, { cause });
+      throw new MediaError('variant-failed', `variant "${spec.name}" could not be rendered`, { variant: spec.name }, { cause });
     });
     rendered.push(variant);
   }
 
   const summary = await retryOnce(() => summarise(intermediate, maxPixels)).catch((cause: unknown) => {
-    throw new ImageProcessingError('placeholder or colour could not be computed', undefined, { cause });
+    throw new MediaError('unreadable-image', 'placeholder or colour could not be computed', {}, { cause });
   });
   return { width: source.width, height: source.height, ...summary, variants: rendered };
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { errors, isAppError } from '../errors.js';
+import { MediaError } from './media-error.js';
 
 export interface SpooledUpload {
   path: string;
@@ -18,7 +18,7 @@ export const SPOOL_DIR = join(tmpdir(), 'vellum-uploads');
 
 /**
  * Streams an upload to a temp file, hashing and counting on the way, so a file is never whole in
- * memory. Past `maxBytes` the copy stops at once with 413 and the partial file is removed.
+ * memory. Past `maxBytes` the copy stops at once (`file-too-large`) and the partial file is removed.
  * Type sniffing and image processing then read the file; the caller removes it when done.
  */
 export async function spoolUpload(source: Readable, maxBytes: number): Promise<SpooledUpload> {
@@ -29,7 +29,7 @@ export async function spoolUpload(source: Readable, maxBytes: number): Promise<S
   const meter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
-      if (size > maxBytes) return done(errors.payloadTooLarge(`The file is larger than the limit of ${maxBytes} bytes`));
+      if (size > maxBytes) return done(tooLarge(maxBytes));
       hash.update(chunk);
       done(null, chunk);
     },
@@ -39,15 +39,17 @@ export async function spoolUpload(source: Readable, maxBytes: number): Promise<S
   } catch (err) {
     await rm(path, { force: true });
     // The multipart parser's own limit (set just above ours) ends the stream the same way.
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw errors.payloadTooLarge(`The file is larger than the limit of ${maxBytes} bytes`);
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(maxBytes);
     // Disk errors (ENOSPC, EACCES…) are ours: they carry the failed syscall. Anything else broke
     // the incoming stream: a malformed multipart body or a client that went away.
-    if ((err as { syscall?: string }).syscall !== undefined || isAppError(err)) throw err;
-    throw errors.invalidInput('The upload ended early or is not well-formed multipart');
+    if ((err as { syscall?: string }).syscall !== undefined || err instanceof MediaError) throw err;
+    throw new MediaError('malformed-upload', 'the upload ended early or is not well-formed multipart', {}, { cause: err });
   }
   return { path, size, sha256: hash.digest('hex') };
 }
+
+const tooLarge = (maxBytes: number) =>
+  new MediaError('file-too-large', `the file is larger than the limit of ${maxBytes} bytes`, { maxBytes });
 
 /**
  * Removes spool files a crashed process left behind. Only old ones: the directory is shared by

@@ -1,7 +1,8 @@
 import { CompiledQuery } from 'kysely';
 import { inTransaction, type Conn } from './connection.js';
 import type { Database } from './database.js';
-import { updateDocument, type SideRows, type StoredDocument } from './documents-store.js';
+import type { StoredDocument } from './document-rows.js';
+import { updateDocument, type SideRows } from './document-writes.js';
 import { nameStatement } from './named-statements.js';
 import { SEARCH_CONFIG } from './dialects/postgres.js';
 
@@ -41,7 +42,7 @@ export async function insertDocumentChecked(
   ];
   const refGuards = JSON.stringify(guards.references);
   const mediaGuards = JSON.stringify(guards.media);
-  if (database.dialect.name === 'postgres') {
+  if (database.dialect.dataModifyingCtes) {
     const params = [...row, side.searchText, refGuards, mediaGuards, JSON.stringify(side.refs), JSON.stringify(side.media)];
     const result = await database.db.executeQuery(CompiledQuery.raw(POSTGRES_INSERT, params));
     return result.rows.length === 1;
@@ -75,7 +76,7 @@ export async function updateDocumentChecked(
   const refGuards = JSON.stringify(guards.references);
   const mediaGuards = JSON.stringify(guards.media);
   try {
-    if (database.dialect.name === 'postgres') {
+    if (database.dialect.dataModifyingCtes) {
       const params = [
         doc.id,
         expectedRev,

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from './tables.js';
 import type { Dialect } from './dialects/dialect.js';
-import type { Database } from './database.js';
 
 /** What every store function takes: a query executor (the pool or an open transaction) and the dialect. */
 export interface Conn {
@@ -9,8 +8,14 @@ export interface Conn {
   dialect: Dialect;
 }
 
+/**
+ * What `inTransaction` takes: a Conn, or the opened database with its SQLite write batcher. Named
+ * here by shape, not by importing database.ts, which imports the batcher, which imports this file.
+ */
+export type TransactionSource = Conn & { batcher?: { run<T>(fn: (conn: Conn) => Promise<T>): Promise<T> } };
+
 /** Runs `fn` in one transaction: everything it writes commits together or not at all. */
-export async function inTransaction<T>(database: Conn | Database, fn: (conn: Conn) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(database: TransactionSource, fn: (conn: Conn) => Promise<T>): Promise<T> {
   if (database.db.isTransaction) return fn(database);
   // SQLite: transactions queued behind each other share one commit (see write-batcher.ts).
   if ('batcher' in database && database.batcher) return database.batcher.run(fn);

@@ -20,7 +20,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** `sqlite:./x.db` is relative to cwd; `sqlite:/abs` and `sqlite:///abs` are absolute (DESIGN.md §10). */
+/** `sqlite:./x.db` is relative to cwd; `sqlite:/abs` and `sqlite:///abs` are absolute (docs/api.md, "Configuration"). */
 export function sqlitePath(url: string, cwd = process.cwd()): string {
   let path = url.slice('sqlite:'.length);
   if (path.startsWith('//')) path = path.slice(2);

@@ -37,7 +37,7 @@ async function syncLocked(conn: Conn, specs: readonly FieldIndexSpec[]): Promise
     assertSafePath(spec.path);
     if (!/^[A-Za-z0-9_]+$/.test(spec.type)) throw new Error(`unsafe type name ${spec.type}`);
     const expr = conn.dialect.indexExpression(spec.path);
-    const seq = conn.dialect.name === 'postgres' ? ', seq' : ''; // SQLite indexes carry the rowid (= seq) already
+    const seq = conn.dialect.indexesHoldSeq ? '' : ', seq';
     wanted.set(indexName('vx_', spec.type, spec.path), `on documents (type, ${expr}${seq})`);
     if (spec.unique) wanted.set(indexName('vu_', spec.type, spec.path), `on documents (${expr}) where type = '${spec.type}'`);
   }
@@ -60,13 +60,6 @@ async function syncLocked(conn: Conn, specs: readonly FieldIndexSpec[]): Promise
 }
 
 async function existingIndexes(conn: Conn): Promise<Set<string>> {
-  const rows =
-    conn.dialect.name === 'postgres'
-      ? (
-          await sql<{
-            name: string;
-          }>`select indexname as name from pg_indexes where tablename = 'documents' and schemaname = current_schema()`.execute(conn.db)
-        ).rows
-      : (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'documents'`.execute(conn.db)).rows;
-  return new Set(rows.map((r) => r.name).filter((n) => PREFIXES.some((p) => n.startsWith(p))));
+  const names = await conn.dialect.indexNames(conn.db, 'documents');
+  return new Set(names.filter((n) => PREFIXES.some((p) => n.startsWith(p))));
 }

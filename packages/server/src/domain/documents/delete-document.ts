@@ -1,11 +1,12 @@
 import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { deleteDocument as deleteRow, findDocument, findReferrers } from '../../storage/documents-store.js';
+import { findDocument, findReferrers } from '../../storage/document-rows.js';
+import { deleteDocument as deleteRow } from '../../storage/document-writes.js';
 import { requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
 import { schemaOr404 } from './schema-or-404.js';
-import { etagMatches } from './write-document.js';
+import { etagMatches } from './etag.js';
 import { refuseWhileUsed } from '../shared/refuse-while-used.js';
 
 const MAX_LISTED_REFERRERS = 50;

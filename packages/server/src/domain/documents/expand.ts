@@ -1,6 +1,6 @@
 import type { FieldDef } from '../../config/types.js';
 import { errors } from '../../errors.js';
-import { findDocumentsByIds } from '../../storage/documents-store.js';
+import { findDocumentsByIds } from '../../storage/document-rows.js';
 import { canReadMedia, readScope, type DocumentAccessMode } from '../access/policy.js';
 import { findMediaByIds } from '../../storage/media-store.js';
 import { toApiMedia, type ApiMedia } from '../media/media-view.js';

@@ -1,5 +1,6 @@
 import type { FieldType } from '../../config/types.js';
-import type { Condition, FilterOp, Operand } from '../../storage/documents-store.js';
+import { errors } from '../../errors.js';
+import type { Condition, FilterOp, JsonScalar, Operand } from '../../storage/document-filter-sql.js';
 import { parsePaging } from '../shared/paging.js';
 import { resolveFieldPath } from '../schemas/field-paths.js';
 import type { CompiledSchema } from '../schemas/schema-registry.js';

@@ -1,13 +1,13 @@
 import { errors } from '../../errors.js';
+import { findDocument } from '../../storage/document-rows.js';
 import {
   anchorable,
   countDocuments,
-  findDocument,
   findPageAnchor,
   listDocuments as listRows,
   type ListQuery,
   type PageAnchor,
-} from '../../storage/documents-store.js';
+} from '../../storage/list-documents-query.js';
 import { ANCHOR_STEP } from './list-cache.js';
 import { denyRead, readScope, type DocumentAccessMode } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';

@@ -1,12 +1,13 @@
 import { errors } from '../../errors.js';
-import { findDocument, findRevision, listRevisions as listRevisionRows } from '../../storage/documents-store.js';
+import { findRevision, listRevisions as listRevisionRows } from '../../storage/document-revisions-store.js';
+import { findDocument } from '../../storage/document-rows.js';
 import { denyRead, readScope, requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { parsePaging } from '../shared/paging.js';
 import type { Services } from '../services.js';
 import type { ApiDocument } from './document-view.js';
 import { schemaOr404 } from './schema-or-404.js';
-import { updateWith } from './write-document.js';
+import { updateWith } from './update-document.js';
 
 export interface RevisionView {
   _rev: number;

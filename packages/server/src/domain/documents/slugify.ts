@@ -1,6 +1,6 @@
 const MAX_SLUG = 96;
 
-/** DESIGN.md §10: lower-case, accents stripped, runs of other characters → `-`, trimmed, ≤ 96 chars. */
+/** Lower-case, accents stripped, runs of other characters → `-`, trimmed, ≤ 96 chars (docs/api.md, "Documents"). */
 export function slugify(input: string, maxLength = MAX_SLUG): string {
   const slug = input
     .normalize('NFKD')

@@ -28,7 +28,7 @@ export async function importJwtKey(secret: Uint8Array): Promise<JwtKey> {
 const verified = new Map<string, { key: JwtKey; exp: number; claims: AccessClaims }>();
 const MAX_VERIFIED = 10_000;
 
-/** Signs an access token: HS256, claims `sub sid role typ iat exp iss` (DESIGN.md §5). */
+/** Signs an access token: HS256, claims `sub sid role typ iat exp iss` (docs/api.md, "Authentication"). */
 export async function signAccessToken(key: JwtKey, issuer: string, claims: AccessClaims, now: Date, ttlMs: number) {
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + Math.floor(ttlMs / 1000);

@@ -8,7 +8,7 @@ import { countUsers, findUserByUsername } from '../../storage/users-store.js';
 import { isAppError } from '../../errors.js';
 import type { Services } from '../services.js';
 import { importJwtKey, type JwtKey } from './access-tokens.js';
-import { createUser } from './create-user.js';
+import { insertUser } from './insert-user.js';
 import { verifyPassword } from './passwords.js';
 import { randomBase62, sha256Hex } from './secrets.js';
 
@@ -29,7 +29,7 @@ export async function ensureAdminUser(svc: Services): Promise<void> {
   if (!admin) return;
   if (await findUserByUsername(svc.database, admin.username)) return;
   try {
-    await createUser(svc, svc.database, { ...admin, role: 'admin' });
+    await insertUser(svc, svc.database, { ...admin, role: 'admin' });
   } catch (err) {
     // Another node starting at the same moment created it first.
     if (isAppError(err) && err.code === 'CONFLICT' && (await findUserByUsername(svc.database, admin.username))) return;

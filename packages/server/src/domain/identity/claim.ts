@@ -5,7 +5,7 @@ import { countUsers } from '../../storage/users-store.js';
 import type { Services } from '../services.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { CLAIM_KEY } from './bootstrap.js';
-import { createUser } from './create-user.js';
+import { insertUser } from './insert-user.js';
 import { safeEqual, sha256Hex } from './secrets.js';
 import { startSession, type ClientInfo } from './sessions.js';
 import { toUserView } from './user-view.js';
@@ -31,7 +31,7 @@ export async function claimInstance(svc: Services, input: ClaimInput) {
     if (!safeEqual(stored, sha256Hex(input.token))) throw errors.forbidden('Invalid claim token');
     // Deleting the claim row is the lock: of two racing claims only one deletes it.
     if (!(await takeInstanceValue(conn, CLAIM_KEY, stored))) throw errors.forbidden('This instance has been claimed already');
-    return createUser(svc, conn, { ...input, role: 'admin' });
+    return insertUser(svc, conn, { ...input, role: 'admin' });
   });
   await recordAudit(svc, 'userCreate', {
     actor: null,

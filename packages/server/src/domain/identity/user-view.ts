@@ -1,7 +1,7 @@
 import type { StoredUser } from '../../storage/users-store.js';
 import { ROLE_PERMISSIONS, isRole } from '../access/permissions.js';
 
-/** The user as served by `/users` and `/auth/me` (DESIGN.md §5): never a hash or secret. */
+/** The user as served by `/users` and `/auth/me` (docs/api.md, "Users"): never a hash or secret. */
 export interface UserView {
   id: string;
   username: string;

@@ -1,30 +1,15 @@
+import type { Media } from '@vellum/client';
 import type { VellumConfig } from '../../config/types.js';
 import type { StoredMedia } from '../../storage/media-store.js';
 
-/** The spec's media record, plus what an image component needs without another request. */
-export interface ApiMedia {
-  _id: string;
-  filename: string;
-  originalFilename: string;
-  mimeType: string;
-  size: number;
-  width?: number;
-  height?: number;
-  alt: string | null;
-  title: string | null;
-  url: string;
-  /** Variant name → path (the spec's shape). */
-  variants: Record<string, string>;
-  placeholder?: string;
-  dominantColor?: string;
-  /** Hex SHA-256 of the original: lets clients skip uploading a file twice. */
-  sha256: string;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: string | null;
-}
+/**
+ * The spec's media record, plus what an image component needs without another request. The
+ * client package owns this wire type and the server builds it (docs/architecture.md, "Packages"):
+ * a type-only import, so no client code runs in the server.
+ */
+export type ApiMedia = Media;
 
-/** Origin-relative `/api/media/files/<key>`, or absolute under `media.publicBaseUrl` (DESIGN.md §10). */
+/** Origin-relative `/api/media/files/<key>`, or absolute under `media.publicBaseUrl` (docs/api.md, "Media"). */
 export function mediaFileUrl(config: VellumConfig, key: string): string {
   return `${config.media.publicBaseUrl ?? `${config.server.basePath}/media/files`}/${key}`;
 }

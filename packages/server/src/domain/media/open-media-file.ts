@@ -5,7 +5,11 @@ import type { ByteRange, StoredObject } from '../../media/storage/file-store.js'
 import { requireMediaRead } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
+import { mapMediaFailure } from './media-failure.js';
 import { mimeForExtension } from './mime-for-extension.js';
+
+/** Routes name byte ranges through the domain: http/ does not import media/ (docs/architecture.md). */
+export type { ByteRange };
 
 export interface MediaFile {
   contentType: string;
@@ -35,9 +39,9 @@ export function mediaFile(svc: Services, actor: Principal, key: string): MediaFi
     contentType,
     active: isActiveContent(contentType.split(';')[0]),
     etag: `"${key}"`,
-    open: (range) => svc.files.get(key, range),
-    stat: () => svc.files.stat(key),
-    small: () => smallFile(svc, key),
+    open: (range) => mapMediaFailure(svc.files.get(key, range)),
+    stat: () => mapMediaFailure(svc.files.stat(key)),
+    small: () => mapMediaFailure(smallFile(svc, key)),
   };
 }
 

@@ -15,6 +15,7 @@ import type { Services } from '../services.js';
 import { toApiMedia, type ApiMedia } from './media-view.js';
 import { sanitizeFilename } from './sanitize-filename.js';
 import { checkMediaText, type MediaText } from './media-text.js';
+import { mapMediaFailure } from './media-failure.js';
 
 /** One part of a multipart body, whatever parsed it. */
 export type UploadPart =
@@ -33,7 +34,7 @@ export async function uploadMedia(svc: Services, actor: Principal, parts: AsyncI
       if (part.kind === 'file') {
         if (part.field !== 'file') throw errors.validation([{ field: part.field, message: 'unknown field (the file goes in "file")' }]);
         if (spooled) throw errors.validation([{ field: 'file', message: 'only one file per upload' }]);
-        spooled = { ...(await spoolUpload(part.stream, svc.config.media.maxFileSize)), filename: part.filename };
+        spooled = { ...(await mapMediaFailure(spoolUpload(part.stream, svc.config.media.maxFileSize))), filename: part.filename };
       } else if (part.field === 'alt' || part.field === 'title') {
         text[part.field] = part.value;
       } else {
@@ -114,20 +115,6 @@ async function processOrRefuse(
   maxPixels: number,
 ): Promise<ProcessedImage> {
   // sharp (libvips) costs about 27 MB of memory: loaded with the first image, not at start-up.
-  const { ImageProcessingError, ImageTooLargeError, processImage } = await import('../../media/image-variants.js');
-  try {
-    return await processImage(path, { variants, maxPixels });
-  } catch (err) {
-    if (err instanceof ImageTooLargeError) {
-      throw errors.validation(
-        [{ field: 'file', message: `the image has ${err.width}×${err.height} pixels; the limit is ${err.maxPixels}` }],
-        'The image is too large to process',
-      );
-    }
-    if (err instanceof ImageProcessingError) {
-      const message = err.variant ? `variant ${err.variant} could not be generated` : 'could not be read as an image';
-      throw errors.validation([{ field: 'file', message }], 'The image could not be processed');
-    }
-    throw err;
-  }
+  const { processImage } = await import('../../media/image-variants.js');
+  return mapMediaFailure(processImage(path, { variants, maxPixels }));
 }

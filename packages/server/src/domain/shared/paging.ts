@@ -4,7 +4,7 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 const MAX_OFFSET = 2_147_483_647;
 
-/** `limit`/`offset` from a query string: digits only; limit above 100 is clamped (DESIGN.md §10). */
+/** `limit`/`offset` from a query string: digits only; limit above 100 is clamped (docs/api.md, "List queries"). */
 export function parsePaging(limitRaw: unknown, offsetRaw: unknown): { limit: number; offset: number } {
   return {
     limit: Math.min(parseCount('limit', limitRaw, DEFAULT_LIMIT), MAX_LIMIT),

@@ -8,7 +8,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { requireCanManage } from './user-grants.js';
 
 /** `DELETE /users/:id`: its sessions go with it (so its tokens stop at once); never the last active admin. */
-export async function deleteUserOp(svc: Services, actor: Principal, id: string): Promise<void> {
+export async function deleteUser(svc: Services, actor: Principal, id: string): Promise<void> {
   requirePermission(actor, 'users:write');
   await inTransaction(svc.database, async (conn) => {
     await lockAdmins(conn);

@@ -2,7 +2,7 @@ import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
 import { hasPermission, requireAuthenticated } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
-import { createUser as insertNewUser } from '../identity/create-user.js';
+import { insertUser } from '../identity/insert-user.js';
 import { sendInvitation } from '../identity/password-reset.js';
 import { toUserView, type UserView } from '../identity/user-view.js';
 import type { Services } from '../services.js';
@@ -15,17 +15,13 @@ import { runUserHooks } from './user-hooks.js';
  * `POST /users/invite` (`users:invite` or `users:write`): an inactive user without a password,
  * and a mail whose link sets the password and activates the account.
  */
-export async function inviteUserOp(
-  svc: Services,
-  actor: Principal,
-  input: Omit<CreateUserInput, 'password' | 'active'>,
-): Promise<UserView> {
+export async function inviteUser(svc: Services, actor: Principal, input: Omit<CreateUserInput, 'password' | 'active'>): Promise<UserView> {
   requireAuthenticated(actor);
   if (!hasPermission(actor, 'users:invite') && !hasPermission(actor, 'users:write'))
     throw errors.forbidden('Missing permission users:invite');
   const role = await runUserHooks(svc, { ...input, role: input.role ?? 'viewer' });
   requireCanAssign(svc, actor, role, input.permissions);
-  const user = await inTransaction(svc.database, (conn) => insertNewUser(svc, conn, { ...input, role, active: false }));
+  const user = await inTransaction(svc.database, (conn) => insertUser(svc, conn, { ...input, role, active: false }));
   await sendInvitation(svc, user);
   await recordAudit(svc, 'userCreate', { actor, target: user.id, details: { username: user.username, role: user.role, via: 'invite' } });
   return toUserView(user);

@@ -12,7 +12,7 @@ import {
 } from '../../storage/users-store.js';
 import { requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
-import { checkNewUser } from '../identity/create-user.js';
+import { checkNewUser } from '../identity/insert-user.js';
 import { hashPassword } from '../identity/passwords.js';
 import { toUserView, type UserView } from '../identity/user-view.js';
 import type { Services } from '../services.js';
@@ -31,11 +31,11 @@ export interface UpdateUserInput {
 }
 
 /**
- * `PUT /users/:id`: updates the fields given (DESIGN.md §10). A role change or deactivation
+ * `PUT /users/:id`: updates the fields given (docs/api.md, "Users"). A role change or deactivation
  * revokes the user's sessions at once; a new password does too (with `revokeOnPasswordChange`).
  * The last active admin cannot be demoted or deactivated (409).
  */
-export async function updateUserOp(svc: Services, actor: Principal, id: string, input: UpdateUserInput): Promise<UserView> {
+export async function updateUser(svc: Services, actor: Principal, id: string, input: UpdateUserInput): Promise<UserView> {
   // 1. Permission; what the caller may assign.
   requirePermission(actor, 'users:write');
   requireCanAssign(svc, actor, input.role, input.permissions);

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertSafeKey, isSafeKey } from '../assert-safe-key.js';
+import { MediaError } from '../media-error.js';
 import type { ByteRange, FileStore, StoredObject } from './file-store.js';
 
 function isMissing(err: unknown): boolean {
@@ -14,7 +15,7 @@ function isMissing(err: unknown): boolean {
 /** Same refusal as S3's 416, so callers see one behaviour whichever adapter is configured. */
 function assertSatisfiable(range: ByteRange, size: number): void {
   if (range.start < 0 || range.end < range.start || range.start >= size) {
-    throw new RangeError(`unsatisfiable range ${range.start}-${range.end} of ${size} bytes`);
+    throw new MediaError('unsatisfiable-range', `unsatisfiable range ${range.start}-${range.end} of ${size} bytes`, { size });
   }
 }
 
@@ -28,7 +29,9 @@ export function createLocalFileStore(dir: string): FileStore {
     assertSafeKey(key);
     const path = join(root, key);
     // assertSafeKey already rules this out; a second check costs nothing if that regex ever loosens.
-    if (dirname(resolve(path)) !== root) throw new Error(`storage key escapes the media directory: ${JSON.stringify(key)}`);
+    if (dirname(resolve(path)) !== root) {
+      throw new MediaError('unsafe-key', `storage key escapes the media directory: ${JSON.stringify(key)}`);
+    }
     return path;
   };
 

@@ -13,6 +13,7 @@ import {
   type CompletedPart,
 } from '@aws-sdk/client-s3';
 import { assertSafeKey, isSafeKey } from '../assert-safe-key.js';
+import { MediaError } from '../media-error.js';
 import type { ByteRange, FileStore, StoredObject } from './file-store.js';
 
 export interface S3FileStoreOptions {
@@ -73,18 +74,21 @@ async function* pieces(body: Readable): AsyncGenerator<Piece, void, undefined> {
 /** Whole-object size from `Content-Range: bytes a-b/SIZE`, after checking a-b is what was asked for. */
 function sizeFromContentRange(contentRange: string | undefined, range: ByteRange): number {
   const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(contentRange ?? '');
-  if (!match) throw new Error(`unexpected Content-Range from S3: ${JSON.stringify(contentRange)}`);
+  if (!match) throw new MediaError('storage-failed', `unexpected Content-Range from S3: ${JSON.stringify(contentRange)}`);
   const [first, last, size] = match.slice(1).map(Number);
   // Some S3 look-alikes serve other bytes than requested (s3rver answers bytes=0-0 with the whole object).
   if (first !== range.start || last !== Math.min(range.end, size - 1)) {
-    throw new Error(`S3 answered range ${range.start}-${range.end} with ${contentRange}`);
+    throw new MediaError('storage-failed', `S3 answered range ${range.start}-${range.end} with ${contentRange}`);
   }
   return size;
 }
 
 export function createS3FileStore(opts: S3FileStoreOptions): FileStore {
   if (Boolean(opts.accessKeyId) !== Boolean(opts.secretAccessKey)) {
-    throw new Error('S3 media storage needs both accessKeyId and secretAccessKey, or neither (SDK default credentials)');
+    throw new MediaError(
+      'misconfigured',
+      'S3 media storage needs both accessKeyId and secretAccessKey, or neither (SDK default credentials)',
+    );
   }
   const client = new S3Client({
     region: opts.region ?? 'us-east-1',
@@ -117,9 +121,25 @@ export function createS3FileStore(opts: S3FileStoreOptions): FileStore {
     }
   }
 
+  async function sizeOf(Key: string): Promise<number | undefined> {
+    try {
+      const res = await client.send(new HeadObjectCommand({ Bucket, Key }));
+      return Number(res.ContentLength);
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** The refusal of a range, with the object's size when it can be found (the 416 answer names it). */
+  async function unsatisfiable(Key: string, range: ByteRange): Promise<MediaError> {
+    const size = await sizeOf(Key).catch(() => undefined);
+    return new MediaError('unsatisfiable-range', `unsatisfiable range ${range.start}-${range.end}`, { size });
+  }
+
   async function multipartUpload(Key: string, firstPart: Buffer, rest: AsyncIterable<Piece>, ContentType: string): Promise<void> {
     const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key, ContentType }));
-    if (!UploadId) throw new Error('S3 returned no UploadId');
+    if (!UploadId) throw new MediaError('storage-failed', 'S3 returned no UploadId');
     try {
       const completed: CompletedPart[] = [];
       const upload = async (Body: Buffer) => {
@@ -152,14 +172,12 @@ export function createS3FileStore(opts: S3FileStoreOptions): FileStore {
     async get(key, range?: ByteRange): Promise<StoredObject | undefined> {
       const Key = objectKey(key);
       // S3 ignores a malformed Range header and sends the whole object, so refuse it here.
-      if (range && (range.start < 0 || range.end < range.start)) {
-        throw new RangeError(`unsatisfiable range ${range.start}-${range.end}`);
-      }
+      if (range && (range.start < 0 || range.end < range.start)) throw await unsatisfiable(Key, range);
       try {
         const res = await client.send(
           new GetObjectCommand({ Bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
         );
-        if (!res.Body) throw new Error(`S3 returned no body for ${Key}`);
+        if (!res.Body) throw new MediaError('storage-failed', `S3 returned no body for ${Key}`);
         const body = res.Body as Readable;
         try {
           return { body, size: range ? sizeFromContentRange(res.ContentRange, range) : Number(res.ContentLength) };
@@ -169,20 +187,14 @@ export function createS3FileStore(opts: S3FileStoreOptions): FileStore {
         }
       } catch (err) {
         if (isMissing(err)) return undefined;
-        if (errorName(err) === 'InvalidRange') throw new RangeError(`unsatisfiable range ${range?.start}-${range?.end}`);
+        if (range && errorName(err) === 'InvalidRange') throw await unsatisfiable(Key, range);
         throw err;
       }
     },
 
     async stat(key) {
-      const Key = objectKey(key);
-      try {
-        const res = await client.send(new HeadObjectCommand({ Bucket, Key }));
-        return { size: Number(res.ContentLength) };
-      } catch (err) {
-        if (isMissing(err)) return undefined;
-        throw err;
-      }
+      const size = await sizeOf(objectKey(key));
+      return size === undefined ? undefined : { size };
     },
 
     async delete(keys) {
@@ -193,7 +205,7 @@ export function createS3FileStore(opts: S3FileStoreOptions): FileStore {
         // DeleteObjects answers 200 even when single keys fail; a missing key is not among the failures.
         const failed = res.Errors ?? [];
         if (failed.length > 0) {
-          throw new Error(`S3 could not delete ${failed.map((e) => `${e.Key} (${e.Code})`).join(', ')}`);
+          throw new MediaError('storage-failed', `S3 could not delete ${failed.map((e) => `${e.Key} (${e.Code})`).join(', ')}`);
         }
       }
     },

@@ -1,4 +1,4 @@
-import type { Kysely, RawBuilder } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely, RawBuilder } from 'kysely';
 import type { Tables } from '../tables.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -7,11 +7,22 @@ export type DialectName = 'sqlite' | 'postgres';
 export type JsonScalar = string | number | boolean;
 
 /**
- * Everything that differs between SQLite and PostgreSQL, as capabilities. Code outside storage/
- * never asks which dialect it runs on; stores call these builders instead.
+ * Everything that differs between SQLite and PostgreSQL, as capabilities. Nothing asks which
+ * dialect it runs on (`name` only names it); stores and migrations call these instead, and code
+ * outside storage/ never sees the dialect at all (docs/architecture.md, "The floors").
  */
 export interface Dialect {
   readonly name: DialectName;
+  /** Column type for JSON values: `jsonb`, or text holding JSON. */
+  readonly jsonColumnType: 'jsonb' | 'text';
+  /** The auto-numbered key `seq` of `documents`: a `bigint` identity, or SQLite's `integer` rowid alias. */
+  readonly seqColumn: { type: 'bigint' | 'integer'; define: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder };
+  /** Every index also holds the row's `seq` (SQLite's rowid), so `seq` need not be an index column for ordering. */
+  readonly indexesHoldSeq: boolean;
+  /** Kysely's migrator serialises nodes migrating at once (an advisory lock); without it a failed migration is tried again. */
+  readonly migrationsLocked: boolean;
+  /** INSERT/UPDATE/DELETE inside WITH: a checked write is one statement, atomic without BEGIN/COMMIT. */
+  readonly dataModifyingCtes: boolean;
   /** `SELECT … FOR UPDATE` exists (PostgreSQL); SQLite serialises writers on its one connection. */
   readonly supportsForUpdate: boolean;
   /** Expression for the JSON value at `path` inside the `data` column, comparable with `value()`. */
@@ -28,6 +39,8 @@ export interface Dialect {
   nullsOrder(direction: 'asc' | 'desc'): string;
   /** Index expression text for a top-level JSON path (must equal what `json()` renders). */
   indexExpression(path: readonly string[]): string;
+  /** The names of the indexes on `table`. */
+  indexNames(db: Kysely<Tables>, table: string): Promise<string[]>;
   /**
    * `column` is one of the values of a list bound as one parameter (`listParam`), so the SQL text
    * is the same whatever the list's length: one prepared statement serves every list.
@@ -51,6 +64,10 @@ export interface Dialect {
   searchColumns(text: string): Record<string, RawBuilder<unknown>>;
   /** Stores the search text outside the row, after it is written (SQLite's FTS5 table); `replace` when the row had one. */
   writeSearchText(db: Kysely<Tables>, seq: number, text: string, replace: boolean): Promise<void>;
+  /** Removes the search text of a deleted row where it is kept outside the row. */
+  deleteSearchText(db: Kysely<Tables>, seq: number): Promise<void>;
+  /** Creates what the search builders use: the `search` column and its index, or the FTS5 table (migration 001). */
+  createSearchStorage(db: Kysely<unknown>): Promise<void>;
   /** Condition on `documents` rows: every word matches, the last one as a prefix. */
   searchMatch(words: readonly string[]): RawBuilder<boolean>;
   /**

@@ -35,6 +35,11 @@ async function migrateSearchFolding(db: Kysely<unknown>): Promise<void> {
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
+  jsonColumnType: 'jsonb',
+  seqColumn: { type: 'bigint', define: (c) => c.primaryKey().generatedAlwaysAsIdentity() },
+  indexesHoldSeq: false,
+  migrationsLocked: true,
+  dataModifyingCtes: true,
   keepsTransactionAfterFailedStatement: false,
   supportsForUpdate: true,
   // jsonb compares numbers numerically and strings as text, so one operator serves every scalar type.
@@ -48,6 +53,11 @@ export const postgresDialect: Dialect = {
   like: (expr, pattern) => sql<boolean>`${expr} ilike ${pattern} escape '\\'`,
   nullsOrder: (direction) => (direction === 'asc' ? ' nulls first' : ' nulls last'),
   indexExpression: (path) => arrowPath(path),
+  indexNames: async (db, table) => {
+    const { rows } = await sql<{ name: string }>`
+      select indexname as name from pg_indexes where tablename = ${table} and schemaname = current_schema()`.execute(db);
+    return rows.map((r) => r.name);
+  },
   inList: (column, list) => sql<boolean>`${sql.ref(column)} = any(cast(${list} as text[]))`,
   listParam: (values) => [...values],
   encodeData: (data) => JSON.stringify(data),
@@ -61,6 +71,12 @@ export const postgresDialect: Dialect = {
   },
   searchColumns: (text) => ({ search: sql`to_tsvector(${sql.lit(SEARCH_CONFIG)}, ${text})` }),
   writeSearchText: async () => undefined,
+  // The tsvector is a column of the row: it goes with it.
+  deleteSearchText: async () => undefined,
+  createSearchStorage: async (db) => {
+    await sql`alter table documents add column search tsvector`.execute(db);
+    await sql`create index documents_search on documents using gin (search)`.execute(db);
+  },
   searchMatch: (words) => {
     // Words hold only letters and digits (see search-words.ts), so they are safe tsquery operands.
     const query = words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');

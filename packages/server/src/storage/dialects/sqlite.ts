@@ -12,6 +12,11 @@ function column(table?: string) {
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
+  jsonColumnType: 'text',
+  seqColumn: { type: 'integer', define: (c) => c.primaryKey() },
+  indexesHoldSeq: true,
+  migrationsLocked: false,
+  dataModifyingCtes: false,
   keepsTransactionAfterFailedStatement: true,
   supportsForUpdate: false,
   json: (path, table) => sql.raw(`json_extract(${column(table)}, ${jsonPathLiteral(path)})`),
@@ -23,6 +28,10 @@ export const sqliteDialect: Dialect = {
   like: (expr, pattern) => sql<boolean>`${expr} like ${pattern} escape '\\'`,
   nullsOrder: () => '',
   indexExpression: (path) => `json_extract(data, ${jsonPathLiteral(path)})`,
+  indexNames: async (db, table) => {
+    const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${table}`.execute(db);
+    return rows.map((r) => r.name);
+  },
   inList: (column, list) => sql<boolean>`${sql.ref(column)} in (select value from json_each(${list}))`,
   listParam: (values) => JSON.stringify(values),
   encodeData: (data) => JSON.stringify(data),
@@ -34,6 +43,12 @@ export const sqliteDialect: Dialect = {
   writeSearchText: async (db, seq, text, replace) => {
     if (replace) await sql`delete from documents_fts where rowid = ${seq}`.execute(db);
     await sql`insert into documents_fts (rowid, body) values (${seq}, ${text})`.execute(db);
+  },
+  deleteSearchText: async (db, seq) => {
+    await sql`delete from documents_fts where rowid = ${seq}`.execute(db);
+  },
+  createSearchStorage: async (db) => {
+    await sql`create virtual table documents_fts using fts5(body, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
   },
   searchMatch: (words) => {
     // Each word is quoted so FTS5 operators typed by a user are plain text, never query syntax.

@@ -3,8 +3,7 @@ import type { Dialect } from '../dialects/dialect.js';
 
 /** Users, sessions, tokens, documents with revisions, references and full-text search. */
 export function initial(dialect: Dialect): Migration {
-  const pg = dialect.name === 'postgres';
-  const json = pg ? 'jsonb' : 'text';
+  const json = dialect.jsonColumnType;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -68,7 +67,7 @@ export function initial(dialect: Dialect): Migration {
       await db.schema
         .createTable('documents')
         // `seq` orders rows that share a timestamp and lets page queries stay on the indexes.
-        .addColumn('seq', pg ? 'bigint' : 'integer', (c) => (pg ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey()))
+        .addColumn('seq', dialect.seqColumn.type, dialect.seqColumn.define)
         .addColumn('id', 'text', (c) => c.notNull().unique())
         .addColumn('type', 'text', (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())
@@ -107,12 +106,7 @@ export function initial(dialect: Dialect): Migration {
         .execute();
       await db.schema.createIndex('document_refs_target').on('document_refs').column('target_id').execute();
 
-      if (pg) {
-        await sql`alter table documents add column search tsvector`.execute(db);
-        await sql`create index documents_search on documents using gin (search)`.execute(db);
-      } else {
-        await sql`create virtual table documents_fts using fts5(body, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
-      }
+      await dialect.createSearchStorage(db);
     },
   };
 }

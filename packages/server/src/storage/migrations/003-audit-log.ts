@@ -15,7 +15,7 @@ export function auditLog(dialect: Dialect): Migration {
         .addColumn('ip', 'text')
         .addColumn('user_agent', 'text')
         .addColumn('target', 'text')
-        .addColumn('details', sql.raw(dialect.name === 'postgres' ? 'jsonb' : 'text'))
+        .addColumn('details', sql.raw(dialect.jsonColumnType))
         .execute();
       await db.schema.createIndex('audit_log_at').on('audit_log').columns(['at', 'id']).execute();
       await db.schema.createIndex('audit_log_type_at').on('audit_log').columns(['type', 'at', 'id']).execute();

@@ -6,7 +6,7 @@ import type { Dialect } from '../dialects/dialect.js';
  * by accident and "where is this image used" is one indexed query).
  */
 export function media(dialect: Dialect): Migration {
-  const json = dialect.name === 'postgres' ? 'jsonb' : 'text';
+  const json = dialect.jsonColumnType;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema

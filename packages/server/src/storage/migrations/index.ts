@@ -1,6 +1,6 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Conn } from '../connection.js';
 import type { Dialect } from '../dialects/dialect.js';
-import type { Tables } from '../tables.js';
 import { initial } from './001-initial.js';
 import { passwordTokens } from './002-password-tokens.js';
 import { auditLog } from './003-audit-log.js';
@@ -26,13 +26,13 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
  * Brings the schema up to date. On PostgreSQL Kysely's migrator takes an advisory lock, so several
  * nodes starting together run each migration once.
  */
-export async function migrateToLatest(db: Kysely<Tables>, dialect: Dialect): Promise<void> {
+export async function migrateToLatest({ db, dialect }: Conn): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
   const migrator = new Migrator({ db, provider });
   let { error, results } = await migrator.migrateToLatest();
   // SQLite has no advisory lock: when another process on the same file migrated first, the
   // second attempt sees its work as done.
-  for (let attempt = 0; error && dialect.name === 'sqlite' && attempt < 3; attempt++) {
+  for (let attempt = 0; error && !dialect.migrationsLocked && attempt < 3; attempt++) {
     await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
     ({ error, results } = await migrator.migrateToLatest());
   }

@@ -66,7 +66,7 @@ export async function configRoutes(app: FastifyInstance, { svc }: { svc: Service
     }),
   );
 
-  // Public: schemas hold no secrets (DESIGN.md §10).
+  // Public: schemas hold no secrets (docs/api.md, "Schemas").
   app.get('/config/schemas', { schema: { response: { 200: data(Type.Array(Schema)), ...errorResponses } } }, async () => ({
     data: listSchemas(svc),
   }));

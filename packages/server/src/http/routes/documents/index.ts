@@ -5,7 +5,9 @@ import { deleteDocument } from '../../../domain/documents/delete-document.js';
 import type { ApiDocument } from '../../../domain/documents/document-view.js';
 import { getDocument, listDocuments } from '../../../domain/documents/read-documents.js';
 import { listRevisions, restoreRevision } from '../../../domain/documents/revisions.js';
-import { createDocument, etagMatches, patchDocument, replaceDocument } from '../../../domain/documents/write-document.js';
+import { createDocument } from '../../../domain/documents/create-document.js';
+import { documentEtag, etagMatches } from '../../../domain/documents/etag.js';
+import { patchDocument, replaceDocument } from '../../../domain/documents/update-document.js';
 import type { Services } from '../../../domain/services.js';
 import { errors } from '../../../errors.js';
 import { registerResponseCache } from '../../plugins/response-cache.js';
@@ -23,7 +25,7 @@ function documentBody(req: FastifyRequest): unknown {
 }
 
 function sendDocument(reply: FastifyReply, doc: ApiDocument, status = 200) {
-  return reply.status(status).header('etag', `"${doc._rev}"`).send({ data: doc });
+  return reply.status(status).header('etag', documentEtag(doc._rev)).send({ data: doc });
 }
 
 /**
@@ -51,7 +53,7 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
     async (req, reply) => {
       const doc = await getDocument(svc, req.principal, { ...req.params, mode, ...req.query });
       const inm = req.headers['if-none-match'];
-      if (inm && etagMatches(inm, doc._rev)) return reply.status(304).header('etag', `"${doc._rev}"`).send();
+      if (inm && etagMatches(inm, doc._rev)) return reply.status(304).header('etag', documentEtag(doc._rev)).send();
       return sendDocument(reply, doc);
     },
   );

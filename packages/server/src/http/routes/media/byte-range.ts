@@ -1,4 +1,4 @@
-import type { ByteRange } from '../../../media/storage/file-store.js';
+import type { ByteRange } from '../../../domain/media/open-media-file.js';
 
 /**
  * One range of a `Range: bytes=…` header (RFC 9110 §14.1.2) against a representation of `size`

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { createUserOp } from '../../../domain/users/create-user.js';
-import { deleteUserOp } from '../../../domain/users/delete-user.js';
+import { createUser } from '../../../domain/users/create-user.js';
+import { deleteUser } from '../../../domain/users/delete-user.js';
 import { findUserBy, getUser, listUsers } from '../../../domain/users/list-users.js';
-import { updateUserOp } from '../../../domain/users/update-user.js';
-import { inviteUserOp } from '../../../domain/users/invite-user.js';
+import { updateUser } from '../../../domain/users/update-user.js';
+import { inviteUser } from '../../../domain/users/invite-user.js';
 import type { Services } from '../../../domain/services.js';
 import { requireSignInForRoutes } from '../../plugins/authenticate.js';
 import { data, errorResponses, Meta, Nullable, Success, User } from '../../schemas/common.js';
@@ -89,23 +89,23 @@ export async function userRoutes(app: FastifyInstance, { svc }: { svc: Services 
   app.post<{ Body: Static<typeof CreateBody> }>(
     '/users',
     { schema: { body: CreateBody, response: { 201: data(User), ...errorResponses } } },
-    async (req, reply) => reply.status(201).send({ data: await createUserOp(svc, req.principal, req.body) }),
+    async (req, reply) => reply.status(201).send({ data: await createUser(svc, req.principal, req.body) }),
   );
   app.post<{ Body: Static<typeof InviteBody> }>(
     '/users/invite',
     { schema: { body: InviteBody, response: { 201: data(User), ...errorResponses } } },
-    async (req, reply) => reply.status(201).send({ data: await inviteUserOp(svc, req.principal, req.body) }),
+    async (req, reply) => reply.status(201).send({ data: await inviteUser(svc, req.principal, req.body) }),
   );
   app.put<{ Params: Static<typeof IdParams>; Body: Static<typeof UpdateBody> }>(
     '/users/:id',
     { schema: { params: IdParams, body: UpdateBody, ...One } },
-    async (req) => ({ data: await updateUserOp(svc, req.principal, req.params.id, req.body) }),
+    async (req) => ({ data: await updateUser(svc, req.principal, req.params.id, req.body) }),
   );
   app.delete<{ Params: Static<typeof IdParams> }>(
     '/users/:id',
     { schema: { params: IdParams, response: { 200: Success, ...errorResponses } } },
     async (req) => {
-      await deleteUserOp(svc, req.principal, req.params.id);
+      await deleteUser(svc, req.principal, req.params.id);
       return { success: true as const };
     },
   );

@@ -1,6 +1,7 @@
 import { errors, type ErrorDetail } from '../../errors.js';
 import type { Conn } from '../../storage/connection.js';
-import { findUserByEmail, findUserByUsername, insertUser, type StoredUser } from '../../storage/users-store.js';
+import { findUserByEmail, findUserByUsername, insertUser as insertRow, type StoredUser } from '../../storage/users-store.js';
+import { writeUnlessTaken } from '../../storage/write-unless-taken.js';
 import { isRole, isValidPermission, ROLES } from '../access/permissions.js';
 import { uuidv7 } from '../shared/ids.js';
 import type { Services } from '../services.js';
@@ -36,7 +37,7 @@ export function checkNewUser(svc: Services, u: NewUser): ErrorDetail[] {
 }
 
 /** Inserts a user after the checks; duplicate username or email is 409. */
-export async function createUser(svc: Services, conn: Conn, u: NewUser): Promise<StoredUser> {
+export async function insertUser(svc: Services, conn: Conn, u: NewUser): Promise<StoredUser> {
   const details = checkNewUser(svc, u);
   if (details.length > 0) throw errors.validation(details);
   const email = u.email.toLowerCase();
@@ -59,11 +60,8 @@ export async function createUser(svc: Services, conn: Conn, u: NewUser): Promise
     updatedAt: at,
     lastLogin: null,
   };
-  try {
-    await insertUser(conn, user);
-  } catch (err) {
-    if (conn.dialect.isUniqueViolation(err)) throw errors.conflict('A user with this username or email exists');
-    throw err;
-  }
+  // A concurrent insert can take the username or email between the checks and this write.
+  const insert = await writeUnlessTaken(conn, () => insertRow(conn, user));
+  if (!insert.written) throw errors.conflict('A user with this username or email exists');
   return user;
 }

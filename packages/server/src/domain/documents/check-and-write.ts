@@ -1,0 +1,63 @@
+import { errors } from '../../errors.js';
+import type { Conn } from '../../storage/connection.js';
+import { tryWriteFirst, writeUnlessTaken } from '../../storage/write-unless-taken.js';
+import type { CompiledSchema } from '../schemas/schema-registry.js';
+import { allocateSlug, baseSlug } from './allocate-slug.js';
+import type { ValidationResult } from './validate-document.js';
+import { checkReferences, checkUnique, mediaProblems } from './write-checks.js';
+
+/**
+ * The checked path of a write, inside a transaction: references first (one query for all of
+ * them), media, then slugs and unique values. Those are asked for before the write, except where
+ * a refused statement leaves the transaction usable (SQLite): there the unique indexes answer
+ * during the write itself, each empty slug is tried as its plain form, and only a refusal costs
+ * the queries that find the taken value or the next free slug, and one more try.
+ */
+export async function checkAndWrite<T>(
+  conn: Conn,
+  schema: CompiledSchema,
+  result: ValidationResult,
+  selfId: string,
+  write: () => Promise<T>,
+): Promise<T> {
+  await checkReferences(conn, schema, result, selfId);
+  const media = await mediaProblems(conn, result);
+  if (media.length > 0) throw errors.validation(media);
+  const bases = new Map(result.emptySlugs.map((field) => [field, baseSlug(field, result.data)]));
+  const missing = [...bases].filter(([field, base]) => !base && field.required);
+  if (missing.length > 0) throw errors.validation(missing.map(([field]) => ({ field: field.name, message: 'is required' })));
+
+  const first = await tryWriteFirst(conn, () => {
+    for (const [field, base] of bases) if (base) result.data[field.name] = { current: base.slug };
+    return write();
+  });
+  if (first.written) return first.value;
+  for (const field of bases.keys()) delete result.data[field.name];
+  for (const [field, base] of bases) {
+    if (base) result.data[field.name] = { current: await allocateSlug(conn, schema, field, base, selfId) };
+  }
+  await checkUnique(conn, schema, result, selfId, [...bases.keys()]);
+  // A unique index that fires now, after the checks passed, is a race lost to a concurrent write.
+  const last = await writeUnlessTaken(conn, write);
+  if (!last.written) throw new LostRace();
+  return last.value;
+}
+
+/** A unique index refused a write whose checks had passed: a concurrent write took the value first. */
+export class LostRace extends Error {}
+
+export const lostRaceConflict = () => errors.conflict('A unique value is already taken (concurrent write)');
+
+const MAX_ATTEMPTS = 3;
+
+/** Runs `write` again while it loses races to a unique index, at most MAX_ATTEMPTS times in all; then 409. */
+export async function retryLostRace<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!(err instanceof LostRace)) throw err;
+      if (attempt === MAX_ATTEMPTS) throw lostRaceConflict();
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import type { FieldDef } from '../../config/types.js';
+import { errors, type ErrorDetail } from '../../errors.js';
+import type { Conn } from '../../storage/connection.js';
+import { findDocumentsByIds } from '../../storage/document-rows.js';
+import { findMediaByIds } from '../../storage/media-store.js';
+import { valueTaken } from '../../storage/unique-values.js';
+import { mimeAccepted } from '../shared/mime-accepted.js';
+import type { CompiledSchema } from '../schemas/schema-registry.js';
+import type { ValidationResult } from './validate-document.js';
+
+/** References point at existing documents of an allowed type (one query for all of them); 422 otherwise. */
+export async function checkReferences(conn: Conn, schema: CompiledSchema, result: ValidationResult, selfId: string): Promise<void> {
+  if (result.references.length === 0) return;
+  const details: ErrorDetail[] = [];
+  const ids = [...new Set(result.references.map((r) => r.id))].filter((id) => id !== selfId);
+  const found = new Map((await findDocumentsByIds(conn, ids)).map((d) => [d.id, d.type]));
+  found.set(selfId, schema.name);
+  for (const ref of result.references) {
+    const type = found.get(ref.id);
+    if (type === undefined) details.push({ field: ref.path, message: `references a missing document ${ref.id}` });
+    else if (!ref.to.includes(type)) details.push({ field: ref.path, message: `must reference ${ref.to.join(' or ')}, not ${type}` });
+  }
+  if (details.length > 0) throw errors.validation(details);
+}
+
+/** Image and file fields hold ids of existing media whose type the field accepts (one query): what is wrong, per field. */
+export async function mediaProblems(conn: Conn, result: ValidationResult): Promise<ErrorDetail[]> {
+  if (result.media.length === 0) return [];
+  const found = new Map((await findMediaByIds(conn, [...new Set(result.media.map((m) => m.id))])).map((m) => [m.id, m.mimeType]));
+  const details: ErrorDetail[] = [];
+  for (const ref of result.media) {
+    const mime = found.get(ref.id);
+    if (mime === undefined) details.push({ field: ref.path, message: `references a missing media item ${ref.id}` });
+    else if (!mimeAccepted(mime, ref.accept)) details.push({ field: ref.path, message: `must be ${ref.accept.join(' or ')}, not ${mime}` });
+  }
+  return details;
+}
+
+/** 409 with one detail per unique or slug value (given, not generated) another document of the type holds. */
+export async function checkUnique(
+  conn: Conn,
+  schema: CompiledSchema,
+  result: ValidationResult,
+  selfId: string,
+  generated: readonly FieldDef[],
+): Promise<void> {
+  const taken: ErrorDetail[] = [];
+  for (const field of schema.fields) {
+    const value = result.data[field.name];
+    if (value === undefined || !(field.unique || field.type === 'slug') || generated.includes(field)) continue;
+    const path = field.type === 'slug' ? [field.name, 'current'] : [field.name];
+    const scalar = field.type === 'slug' ? (value as { current: string }).current : (value as string | number | boolean);
+    if (await valueTaken(conn, schema.name, path, scalar, selfId)) taken.push({ field: field.name, message: 'is already taken' });
+  }
+  if (taken.length > 0) throw errors.conflict('A unique value is already taken', taken);
+}

@@ -1,0 +1,29 @@
+import type { Conn } from './connection.js';
+
+/** A write that a unique index (id, username, slug, unique field…) may refuse. */
+export type UniqueWrite<T> = { written: true; value: T } | { written: false };
+
+/**
+ * Runs `write`; `{written: false}` when a unique index refused it (nothing of that statement
+ * stays). On PostgreSQL the refusal aborts the surrounding transaction: the caller may only
+ * report it, not write on.
+ */
+export async function writeUnlessTaken<T>(conn: Conn, write: () => Promise<T>): Promise<UniqueWrite<T>> {
+  try {
+    return { written: true, value: await write() };
+  } catch (err) {
+    if (conn.dialect.isUniqueViolation(err)) return { written: false };
+    throw err;
+  }
+}
+
+/**
+ * Where a statement refused by a unique index is undone alone and the transaction goes on
+ * (SQLite), runs `write` at once: a write that usually succeeds then skips the queries that would
+ * ask first. Elsewhere (PostgreSQL) nothing runs and the answer is `{written: false}`, as if it
+ * had been refused: the caller asks, then writes.
+ */
+export async function tryWriteFirst<T>(conn: Conn, write: () => Promise<T>): Promise<UniqueWrite<T>> {
+  if (!conn.dialect.keepsTransactionAfterFailedStatement) return { written: false };
+  return writeUnlessTaken(conn, write);
+}
