@@ -76,12 +76,12 @@ export async function updateWith(
   };
 
   // 3. The fast path: read without a lock, then one write that happens only if the document is
-  //    still at the revision read and every check would pass. Any refusal, and any error from a
-  //    read that may already be stale, goes to the locking path, which has the last word.
+  //    still at the revision read and every check would pass. Any refusal, and any check failed
+  //    on a read that may already be stale, goes to the locking path, which has the last word; a
+  //    database that cannot answer the read (503) answers the request at once.
   //    A change to nothing is answered from that read: it is the version the request applied to.
-  const fast = await findDocument(svc.database, input.id)
-    .then(next, () => undefined)
-    .catch(() => undefined);
+  const read = await findDocument(svc.database, input.id);
+  const fast = checkedOrUndefined(() => next(read));
   if (fast?.unchanged) return toApiDocument(fast.current);
   if (
     fast &&
@@ -109,4 +109,13 @@ export async function updateWith(
   // 5. Committed: caches of this content are now out of date.
   if (updated.written) svc.changes.bump(schema.name);
   return updated.doc;
+}
+
+/** The next version, or undefined when a check refuses it (the locking path then decides with a fresh read). */
+function checkedOrUndefined<T>(make: () => T): T | undefined {
+  try {
+    return make();
+  } catch {
+    return undefined;
+  }
 }
