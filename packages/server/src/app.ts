@@ -11,6 +11,7 @@ import { TtlCache } from './domain/shared/ttl-cache.js';
 import { ContentChanges } from './domain/shared/content-changes.js';
 import { ListCache } from './domain/documents/list-cache.js';
 import { buildHttpServer } from './http/server.js';
+import { loadSecretBox } from './domain/mfa/secret-box.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrations/index.js';
 import { syncFieldIndexes } from './storage/schema-indexes.js';
@@ -66,6 +67,8 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       counters,
       loginLimiter: new AttemptLimiter(counters, config.security.rateLimit.login, 'login'),
       resetLimiter: new AttemptLimiter(counters, config.security.rateLimit.login, 'reset'),
+      mfaLimiter: new AttemptLimiter(counters, config.security.rateLimit.login, 'mfa'),
+      secretBox: await loadSecretBox(database, config),
       log,
       files,
       smallFiles: new TtlCache<Buffer>(60_000, 256),

@@ -59,6 +59,8 @@ export const errors = {
   validation: (details: ErrorDetail[], message = 'Validation failed') => make('VALIDATION_ERROR', message, details),
   invalidInput: (message: string, details?: ErrorDetail[]) => make('INVALID_INPUT', message, details),
   unauthorized: (message = 'Invalid or expired token') => make('UNAUTHORIZED', message),
+  /** A spent, burned (5 wrong codes) or expired `mfaToken` / setup token: the login starts again. */
+  mfaTokenExpired: (message = 'The MFA token is expired or used; sign in again') => make('MFA_TOKEN_EXPIRED', message),
   forbidden: (message = 'You do not have permission to do this') => make('FORBIDDEN', message),
   notFound: (message = 'Not found') => make('NOT_FOUND', message),
   conflict: (message: string, details?: ErrorDetail[]) => make('CONFLICT', message, details),

@@ -11,6 +11,9 @@ export const AUDIT_EVENTS = [
   'tokenCreate',
   'tokenRevoke',
   'settingsUpdate',
+  'mfaEnable',
+  'mfaDisable',
+  'mfaReset',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

@@ -32,6 +32,8 @@ const SECURITY = [
   'passkey',
   'auditLog',
   'captcha',
+  'encryptionKey',
+  'mfa',
 ];
 const DAY = 86_400_000;
 
@@ -82,6 +84,9 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
     'requireNumbers',
     'requireSpecial',
   ]);
+  const mfa = r.object('security.mfa', security.mfa, ['trustedDeviceDays']);
+  const encryptionKey = r.string('security.encryptionKey', security.encryptionKey);
+  if (encryptionKey !== undefined && encryptionKey.length < 32) r.problem('security.encryptionKey', 'must be at least 32 characters');
   const session = r.object('security.session', security.session, ['maxConcurrent', 'revokeOnPasswordChange']);
   const rateLimit = r.object('security.rateLimit', security.rateLimit, ['login', 'api']);
   const limit = (name: 'login' | 'api') => {
@@ -136,6 +141,8 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       passkey: optionalSection(r, 'security.passkey', security.passkey),
       auditLog: auditLogSection(r, security.auditLog),
       captcha: captchaSection(r, security.captcha),
+      encryptionKey,
+      mfa: { trustedDeviceDays: r.int('security.mfa.trustedDeviceDays', mfa.trustedDeviceDays, { def: 30, min: 1, max: 365 }) as number },
     },
     documents: {
       publicRead: r.bool('documents.publicRead', documents.publicRead, true),

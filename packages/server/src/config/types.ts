@@ -120,6 +120,10 @@ export interface VellumConfig {
     oauth?: Record<string, unknown>;
     passkey?: Record<string, unknown>;
     auditLog: { enabled: boolean; events: readonly string[] };
+    /** Key material for secrets kept encrypted at rest (TOTP secrets); the JWT key when unset. */
+    encryptionKey?: string;
+    /** Multi-factor sign-in: how long a trusted device skips the second factor. */
+    mfa: { trustedDeviceDays: number };
     captcha?: { provider: 'turnstile' | 'hcaptcha' | 'recaptcha'; secret: string; verifyUrl: string };
   };
   /** `responseCache`: keep rendered document reads until the next write (on by default). */

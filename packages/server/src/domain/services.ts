@@ -10,6 +10,7 @@ import type { FileStore } from '../media/storage/file-store.js';
 import type { ContentChanges } from './shared/content-changes.js';
 import type { ListCache } from './documents/list-cache.js';
 import type { JwtKey } from './identity/access-tokens.js';
+import type { SecretBox } from './mfa/secret-box.js';
 import type { SchemaRegistry } from './schemas/schema-registry.js';
 
 /**
@@ -35,6 +36,10 @@ export interface Services {
   mailer: Mailer;
   /** Failed sign-ins per client IP and per account (`security.rateLimit.login`). */
   loginLimiter: AttemptLimiter;
+  /** Wrong second-factor codes (TOTP, backup codes) per client IP and per account (same rule as sign-in). */
+  mfaLimiter: AttemptLimiter;
+  /** Encrypts secrets kept at rest (TOTP secrets, trusted device ids). */
+  secretBox: SecretBox;
   /** Password-reset requests per client IP and per address (same rule as sign-in). */
   resetLimiter: AttemptLimiter;
   /** Where the limiters count: memory, or Redis with `REDIS_URL` so every node shares them. */

@@ -46,6 +46,7 @@ export interface UsersTable {
   created_at: string;
   updated_at: string;
   last_login: string | null;
+  mfa_enabled: Generated<number | boolean>;
 }
 
 export interface SessionsTable {
@@ -139,6 +140,45 @@ export interface KnownDevicesTable {
   expires_at: string;
 }
 
+export interface MfaMethodsTable {
+  user_id: string;
+  method: string;
+  secret_enc: string | null;
+  /** Last accepted TOTP time step (replay guard); 30 s steps fit an integer for centuries. */
+  last_step: number | null;
+  created_at: string;
+  enabled_at: string | null;
+}
+
+export interface MfaBackupCodesTable {
+  code_hash: string;
+  user_id: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+export interface MfaTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: string;
+  created_at: string;
+  expires_at: string;
+  attempts: number;
+  used_at: string | null;
+  remember_me: number | boolean;
+}
+
+export interface TrustedDevicesTable {
+  id: string;
+  user_id: string;
+  device_hash: string;
+  device_id_enc: string;
+  name: string;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+}
+
 export interface Tables {
   documents: DocumentsTable;
   document_revisions: DocumentRevisionsTable;
@@ -152,6 +192,10 @@ export interface Tables {
   media: MediaTable;
   document_media: DocumentMediaTable;
   known_devices: KnownDevicesTable;
+  mfa_methods: MfaMethodsTable;
+  mfa_backup_codes: MfaBackupCodesTable;
+  mfa_tokens: MfaTokensTable;
+  trusted_devices: TrustedDevicesTable;
   /** Instance-wide key/value rows: generated secrets, the first-boot claim, settings. */
   instance: InstanceTable;
 }

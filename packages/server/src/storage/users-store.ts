@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Conn } from './connection.js';
 import { escapeLike } from './escape-like.js';
 import type { UsersTable } from './tables.js';
@@ -16,9 +16,11 @@ export interface StoredUser {
   createdAt: string;
   updatedAt: string;
   lastLogin: string | null;
+  /** At least one MFA method is enabled (kept by the MFA store; new users have none). */
+  mfaEnabled?: boolean;
 }
 
-export function toStoredUser(row: UsersTable): StoredUser {
+export function toStoredUser(row: Selectable<UsersTable>): StoredUser {
   return {
     id: row.id,
     username: row.username,
@@ -32,6 +34,7 @@ export function toStoredUser(row: UsersTable): StoredUser {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     lastLogin: row.last_login,
+    mfaEnabled: Boolean(row.mfa_enabled),
   };
 }
 

@@ -34,6 +34,15 @@ export function requireSchemaAction(p: Principal, schema: string, action: Conten
   if (!canOnSchema(p, schema, action)) throw errors.forbidden(`Missing permission ${schema}:${action}`);
 }
 
+/**
+ * Actions reserved to the admin role itself (an MFA reset): no permission grants them, so an
+ * API token holding every permission is still refused.
+ */
+export function requireAdminRole(p: Principal): void {
+  if (p.kind === 'anonymous') throw errors.unauthorized('Authentication required');
+  if (!(p.kind === 'user' && isAdmin(p))) throw errors.forbidden('Only an admin can do this');
+}
+
 export function requireAuthenticated(p: Principal): void {
   if (p.kind === 'anonymous') throw errors.unauthorized('Authentication required');
 }

@@ -1,6 +1,7 @@
 import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
 import { revokeUserSessions } from '../../storage/sessions-store.js';
+import { deleteTrustedDevices } from '../../storage/trusted-devices-store.js';
 import { findUserById, updateUser } from '../../storage/users-store.js';
 import type { Principal } from '../access/principal.js';
 import { requireAuthenticated } from '../access/policy.js';
@@ -32,6 +33,8 @@ export async function changePassword(
     const at = svc.now().toISOString();
     await updateUser(conn, user.id, { passwordHash: hash, updatedAt: at });
     if (session.revokeOnPasswordChange) await revokeUserSessions(conn, user.id, at, actor.sessionId);
+    // A new password ends the trust given to devices under the old one: MFA is asked again (docs/api.md).
+    await deleteTrustedDevices(conn, user.id);
   });
   await recordAudit(svc, 'passwordChange', { actor, target: user.id });
 }

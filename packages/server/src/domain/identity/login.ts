@@ -1,12 +1,14 @@
 import { errors } from '../../errors.js';
-import { findUserByEmail, findUserByUsername, setLastLogin, type StoredUser } from '../../storage/users-store.js';
+import { findUserByEmail, findUserByUsername, type StoredUser } from '../../storage/users-store.js';
 import type { Services } from '../services.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { requireCaptcha } from '../security/captcha.js';
 import { deviceHash, isKnownSignInDevice, rememberSignInDevice } from './known-devices.js';
 import { verifyPassword } from './passwords.js';
-import { startSession, type ClientInfo, type IssuedTokens } from './sessions.js';
-import { toUserView, type UserView } from './user-view.js';
+import type { ClientInfo } from './sessions.js';
+import { completeSignIn, type LoginResult } from './sign-in-outcome.js';
+
+export type { LoginResult };
 
 export interface LoginInput extends ClientInfo {
   username: string;
@@ -15,12 +17,6 @@ export interface LoginInput extends ClientInfo {
   deviceId?: string;
   captchaToken?: string;
 }
-
-/**
- * The outcomes of a password login. Only `success` exists today; the MFA outcomes
- * (`requiresMFA`, `requiresMFASetup`) join this union without changing callers.
- */
-export type LoginResult = { outcome: 'success'; tokens: IssuedTokens; user: UserView };
 
 const FAILED = 'Invalid username or password';
 
@@ -54,12 +50,8 @@ export async function login(svc: Services, input: LoginInput): Promise<LoginResu
   // hand whoever is guessing from elsewhere a fresh set of attempts.
   await svc.loginLimiter.clear(limitKey);
   await rememberSignInDevice(svc, user.id, device);
-  // 5. Session and tokens.
-  const tokens = await startSession(svc, user, input);
-  const at = svc.now().toISOString();
-  await setLastLogin(svc.database, user.id, at);
-  await recordAudit(svc, 'login', { actor: { kind: 'user', id: user.id, role: null, permissions: new Set() }, target: user.id, client });
-  return { outcome: 'success', tokens, user: toUserView({ ...user, lastLogin: at }) };
+  // 5. Tokens, or the second factor still to give (docs/api.md, "Login").
+  return completeSignIn(svc, user, input);
 }
 
 /**

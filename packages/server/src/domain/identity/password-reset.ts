@@ -1,6 +1,7 @@
 import { errors } from '../../errors.js';
 import { invitationMail, passwordResetMail } from '../../mail/templates.js';
 import { inTransaction } from '../../storage/connection.js';
+import { deleteTrustedDevices } from '../../storage/trusted-devices-store.js';
 import {
   findPasswordToken,
   insertPasswordToken,
@@ -77,6 +78,8 @@ export async function resetPassword(svc: Services, token: string, password: stri
     await updateUser(conn, found.userId, { passwordHash: hash, updatedAt: at, ...(found.purpose === 'invite' && { active: true }) });
     await spendUserPasswordTokens(conn, found.userId, at);
     await revokeUserSessions(conn, found.userId, at);
+    // A new password ends the trust given to devices under the old one (docs/api.md).
+    await deleteTrustedDevices(conn, found.userId);
   });
   await recordAudit(svc, 'passwordReset', { actor: null, target: found.userId, details: { purpose: found.purpose } });
 }

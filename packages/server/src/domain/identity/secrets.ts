@@ -29,5 +29,9 @@ export const API_TOKEN_PREFIX = 'vlm_';
 /** Refresh tokens carry their own prefix so one sent as a bearer is recognised and refused. */
 export const REFRESH_TOKEN_PREFIX = 'vlr_';
 
+/** MFA and setup tokens of a held login (domain/mfa/mfa-tokens.ts): also refused as bearers. */
+export const MFA_TOKEN_PREFIX = 'vmf_';
+export const SETUP_TOKEN_PREFIX = 'vms_';
+
 export const newApiToken = () => API_TOKEN_PREFIX + randomBase62(43);
 export const newRefreshToken = () => REFRESH_TOKEN_PREFIX + randomBase62(43);

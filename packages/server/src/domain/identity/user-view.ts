@@ -33,7 +33,7 @@ export function toUserView(u: StoredUser): UserView {
     role: u.role,
     permissions: u.permissions,
     active: u.active,
-    mfaEnabled: false,
+    mfaEnabled: u.mfaEnabled ?? false,
     createdAt: u.createdAt,
     updatedAt: u.updatedAt,
     lastLogin: u.lastLogin,

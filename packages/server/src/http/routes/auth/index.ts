@@ -19,9 +19,15 @@ const client = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['u
 export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
   app.post<{ Body: Static<typeof S.LoginBody> }>(
     '/auth/login',
-    { schema: { body: S.LoginBody, response: { 200: S.LoginSuccess, ...S.errorResponses } } },
+    { schema: { body: S.LoginBody, response: { 200: S.LoginResult, ...S.errorResponses } } },
     async (req, reply) => {
       const result = await login(svc, { ...req.body, ...client(req) });
+      if (result.outcome === 'requiresMFA')
+        return { data: { requiresMFA: true as const, mfaToken: result.mfaToken, methods: result.methods, expiresAt: result.expiresAt } };
+      if (result.outcome === 'requiresMFASetup')
+        return {
+          data: { requiresMFASetup: true as const, setupToken: result.setupToken, methods: result.methods, expiresAt: result.expiresAt },
+        };
       setSessionCookies(reply, svc.config, result.tokens, svc.config.server.basePath);
       return { data: { ...result.tokens, user: result.user } };
     },

@@ -19,6 +19,20 @@ const Tokens = {
 };
 
 export const LoginSuccess = data(Type.Object({ ...Tokens, user: User }));
+const MfaMethod = Type.Union([Type.Literal('totp'), Type.Literal('email')]);
+/** The three login outcomes (docs/api.md, "Login"): tokens, a second factor to give, or a first method to set up. */
+export const LoginResult = Type.Union([
+  LoginSuccess,
+  data(Type.Object({ requiresMFA: Type.Literal(true), mfaToken: Type.String(), methods: Type.Array(MfaMethod), expiresAt: Type.String() })),
+  data(
+    Type.Object({
+      requiresMFASetup: Type.Literal(true),
+      setupToken: Type.String(),
+      methods: Type.Array(MfaMethod),
+      expiresAt: Type.String(),
+    }),
+  ),
+]);
 
 export const RefreshBody = Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 4096 })) }, { additionalProperties: false });
 export const RefreshResponse = data(Type.Object(Tokens));

@@ -1,0 +1,57 @@
+import { listMfaMethods, type MfaMethodName } from '../../storage/mfa-store.js';
+import { setLastLogin, type StoredUser } from '../../storage/users-store.js';
+import { recordAudit } from '../audit/record-audit.js';
+import { issueMfaToken } from '../mfa/mfa-tokens.js';
+import { isTrustedDevice } from '../mfa/trusted-devices.js';
+import type { Services } from '../services.js';
+import { readSettings } from '../settings/instance-settings.js';
+import { startSession, type ClientInfo, type IssuedTokens } from './sessions.js';
+import { toUserView, type UserView } from './user-view.js';
+
+/**
+ * The outcomes of a first factor (password today; passkeys and the identity provider reuse it):
+ * tokens, a second factor to give (`requiresMFA`), or a first method to set up
+ * (`requiresMFASetup`, when the instance setting `mfaRequired` is on). docs/api.md, "Login".
+ */
+export type LoginResult =
+  | { outcome: 'success'; tokens: IssuedTokens; user: UserView }
+  | { outcome: 'requiresMFA'; mfaToken: string; methods: MfaMethodName[]; expiresAt: string }
+  | { outcome: 'requiresMFASetup'; setupToken: string; methods: MfaMethodName[]; expiresAt: string };
+
+export interface SignInInput extends ClientInfo {
+  rememberMe?: boolean;
+  /** The device the sign-in comes from: a trusted one skips the second factor. */
+  deviceId?: string;
+}
+
+/** Methods a user may set up when the instance requires one (email joins with email codes). */
+const SETUP_METHODS: MfaMethodName[] = ['totp'];
+
+/**
+ * Decides the outcome once the first factor is proven: (1) a user with an enabled method gets
+ * `requiresMFA` unless the device is trusted; (2) without a method, under `mfaRequired`, a setup
+ * token; (3) otherwise a session.
+ */
+export async function completeSignIn(svc: Services, user: StoredUser, input: SignInInput): Promise<LoginResult> {
+  const methods = (await listMfaMethods(svc.database, user.id)).filter((m) => m.enabledAt !== null).map((m) => m.method);
+  if (methods.length > 0) {
+    if (!(await isTrustedDevice(svc, user.id, input.deviceId))) {
+      const { token, expiresAt } = await issueMfaToken(svc, user.id, 'mfa', Boolean(input.rememberMe));
+      return { outcome: 'requiresMFA', mfaToken: token, methods, expiresAt };
+    }
+  } else if ((await readSettings(svc)).mfaRequired) {
+    const { token, expiresAt } = await issueMfaToken(svc, user.id, 'setup', Boolean(input.rememberMe));
+    return { outcome: 'requiresMFASetup', setupToken: token, methods: SETUP_METHODS, expiresAt };
+  }
+  return { outcome: 'success', ...(await openSignedInSession(svc, user, input)) };
+}
+
+/** Every factor is given: a session, the last-login time and the audit record. */
+export async function openSignedInSession(svc: Services, user: StoredUser, input: ClientInfo & { rememberMe?: boolean }) {
+  const tokens = await startSession(svc, user, input);
+  const at = svc.now().toISOString();
+  await setLastLogin(svc.database, user.id, at);
+  const client = { ip: input.ip, userAgent: input.userAgent };
+  await recordAudit(svc, 'login', { actor: { kind: 'user', id: user.id, role: null, permissions: new Set() }, target: user.id, client });
+  return { tokens, user: toUserView({ ...user, lastLogin: at }) };
+}

@@ -1,0 +1,94 @@
+import QRCode from 'qrcode';
+import { errors } from '../../errors.js';
+import { inTransaction } from '../../storage/connection.js';
+import { enableMfaMethod, listMfaMethods, putPendingMfaMethod } from '../../storage/mfa-store.js';
+import { spendUserMfaTokens, type StoredMfaToken } from '../../storage/mfa-tokens-store.js';
+import { findUserById, type StoredUser } from '../../storage/users-store.js';
+import type { Principal } from '../access/principal.js';
+import { recordAudit } from '../audit/record-audit.js';
+import type { ClientInfo } from '../identity/sessions.js';
+import { openSignedInSession } from '../identity/sign-in-outcome.js';
+import type { Services } from '../services.js';
+import { readSettings } from '../settings/instance-settings.js';
+import { issueBackupCodes } from './backup-codes.js';
+import { liveMfaToken } from './mfa-tokens.js';
+import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
+import { signedInUserId } from './trusted-devices.js';
+
+/** Who is setting up a method: a signed-in user, or a login held at `requiresMFASetup` (its setup token). */
+export interface SetupCaller {
+  user: StoredUser;
+  setupToken?: StoredMfaToken;
+}
+
+/** The `x-mfa-setup-token` header wins; without it the caller must be a signed-in user. */
+export async function resolveSetupCaller(svc: Services, actor: Principal, setupToken: string | undefined): Promise<SetupCaller> {
+  const stored = setupToken !== undefined ? await liveMfaToken(svc, setupToken, 'setup') : undefined;
+  const user = await findUserById(svc.database, stored?.userId ?? signedInUserId(actor));
+  if (!user || !user.active) throw errors.unauthorized('Account not found or deactivated');
+  return { user, setupToken: stored };
+}
+
+/**
+ * `POST /auth/mfa/setup/totp`: a new secret, pending until a code from it is confirmed. The
+ * secret, its `otpauth://` URI and the QR code are shown here once and never again.
+ */
+export async function startTotpSetup(svc: Services, caller: SetupCaller) {
+  const methods = await listMfaMethods(svc.database, caller.user.id);
+  if (methods.some((m) => m.method === 'totp' && m.enabledAt !== null)) throw errors.conflict('TOTP is already enabled; disable it first');
+  const secret = newTotpSecret();
+  await putPendingMfaMethod(svc.database, caller.user.id, 'totp', svc.secretBox.seal(secret), svc.now().toISOString());
+  const otpauthUrl = totpUri(secret, await issuerName(svc), caller.user.username);
+  const svg = await QRCode.toString(otpauthUrl, { type: 'svg' });
+  return { secret, otpauthUrl, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
+}
+
+/**
+ * `POST /auth/mfa/setup/totp/verify {code}`: a right code enables TOTP; the first method also
+ * issues backup codes. Called with a setup token, it finishes the held login and opens a session.
+ */
+export async function confirmTotpSetup(svc: Services, caller: SetupCaller, code: string, client: ClientInfo) {
+  const userId = caller.user.id;
+  const keys = [`account:${userId}`, `ip:${client.ip ?? 'unknown'}`];
+  await svc.mfaLimiter.check(keys, svc.now().getTime());
+  const methods = await listMfaMethods(svc.database, userId);
+  const pending = methods.find((m) => m.method === 'totp');
+  if (!pending?.secretEnc || pending.enabledAt !== null) throw errors.conflict('No TOTP setup is pending; start one first');
+  const step = matchTotpStep(svc.secretBox.open(pending.secretEnc), code, svc.now().getTime());
+  if (step === null) {
+    await svc.mfaLimiter.hit(keys, svc.now().getTime());
+    throw errors.unauthorized('Invalid verification code');
+  }
+  const first = !methods.some((m) => m.enabledAt !== null);
+  const backupCodes = await inTransaction(svc.database, async (conn) => {
+    const at = svc.now().toISOString();
+    if (!(await enableMfaMethod(conn, userId, 'totp', at, step))) throw errors.conflict('TOTP is already enabled');
+    // The setup token has done its job: neither it nor any other of the user's opens a login again.
+    if (caller.setupToken) await spendUserMfaTokens(conn, userId, 'setup', at);
+    return first ? issueBackupCodes(conn, userId, at) : undefined;
+  });
+  await svc.mfaLimiter.clear(keys[0]);
+  const actor: Principal = { kind: 'user', id: userId, role: null, permissions: new Set(), client };
+  await recordAudit(svc, 'mfaEnable', { actor, target: userId, details: { method: 'totp' } });
+  const result = { enabled: true as const, ...(backupCodes && { backupCodes }) };
+  if (!caller.setupToken) return result;
+  const session = await openSignedInSession(
+    svc,
+    { ...caller.user, mfaEnabled: true },
+    { ...client, rememberMe: caller.setupToken.rememberMe },
+  );
+  return { ...result, ...session.tokens, user: session.user };
+}
+
+/** The issuer shown in authenticator apps: the public host, else the site name. */
+async function issuerName(svc: Services): Promise<string> {
+  const publicUrl = svc.config.server.publicUrl;
+  if (publicUrl) {
+    try {
+      return new URL(publicUrl).host;
+    } catch {
+      // A malformed URL is refused by the configuration; fall through to the site name anyway.
+    }
+  }
+  return (await readSettings(svc)).siteName;
+}

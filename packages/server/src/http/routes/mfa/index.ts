@@ -1,0 +1,111 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { adminResetMfa, disableAllMfa, disableMfaMethod, mfaStatus, regenerateBackupCodes } from '../../../domain/mfa/manage-mfa.js';
+import { confirmTotpSetup, resolveSetupCaller, startTotpSetup } from '../../../domain/mfa/totp-setup.js';
+import { listOwnTrustedDevices, revokeOwnTrustedDevices } from '../../../domain/mfa/trusted-devices.js';
+import { verifyBackupLogin, verifyMfaLogin } from '../../../domain/mfa/verify-login.js';
+import type { Services } from '../../../domain/services.js';
+import * as S from './schemas.js';
+
+const client = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
+const setupHeader = (req: FastifyRequest) => {
+  const value = req.headers['x-mfa-setup-token'];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+const ok = { data: { success: true as const } };
+
+/** Multi-factor sign-in (docs/api.md, "Multi-factor authentication"); the rules live in domain/mfa/. */
+export async function mfaRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
+  app.post<{ Body: Static<typeof S.VerifyBody> }>(
+    '/auth/mfa/verify',
+    { schema: { body: S.VerifyBody, response: { 200: S.SignedIn, ...S.errorResponses } } },
+    async (req) => {
+      const { tokens, user } = await verifyMfaLogin(svc, { ...req.body, ...client(req) });
+      return { data: { ...tokens, user } };
+    },
+  );
+
+  app.post<{ Body: Static<typeof S.VerifyBackupBody> }>(
+    '/auth/mfa/verify-backup',
+    { schema: { body: S.VerifyBackupBody, response: { 200: S.SignedIn, ...S.errorResponses } } },
+    async (req) => {
+      const { tokens, user } = await verifyBackupLogin(svc, { ...req.body, ...client(req) });
+      return { data: { ...tokens, user } };
+    },
+  );
+
+  // Setup: a session or the `x-mfa-setup-token` header of a login held at `requiresMFASetup`.
+  app.post('/auth/mfa/setup/totp', { schema: { response: { 200: S.TotpSetup, ...S.errorResponses } } }, async (req) => ({
+    data: await startTotpSetup(svc, await resolveSetupCaller(svc, req.principal, setupHeader(req))),
+  }));
+
+  app.post<{ Body: Static<typeof S.SetupVerifyBody> }>(
+    '/auth/mfa/setup/totp/verify',
+    { schema: { body: S.SetupVerifyBody, response: { 200: S.SetupVerified, ...S.errorResponses } } },
+    async (req) => {
+      const caller = await resolveSetupCaller(svc, req.principal, setupHeader(req));
+      return { data: await confirmTotpSetup(svc, caller, req.body.code, client(req)) };
+    },
+  );
+
+  app.get('/auth/mfa/status', { config: { auth: true }, schema: { response: { 200: S.Status, ...S.errorResponses } } }, async (req) => ({
+    data: await mfaStatus(svc, req.principal),
+  }));
+
+  app.post<{ Body: Static<typeof S.DisableBody> }>(
+    '/auth/mfa/disable',
+    { config: { auth: true }, schema: { body: S.DisableBody, response: { 200: S.SuccessData, ...S.errorResponses } } },
+    async (req) => {
+      await disableMfaMethod(svc, req.principal, req.body);
+      return ok;
+    },
+  );
+
+  app.post<{ Body: Static<typeof S.PasswordBody> }>(
+    '/auth/mfa/disable-all',
+    { config: { auth: true }, schema: { body: S.PasswordBody, response: { 200: S.SuccessData, ...S.errorResponses } } },
+    async (req) => {
+      await disableAllMfa(svc, req.principal, req.body.password);
+      return ok;
+    },
+  );
+
+  app.post<{ Body: Static<typeof S.PasswordBody> }>(
+    '/auth/mfa/backup-codes/regenerate',
+    { config: { auth: true }, schema: { body: S.PasswordBody, response: { 200: S.BackupCodes, ...S.errorResponses } } },
+    async (req) => ({ data: { backupCodes: await regenerateBackupCodes(svc, req.principal, req.body.password) } }),
+  );
+
+  app.get(
+    '/auth/mfa/trusted-devices',
+    { config: { auth: true }, schema: { response: { 200: S.TrustedDevices, ...S.errorResponses } } },
+    async (req) => ({ data: await listOwnTrustedDevices(svc, req.principal) }),
+  );
+
+  app.delete(
+    '/auth/mfa/trusted-devices',
+    { config: { auth: true }, schema: { response: { 200: S.SuccessData, ...S.errorResponses } } },
+    async (req) => {
+      await revokeOwnTrustedDevices(svc, req.principal);
+      return ok;
+    },
+  );
+
+  app.delete<{ Params: Static<typeof S.IdParams> }>(
+    '/auth/mfa/trusted-devices/:id',
+    { config: { auth: true }, schema: { params: S.IdParams, response: { 200: S.SuccessData, ...S.errorResponses } } },
+    async (req) => {
+      await revokeOwnTrustedDevices(svc, req.principal, req.params.id);
+      return ok;
+    },
+  );
+
+  app.post<{ Params: Static<typeof S.UserIdParams> }>(
+    '/admin/users/:userId/mfa/reset',
+    { config: { auth: true }, schema: { params: S.UserIdParams, response: { 200: S.SuccessData, ...S.errorResponses } } },
+    async (req) => {
+      await adminResetMfa(svc, req.principal, req.params.userId);
+      return ok;
+    },
+  );
+}
