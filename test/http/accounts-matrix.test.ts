@@ -106,6 +106,25 @@ const ENDPOINTS: Endpoint[] = [
     allowed: ['editor', 'author', 'writer', 'viewer', 'api+studio:access'],
     call: (t, token) => t.request({ method: 'GET', url: '/api/config/structure', token }),
   },
+  {
+    name: 'GET /auth/mfa/status',
+    ok: 200,
+    allowed: CALLERS.filter((c) => c.name !== 'anonymous').map((c) => c.name),
+    call: (t, token) => t.request({ method: 'GET', url: '/api/auth/mfa/status', token }),
+  },
+  {
+    name: 'GET /auth/mfa/trusted-devices',
+    ok: 200,
+    allowed: CALLERS.filter((c) => c.name !== 'anonymous').map((c) => c.name),
+    call: (t, token) => t.request({ method: 'GET', url: '/api/auth/mfa/trusted-devices', token }),
+  },
+  // The admin role itself: no permission grants an MFA reset.
+  {
+    name: 'POST /admin/users/:id/mfa/reset',
+    ok: 200,
+    allowed: [],
+    call: (t, token, c) => t.request({ method: 'POST', url: `/api/admin/users/${c.target}/mfa/reset`, token }),
+  },
   { name: 'GET /audit', ok: 200, allowed: [], call: (t, token) => t.request({ method: 'GET', url: '/api/audit', token }) },
   {
     name: 'GET /config/schemas',
