@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 
@@ -58,5 +59,53 @@ describe('no secrets in responses', () => {
     const rows = await t.app.services.database.db.selectFrom('users').select('password_hash').execute();
     const everything = JSON.stringify(bodies);
     for (const r of rows) if (r.password_hash) expect(everything).not.toContain(r.password_hash);
+  });
+
+  it('MFA answers carry no hash, secret or code beyond the setup answer and the issued backup codes', async () => {
+    const admin = (
+      await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })
+    ).json().data.token;
+    const made = await t.request({
+      method: 'POST',
+      url: '/api/users',
+      token: admin,
+      payload: { username: 'mfascan', email: 'mfascan@example.com', password: 'mfascan-password-1' },
+    });
+    expect(made.statusCode).toBe(201);
+    const creds = { username: 'mfascan', password: 'mfascan-password-1' };
+    const session = (await t.request({ method: 'POST', url: '/api/auth/login', payload: creds })).json().data.token;
+    // Allowed once: the setup answer (secret, URI, QR code) and the backup codes when issued.
+    const setup = (await t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', token: session })).json().data;
+    const code = new TOTP({ secret: Secret.fromBase32(setup.secret) }).generate();
+    const enabled = await t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp/verify', token: session, payload: { code } });
+    expect(enabled.statusCode).toBe(200);
+    const backupCodes: string[] = enabled.json().data.backupCodes;
+    const bodies: Array<[string, unknown]> = [];
+    const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, token?: string, payload?: Record<string, unknown>) => {
+      const res = await t.request({ method, url, token, payload });
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+      bodies.push([`${method} ${url}`, res.json()]);
+      return res.json();
+    };
+    const device = 'scan-device-0123456789';
+    const pending = (await call('POST', '/api/auth/login', undefined, { ...creds, deviceId: device })).data;
+    await call('POST', '/api/auth/mfa/verify-backup', undefined, { mfaToken: pending.mfaToken, code: backupCodes[0] });
+    await call('GET', '/api/auth/mfa/status', session);
+    await call('GET', '/api/auth/mfa/trusted-devices', session);
+    await call('GET', '/api/auth/me', session);
+    await call('GET', '/api/users', admin);
+    await call('GET', '/api/audit', admin);
+    await call('DELETE', '/api/auth/mfa/trusted-devices', session);
+    await call('POST', '/api/auth/mfa/disable-all', session, { password: creds.password });
+    // `backupCodesRemaining` is a count, the one key of these answers the scan would otherwise flag.
+    for (const [name, body] of bodies)
+      expect([name, allKeys(body).filter((k) => SECRET_KEY.test(k) && k !== 'backupCodesRemaining')]).toEqual([name, []]);
+    const everything = JSON.stringify(bodies);
+    expect(everything).not.toContain(setup.secret);
+    for (const c of backupCodes) expect(everything).not.toContain(c);
+    const db = t.app.services.database.db;
+    const hashes = (await db.selectFrom('mfa_tokens').select('token_hash').execute()).map((r) => r.token_hash);
+    expect(hashes.length).toBeGreaterThan(0);
+    for (const h of hashes) expect(everything).not.toContain(h);
   });
 });
