@@ -156,6 +156,12 @@ describe('TOTP setup and login', () => {
       expect(res.statusCode).toBe(401);
       expect(res.json().error.code).toBe('UNAUTHORIZED');
     }
+    // Each wrong code is a failed sign-in in the audit log.
+    const audit = await t.request({ method: 'GET', url: '/api/audit?type=loginFailed&limit=100', token: admin });
+    const failed = (audit.json().data as Array<{ details: { username?: string; step?: string } }>).filter(
+      (e) => e.details.username === username,
+    );
+    expect(failed.map((e) => e.details.step)).toEqual(['mfa', 'mfa']);
   });
 
   it('TOTP replay: a code accepted once is refused the second time', async () => {
@@ -491,6 +497,37 @@ describe('secrets stay inside', () => {
     for (const s of stored) if (s) expect(all).not.toContain(s);
     // At rest the secret is encrypted, never the base32 text.
     for (const s of stored) expect(s ?? '').not.toContain(secret);
+  });
+});
+
+describe('cookie sessions', () => {
+  it('with security.cookie, finishing the login at /auth/mfa/verify sets the session cookies', async () => {
+    const app = await startTestApp({ security: { cookie: { secure: false, sameSite: 'strict' } } }, { now: () => new Date(clock) });
+    try {
+      const adminToken = await app.login(ADMIN.username, ADMIN.password);
+      await app.request({
+        method: 'POST',
+        url: '/api/users',
+        token: adminToken,
+        payload: { username: 'c1', email: 'c1@example.com', password: PASSWORD },
+      });
+      const session = await app.login('c1', PASSWORD);
+      const secret = (await app.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', token: session })).json().data.secret;
+      await app.request({ method: 'POST', url: '/api/auth/mfa/setup/totp/verify', token: session, payload: { code: code(secret) } });
+      tick();
+      const pending = await app.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'c1', password: PASSWORD } });
+      expect(pending.headers['set-cookie']).toBeUndefined();
+      const res = await app.request({
+        method: 'POST',
+        url: '/api/auth/mfa/verify',
+        payload: { mfaToken: pending.json().data.mfaToken, code: code(secret), method: 'totp' },
+      });
+      expect(res.statusCode).toBe(200);
+      const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []).map((c) => c.split('=')[0]);
+      expect(cookies).toEqual(expect.arrayContaining(['vellum_access', 'vellum_refresh', 'vellum_csrf']));
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -22,17 +22,23 @@ export interface SignInInput extends ClientInfo {
   rememberMe?: boolean;
   /** The device the sign-in comes from: a trusted one skips the second factor. */
   deviceId?: string;
+  /**
+   * The first factor was already multi-factor (a passkey: possession plus user verification), so
+   * no second factor and no setup is asked (docs/api.md, "Multi-factor authentication").
+   */
+  multiFactor?: boolean;
 }
 
 /** Methods a user may set up when the instance requires one (email joins with email codes). */
 const SETUP_METHODS: MfaMethodName[] = ['totp'];
 
 /**
- * Decides the outcome once the first factor is proven: (1) a user with an enabled method gets
- * `requiresMFA` unless the device is trusted; (2) without a method, under `mfaRequired`, a setup
- * token; (3) otherwise a session.
+ * Decides the outcome once the first factor is proven: (0) a multi-factor first factor gets a
+ * session at once; (1) a user with an enabled method gets `requiresMFA` unless the device is
+ * trusted; (2) without a method, under `mfaRequired`, a setup token; (3) otherwise a session.
  */
 export async function completeSignIn(svc: Services, user: StoredUser, input: SignInInput): Promise<LoginResult> {
+  if (input.multiFactor) return { outcome: 'success', ...(await openSignedInSession(svc, user, input)) };
   const methods = (await listMfaMethods(svc.database, user.id)).filter((m) => m.enabledAt !== null).map((m) => m.method);
   if (methods.length > 0) {
     if (!(await isTrustedDevice(svc, user.id, input.deviceId))) {

@@ -3,6 +3,7 @@ import { listMfaMethods, spendBackupCode, type MfaMethodName } from '../../stora
 import type { StoredMfaToken } from '../../storage/mfa-tokens-store.js';
 import { findUserById } from '../../storage/users-store.js';
 import { deviceHash } from '../identity/known-devices.js';
+import { recordAudit } from '../audit/record-audit.js';
 import type { ClientInfo } from '../identity/sessions.js';
 import { openSignedInSession } from '../identity/sign-in-outcome.js';
 import type { Services } from '../services.js';
@@ -59,6 +60,8 @@ async function finishWithCode(
   if (!(await check(user.id))) {
     await countWrongCode(svc, stored);
     await svc.mfaLimiter.hit(keys, svc.now().getTime());
+    const client = { ip: input.ip, userAgent: input.userAgent };
+    await recordAudit(svc, 'loginFailed', { actor: null, target: user.id, details: { username: user.username, step: 'mfa' }, client });
     throw errors.unauthorized(WRONG_CODE);
   }
   await spendToken(svc, stored);

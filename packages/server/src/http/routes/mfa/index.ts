@@ -5,6 +5,7 @@ import { confirmTotpSetup, resolveSetupCaller, startTotpSetup } from '../../../d
 import { listOwnTrustedDevices, revokeOwnTrustedDevices } from '../../../domain/mfa/trusted-devices.js';
 import { verifyBackupLogin, verifyMfaLogin } from '../../../domain/mfa/verify-login.js';
 import type { Services } from '../../../domain/services.js';
+import { setSessionCookies } from '../../cookies.js';
 import * as S from './schemas.js';
 
 const client = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
@@ -19,8 +20,9 @@ export async function mfaRoutes(app: FastifyInstance, { svc }: { svc: Services }
   app.post<{ Body: Static<typeof S.VerifyBody> }>(
     '/auth/mfa/verify',
     { schema: { body: S.VerifyBody, response: { 200: S.SignedIn, ...S.errorResponses } } },
-    async (req) => {
+    async (req, reply) => {
       const { tokens, user } = await verifyMfaLogin(svc, { ...req.body, ...client(req) });
+      setSessionCookies(reply, svc.config, tokens, svc.config.server.basePath);
       return { data: { ...tokens, user } };
     },
   );
@@ -28,8 +30,9 @@ export async function mfaRoutes(app: FastifyInstance, { svc }: { svc: Services }
   app.post<{ Body: Static<typeof S.VerifyBackupBody> }>(
     '/auth/mfa/verify-backup',
     { schema: { body: S.VerifyBackupBody, response: { 200: S.SignedIn, ...S.errorResponses } } },
-    async (req) => {
+    async (req, reply) => {
       const { tokens, user } = await verifyBackupLogin(svc, { ...req.body, ...client(req) });
+      setSessionCookies(reply, svc.config, tokens, svc.config.server.basePath);
       return { data: { ...tokens, user } };
     },
   );
@@ -42,9 +45,12 @@ export async function mfaRoutes(app: FastifyInstance, { svc }: { svc: Services }
   app.post<{ Body: Static<typeof S.SetupVerifyBody> }>(
     '/auth/mfa/setup/totp/verify',
     { schema: { body: S.SetupVerifyBody, response: { 200: S.SetupVerified, ...S.errorResponses } } },
-    async (req) => {
+    async (req, reply) => {
       const caller = await resolveSetupCaller(svc, req.principal, setupHeader(req));
-      return { data: await confirmTotpSetup(svc, caller, req.body.code, client(req)) };
+      const result = await confirmTotpSetup(svc, caller, req.body.code, client(req));
+      // Finishing a held login opens a session: with cookie sessions it gets its cookies like a login.
+      if ('token' in result) setSessionCookies(reply, svc.config, result, svc.config.server.basePath);
+      return { data: result };
     },
   );
 
