@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../packages/server/src/index.js';
 import { backupCodeHash, newBackupCodes } from '../../packages/server/src/domain/mfa/backup-codes.js';
-import { secretBox } from '../../packages/server/src/domain/mfa/secret-box.js';
+import { loadSecretBox, secretBox } from '../../packages/server/src/domain/mfa/secret-box.js';
+import type { Database } from '../../packages/server/src/storage/database.js';
 import { matchTotpStep, newTotpSecret } from '../../packages/server/src/domain/mfa/totp.js';
 import { isAppError } from '../../packages/server/src/errors.js';
 import { configProblems } from '../helpers/config-problems.js';
@@ -73,6 +74,20 @@ describe('secret box (AES-256-GCM)', () => {
       expect(isAppError(caught) && caught.code).toBe('INTERNAL_ERROR');
       expect(String((caught as Error).message)).not.toContain('JBSWY3DPEHPK3PXP');
     }
+  });
+});
+
+describe('the key of the secret box', () => {
+  it('comes from security.encryptionKey when set, else from the JWT secret: each opens only its own', async () => {
+    const noDatabase = {} as Database;
+    const jwtSecret = randomBytes(48).toString('base64url');
+    const byJwt = await loadSecretBox(noDatabase, resolveConfig({ security: { jwtSecret } }, {}));
+    const byJwtAgain = await loadSecretBox(noDatabase, resolveConfig({ security: { jwtSecret } }, {}));
+    const byKey = await loadSecretBox(noDatabase, resolveConfig({ security: { jwtSecret, encryptionKey: 'e'.repeat(40) } }, {}));
+    const sealed = byJwt.seal('JBSWY3DPEHPK3PXP');
+    expect(byJwtAgain.open(sealed)).toBe('JBSWY3DPEHPK3PXP');
+    expect(() => byKey.open(sealed)).toThrow(/cannot be decrypted/);
+    expect(byKey.open(byKey.seal('x'))).toBe('x');
   });
 });
 
