@@ -463,6 +463,42 @@ describe('managing methods', () => {
   });
 });
 
+describe('callers and inputs', () => {
+  it('an API token has no second factor to manage: status and setup are 403', async () => {
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/tokens',
+      token: admin,
+      payload: { name: 'mfa-api', permissions: ['users:read'] },
+    });
+    const apiToken = created.json().data.token;
+    expect((await t.request({ method: 'GET', url: '/api/auth/mfa/status', token: apiToken })).statusCode).toBe(403);
+    expect((await t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', token: apiToken })).statusCode).toBe(403);
+    expect((await t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp' })).statusCode).toBe(401);
+  });
+
+  it('verify with a method the user has not set up is 400 INVALID_INPUT', async () => {
+    const { username } = await enrolled();
+    const res = await verify({ mfaToken: await mfaToken(username), code: '123456', method: 'email' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('INVALID_INPUT');
+  });
+
+  it('a user with MFA, backup codes, trusted devices and pending tokens can be deleted', async () => {
+    const { username, secret } = await enrolled();
+    await verify({ mfaToken: await mfaToken(username), code: code(secret), trustDevice: true, deviceId: DEVICE, deviceName: 'A' });
+    await mfaToken(username, { deviceId: 'another-device-0123456789' });
+    const id = (await t.request({ method: 'GET', url: `/api/users/by-username/${username}`, token: admin })).json().data.id;
+    expect((await t.request({ method: 'DELETE', url: `/api/users/${id}`, token: admin })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: `/api/users/${id}`, token: admin })).statusCode).toBe(404);
+    const db = t.app.services.database.db;
+    for (const table of ['mfa_methods', 'mfa_backup_codes', 'mfa_tokens', 'trusted_devices'] as const) {
+      const rows = await db.selectFrom(table).select('user_id').where('user_id', '=', id).execute();
+      expect([table, rows.length]).toEqual([table, 0]);
+    }
+  });
+});
+
 describe('secrets stay inside', () => {
   it('after setup no response carries the TOTP secret, a stored hash or an unissued code', async () => {
     const { username, secret, session, backupCodes } = await enrolled();
