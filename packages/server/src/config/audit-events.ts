@@ -11,6 +11,8 @@ export const AUDIT_EVENTS = [
   'tokenCreate',
   'tokenRevoke',
   'settingsUpdate',
+  'passkeyAdd',
+  'passkeyRemove',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

@@ -8,6 +8,7 @@ import { revisionsExcludeCurrent } from './004-revisions-exclude-current.js';
 import { media } from './005-media.js';
 import { knownDevices } from './006-known-devices.js';
 import { searchUnaccent } from './007-search-unaccent.js';
+import { passkeys } from './009-passkeys.js';
 
 /** Migrations in order; names never change once released. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -19,6 +20,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '005-media': media(dialect),
     '006-known-devices': knownDevices(),
     '007-search-unaccent': searchUnaccent(dialect),
+    '009-passkeys': passkeys(),
   };
 }
 
