@@ -15,12 +15,14 @@ export function passkeySection(r: ConfigReader, raw: unknown): PasskeyConfig | u
   const enabled = r.bool('security.passkey.enabled', o.enabled, false);
   const rpId = r.string('security.passkey.rpId', o.rpId)?.toLowerCase();
   const rpName = r.string('security.passkey.rpName', o.rpName, { minLength: 1 });
-  const origins = originList(r, o.origin, rpId);
-  if (rpId !== undefined && !HOST.test(rpId)) r.problem('security.passkey.rpId', `"${rpId}" is not a host name (no scheme, port or path)`);
+  const validHost = rpId !== undefined && HOST.test(rpId);
+  if (rpId !== undefined && !validHost) r.problem('security.passkey.rpId', `"${rpId}" is not a host name (no scheme, port or path)`);
+  const origins = originList(r, o.origin, validHost ? rpId : undefined);
   if (enabled) {
     if (rpId === undefined) r.problem('security.passkey.rpId', 'required when passkeys are enabled');
     if (rpName === undefined) r.problem('security.passkey.rpName', 'required when passkeys are enabled');
-    if (origins.length === 0) r.problem('security.passkey.origin', 'required when passkeys are enabled');
+    if (o.origin === undefined || o.origin === null || (Array.isArray(o.origin) && o.origin.length === 0))
+      r.problem('security.passkey.origin', 'required when passkeys are enabled');
   }
   return { enabled, rpId: rpId ?? '', rpName: rpName ?? '', origins };
 }
