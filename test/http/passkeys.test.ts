@@ -16,8 +16,15 @@ let admin: string;
 const answered: string[] = [];
 const keys: SoftwareAuthenticator[] = [];
 
+// Failed passkey sign-ins count against the client IP's sign-in limit, which password sign-in
+// shares: each assertion comes from an address of its own unless a test pins one.
+let pinnedIp: string | undefined;
+let ips = 0;
+const clientIp = () => pinnedIp ?? `10.77.${Math.floor(++ips / 250)}.${ips % 250}`;
+
 async function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, token?: string) {
-  const res = await t.request({ method, url: `/api/auth/passkey${url}`, payload: payload as never, token });
+  const remoteAddress = url === '/login/verify' ? clientIp() : undefined;
+  const res = await t.request({ method, url: `/api/auth/passkey${url}`, payload: payload as never, token, remoteAddress });
   answered.push(res.body);
   return res;
 }
@@ -105,12 +112,37 @@ describe('passkeys', () => {
     expect(list.find((c: { id: string }) => c.id === key.id).lastUsedAt).toEqual(expect.any(String));
   });
 
-  it('a passkey sign-in is audited as a login', async () => {
+  it('audit: passkeyAdd, login with method passkey, passkeyRemove', async () => {
     const { key } = await register(admin);
     expect((await loginWith(key)).statusCode).toBe(200);
-    const audit = await t.request({ method: 'GET', url: '/api/audit?type=login', token: admin });
-    expect(audit.statusCode, audit.body).toBe(200);
-    expect(JSON.stringify(audit.json().data)).toContain('passkey');
+    expect((await call('DELETE', `/credentials/${key.id}`, undefined, admin)).statusCode).toBe(200);
+    const audit = async (type: string) => {
+      const res = await t.request({ method: 'GET', url: `/api/audit?type=${type}`, token: admin });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data as { details: Record<string, unknown> | null }[];
+    };
+    expect((await audit('passkeyAdd')).some((r) => r.details?.credentialId === key.id)).toBe(true);
+    expect((await audit('passkeyRemove')).some((r) => r.details?.credentialId === key.id)).toBe(true);
+    expect((await audit('login')).some((r) => r.details?.method === 'passkey')).toBe(true);
+  });
+
+  it('the same authenticator credential registered twice: 409 CONFLICT', async () => {
+    const { key } = await register(admin);
+    const options = (await call('POST', '/register/options', {}, admin)).json().data;
+    expectSpecError(await call('POST', '/register/verify', { response: key.register(options) }, admin), 409, 'CONFLICT');
+  });
+
+  it('an API token cannot manage passkeys: 403 FORBIDDEN', async () => {
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/tokens',
+      token: admin,
+      payload: { name: 'pk', permissions: ['content:read'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const apiToken = created.json().data.token;
+    expectSpecError(await call('POST', '/register/options', {}, apiToken), 403, 'FORBIDDEN');
+    expectSpecError(await call('GET', '/credentials', undefined, apiToken), 403, 'FORBIDDEN');
   });
 
   it("excludeCredentials lists the user's passkeys", async () => {
@@ -191,6 +223,12 @@ describe('passkeys', () => {
       expectUnauthorized(await loginWith(key, { badSignature: true }));
     });
 
+    it('a user handle naming someone else', async () => {
+      const { key } = await register(admin);
+      key.userHandle = Buffer.from('someone-else').toString('base64url');
+      expectUnauthorized(await loginWith(key));
+    });
+
     it('an unknown credential', async () => {
       expectUnauthorized(await loginWith(newAuthenticator()));
     });
@@ -247,10 +285,27 @@ describe('passkeys', () => {
   });
 });
 
+describe('passkey challenges last 5 minutes', () => {
+  it('an assertion over a challenge older than 5 minutes is 401; a fresh one passes', async () => {
+    const clock = { at: Date.parse('2030-01-01T00:00:00Z') };
+    t = await startTestApp(PASSKEYS, { now: () => new Date(clock.at) });
+    try {
+      const { key } = await register(await t.login(ADMIN.username, ADMIN.password));
+      const stale = await loginOptions();
+      clock.at += 5 * 60_000 + 1000;
+      expectUnauthorized(await call('POST', '/login/verify', { response: key.assert(stale) }));
+      expect((await loginWith(key)).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('passkey sign-in is rate limited per IP', () => {
   it('failed assertions spend the address: 429 RATE_LIMITED with Retry-After', async () => {
     t = await startTestApp({ security: { ...PASSKEYS.security, rateLimit: { login: { windowMs: 60_000, max: 3 } } } });
     try {
+      pinnedIp = '10.99.0.1';
       const key = newAuthenticator();
       for (let i = 0; i < 3; i++) expectUnauthorized(await loginWith(key));
       const res = await loginWith(key);
@@ -258,6 +313,7 @@ describe('passkey sign-in is rate limited per IP', () => {
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       expect(err.retryAfter).toBeGreaterThan(0);
     } finally {
+      pinnedIp = undefined;
       await t.close();
     }
   });
