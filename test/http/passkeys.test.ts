@@ -80,6 +80,14 @@ describe('passkeys', () => {
     expect(o.authenticatorSelection.residentKey).toBe('required');
   });
 
+  it('the options endpoints take an empty body or none', async () => {
+    const none = await t.request({ method: 'POST', url: '/api/auth/passkey/login/options' });
+    expect(none.statusCode, none.body).toBe(200);
+    const mine = await t.request({ method: 'POST', url: '/api/auth/passkey/register/options', token: admin });
+    expect(mine.statusCode, mine.body).toBe(200);
+    expectSpecError(await call('POST', '/login/options', { allowCredentials: [] }), 422, 'VALIDATION_ERROR');
+  });
+
   it('registration needs a session: anonymous is 401', async () => {
     expectUnauthorized(await call('POST', '/register/options', {}));
   });

@@ -2,6 +2,7 @@ import {
   generateAuthenticationOptions,
   verifyAuthenticationResponse,
   type AuthenticationResponseJSON,
+  type AuthenticatorTransportFuture,
   type PublicKeyCredentialRequestOptionsJSON,
   type VerifiedAuthenticationResponse,
 } from '@simplewebauthn/server';
@@ -94,7 +95,7 @@ async function verifyAssertion(
         id: passkey.id,
         publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
         counter: passkey.counter,
-        transports: passkey.transports as never,
+        transports: passkey.transports as AuthenticatorTransportFuture[],
       },
     });
   } catch (err) {

@@ -2,6 +2,7 @@ import {
   generateRegistrationOptions,
   verifyRegistrationResponse,
   type PublicKeyCredentialCreationOptionsJSON,
+  type AuthenticatorTransportFuture,
   type RegistrationResponseJSON,
   type VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
@@ -40,7 +41,7 @@ export async function passkeyRegistrationOptions(svc: Services, actor: Principal
     userDisplayName: displayName(user),
     timeout: CHALLENGE_TTL_MS,
     attestationType: 'none',
-    excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports as never })),
+    excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports as AuthenticatorTransportFuture[] })),
     authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
     supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
   });
