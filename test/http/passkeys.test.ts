@@ -186,6 +186,15 @@ describe('passkeys', () => {
     expectUnauthorized(await loginWith(key));
   });
 
+  it("a deleted user's passkeys go with them: no sign-in, the authenticator may register anew", async () => {
+    const other = await t.userToken('editor');
+    const { key } = await register(other);
+    const id = (await t.request({ method: 'GET', url: '/api/auth/me', token: other })).json().data.id;
+    expect((await t.request({ method: 'DELETE', url: `/api/users/${id}`, token: admin })).statusCode).toBe(200);
+    expectUnauthorized(await loginWith(key));
+    await register(admin, key);
+  });
+
   it('a second user registers and signs in as themselves', async () => {
     const other = await t.userToken('editor');
     const { key } = await register(other);
