@@ -114,8 +114,8 @@ export class SoftwareAuthenticator {
     const clientDataJSON = this.clientData('webauthn.get', forge.challenge ?? options.challenge, forge.origin);
     const authData = this.authDataHead(forge.rpId, FLAG_UP | FLAG_UV, this.signCount);
     const signed = Buffer.concat([authData, createHash('sha256').update(clientDataJSON).digest()]);
-    const signature = sign('sha256', signed, this.privateKey);
-    if (forge.badSignature) signature[signature.length - 1] ^= 0xff;
+    // A bad signature is well-formed DER, made over other bytes: only the verification can tell.
+    const signature = sign('sha256', forge.badSignature ? Buffer.concat([signed, Buffer.from([0])]) : signed, this.privateKey);
     return {
       id: this.id,
       rawId: this.id,
