@@ -1,6 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { SoftwareAuthenticator } from '../helpers/software-authenticator.js';
 
 /** Every key anywhere in a JSON value. */
 function allKeys(value: unknown, out: string[] = []): string[] {
@@ -8,18 +9,24 @@ function allKeys(value: unknown, out: string[] = []): string[] {
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) (out.push(k), allKeys(v, out));
   return out;
 }
-const SECRET_KEY = /hash|secret|password|backup|otp|providerToken/i;
+const SECRET_KEY = /hash|secret|password|backup|otp|providerToken|publicKey|public_key/i;
+const ORIGIN = 'http://localhost:3000';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ security: { passkey: { enabled: true, rpId: 'localhost', rpName: 'Vellum', origin: ORIGIN } } });
 });
 afterAll(() => t.close());
 
 describe('no secrets in responses', () => {
-  it('a recursive key scan over every auth, user, token and audit response finds no hash, secret or password', async () => {
+  it('a recursive key scan over every auth, passkey, user, token and audit response finds no hash, secret, password or public key', async () => {
     const bodies: Array<[string, unknown]> = [];
-    const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token?: string, payload?: Record<string, unknown>) => {
+    const call = async (
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+      url: string,
+      token?: string,
+      payload?: Record<string, unknown>,
+    ) => {
       const res = await t.request({ method, url, token, payload });
       expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
       bodies.push([`${method} ${url}`, res.body ? res.json() : null]);
@@ -30,6 +37,14 @@ describe('no secrets in responses', () => {
     await call('GET', '/api/auth/me', admin);
     await call('POST', '/api/auth/validate', admin);
     const refreshed = (await call('POST', '/api/auth/refresh', undefined, { refreshToken: session.refreshToken })).data;
+    const key = new SoftwareAuthenticator({ origin: ORIGIN, rpId: 'localhost' });
+    await call('GET', '/api/auth/passkey/status');
+    const creation = (await call('POST', '/api/auth/passkey/register/options', refreshed.token, {})).data;
+    await call('POST', '/api/auth/passkey/register/verify', refreshed.token, { response: key.register(creation) });
+    const request = (await call('POST', '/api/auth/passkey/login/options', undefined, {})).data;
+    await call('POST', '/api/auth/passkey/login/verify', undefined, { response: key.assert(request) });
+    await call('GET', '/api/auth/passkey/credentials', refreshed.token);
+    await call('PATCH', `/api/auth/passkey/credentials/${key.id}`, refreshed.token, { name: 'scan' });
     const user = (
       await call('POST', '/api/users', refreshed.token, {
         username: 'scan',
@@ -52,6 +67,7 @@ describe('no secrets in responses', () => {
     await call('POST', '/api/auth/verify-reset-token', undefined, { token: 'x'.repeat(43) });
     await call('GET', '/api/audit', refreshed.token);
     await call('GET', '/api/config/settings', refreshed.token);
+    await call('DELETE', `/api/auth/passkey/credentials/${key.id}`, refreshed.token);
     await call('POST', '/api/auth/logout', refreshed.token);
     await call('DELETE', `/api/users/${user.id}`, refreshed.token);
     for (const [name, body] of bodies) expect([name, allKeys(body).filter((k) => SECRET_KEY.test(k))]).toEqual([name, []]);

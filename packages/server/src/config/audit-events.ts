@@ -14,6 +14,8 @@ export const AUDIT_EVENTS = [
   'mfaEnable',
   'mfaDisable',
   'mfaReset',
+  'passkeyAdd',
+  'passkeyRemove',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

@@ -7,6 +7,7 @@ import { mediaSection } from './media-section.js';
 import { isKnownExample } from './known-examples.js';
 import { databaseSection } from './database-section.js';
 import { corsSection } from './cors-section.js';
+import { passkeySection } from './passkey-section.js';
 import type { AdminUserConfig, VellumConfig } from './types.js';
 
 export interface ConfigFlags {
@@ -138,7 +139,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       assignRole: r.func('security.assignRole', security.assignRole),
       cookie: cookieSection(r, security.cookie),
       oauth: optionalSection(r, 'security.oauth', security.oauth),
-      passkey: optionalSection(r, 'security.passkey', security.passkey),
+      passkey: passkeySection(r, security.passkey),
       auditLog: auditLogSection(r, security.auditLog),
       captcha: captchaSection(r, security.captcha),
       encryptionKey,

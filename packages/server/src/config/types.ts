@@ -83,6 +83,14 @@ export interface CorsConfig {
   credentials: boolean;
 }
 
+/** `security.passkey`: the WebAuthn relying party; `origins` are exact browser origins. */
+export interface PasskeyConfig {
+  enabled: boolean;
+  rpId: string;
+  rpName: string;
+  origins: string[];
+}
+
 /** The resolved, validated and frozen configuration every layer reads. */
 export interface VellumConfig {
   server: {
@@ -118,7 +126,8 @@ export interface VellumConfig {
     /** Cookie sessions for the studio; absent: bearer tokens only. */
     cookie?: { secure: boolean; httpOnly: true; sameSite: 'Strict' | 'Lax' | 'None'; maxAge?: number };
     oauth?: Record<string, unknown>;
-    passkey?: Record<string, unknown>;
+    /** Passkeys (WebAuthn); absent: off. */
+    passkey?: PasskeyConfig;
     auditLog: { enabled: boolean; events: readonly string[] };
     /** Key material for secrets kept encrypted at rest (TOTP secrets); the JWT key when unset. */
     encryptionKey?: string;

@@ -179,6 +179,31 @@ export interface TrustedDevicesTable {
   expires_at: string;
 }
 
+export interface PasskeyCredentialsTable {
+  /** The credential id, base64url. */
+  id: string;
+  user_id: string;
+  /** COSE public key, base64url. */
+  public_key: string;
+  /** bigint: PostgreSQL answers it as a string. */
+  counter: number | string;
+  /** JSON list of transports. */
+  transports: string;
+  device_type: string;
+  backed_up: number | boolean;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface PasskeyChallengesTable {
+  challenge: string;
+  purpose: string;
+  user_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Tables {
   documents: DocumentsTable;
   document_revisions: DocumentRevisionsTable;
@@ -196,6 +221,8 @@ export interface Tables {
   mfa_backup_codes: MfaBackupCodesTable;
   mfa_tokens: MfaTokensTable;
   trusted_devices: TrustedDevicesTable;
+  passkey_credentials: PasskeyCredentialsTable;
+  passkey_challenges: PasskeyChallengesTable;
   /** Instance-wide key/value rows: generated secrets, the first-boot claim, settings. */
   instance: InstanceTable;
 }

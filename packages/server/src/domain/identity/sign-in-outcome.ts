@@ -18,6 +18,9 @@ export type LoginResult =
   | { outcome: 'requiresMFA'; mfaToken: string; methods: MfaMethodName[]; expiresAt: string }
   | { outcome: 'requiresMFASetup'; setupToken: string; methods: MfaMethodName[]; expiresAt: string };
 
+/** The outcome with a session: every factor was given. */
+export type SignedIn = Extract<LoginResult, { outcome: 'success' }>;
+
 export interface SignInInput extends ClientInfo {
   rememberMe?: boolean;
   /** The device the sign-in comes from: a trusted one skips the second factor. */
@@ -38,7 +41,7 @@ const SETUP_METHODS: MfaMethodName[] = ['totp'];
  * trusted; (2) without a method, under `mfaRequired`, a setup token; (3) otherwise a session.
  */
 export async function completeSignIn(svc: Services, user: StoredUser, input: SignInInput): Promise<LoginResult> {
-  if (input.multiFactor) return { outcome: 'success', ...(await openSignedInSession(svc, user, input)) };
+  if (input.multiFactor) return openSignedInSession(svc, user, input);
   const methods = (await listMfaMethods(svc.database, user.id)).filter((m) => m.enabledAt !== null).map((m) => m.method);
   if (methods.length > 0) {
     if (!(await isTrustedDevice(svc, user.id, input.deviceId))) {
@@ -49,15 +52,23 @@ export async function completeSignIn(svc: Services, user: StoredUser, input: Sig
     const { token, expiresAt } = await issueMfaToken(svc, user.id, 'setup', Boolean(input.rememberMe));
     return { outcome: 'requiresMFASetup', setupToken: token, methods: SETUP_METHODS, expiresAt };
   }
-  return { outcome: 'success', ...(await openSignedInSession(svc, user, input)) };
+  return openSignedInSession(svc, user, input);
 }
 
-/** Every factor is given: a session, the last-login time and the audit record. */
-export async function openSignedInSession(svc: Services, user: StoredUser, input: ClientInfo & { rememberMe?: boolean }) {
+/**
+ * Every factor is given: a session, the last-login time and the audit record (`details.method`
+ * names a first factor other than the password).
+ */
+export async function openSignedInSession(
+  svc: Services,
+  user: StoredUser,
+  input: ClientInfo & { rememberMe?: boolean; method?: 'passkey' },
+): Promise<SignedIn> {
   const tokens = await startSession(svc, user, input);
   const at = svc.now().toISOString();
   await setLastLogin(svc.database, user.id, at);
   const client = { ip: input.ip, userAgent: input.userAgent };
-  await recordAudit(svc, 'login', { actor: { kind: 'user', id: user.id, role: null, permissions: new Set() }, target: user.id, client });
-  return { tokens, user: toUserView({ ...user, lastLogin: at }) };
+  const actor = { kind: 'user' as const, id: user.id, role: null, permissions: new Set<string>() };
+  await recordAudit(svc, 'login', { actor, target: user.id, details: input.method ? { method: input.method } : undefined, client });
+  return { outcome: 'success', tokens, user: toUserView({ ...user, lastLogin: at }) };
 }

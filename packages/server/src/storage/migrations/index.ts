@@ -9,6 +9,7 @@ import { media } from './005-media.js';
 import { knownDevices } from './006-known-devices.js';
 import { searchUnaccent } from './007-search-unaccent.js';
 import { mfa } from './008-mfa.js';
+import { passkeys } from './009-passkeys.js';
 
 /** Migrations in order; names never change once released. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -21,6 +22,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '006-known-devices': knownDevices(),
     '007-search-unaccent': searchUnaccent(dialect),
     '008-mfa': mfa(),
+    '009-passkeys': passkeys(),
   };
 }
 
