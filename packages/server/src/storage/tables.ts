@@ -168,6 +168,15 @@ export interface MfaTokensTable {
   remember_me: number | boolean;
 }
 
+export interface MfaEmailCodesTable {
+  user_id: string;
+  purpose: string;
+  code_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface TrustedDevicesTable {
   id: string;
   user_id: string;
@@ -220,6 +229,7 @@ export interface Tables {
   mfa_methods: MfaMethodsTable;
   mfa_backup_codes: MfaBackupCodesTable;
   mfa_tokens: MfaTokensTable;
+  mfa_email_codes: MfaEmailCodesTable;
   trusted_devices: TrustedDevicesTable;
   passkey_credentials: PasskeyCredentialsTable;
   passkey_challenges: PasskeyChallengesTable;

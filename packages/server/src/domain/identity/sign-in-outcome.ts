@@ -1,6 +1,7 @@
 import { listMfaMethods, type MfaMethodName } from '../../storage/mfa-store.js';
 import { setLastLogin, type StoredUser } from '../../storage/users-store.js';
 import { recordAudit } from '../audit/record-audit.js';
+import { mailEmailCode } from '../mfa/email-codes.js';
 import { issueMfaToken } from '../mfa/mfa-tokens.js';
 import { isTrustedDevice } from '../mfa/trusted-devices.js';
 import type { Services } from '../services.js';
@@ -32,13 +33,13 @@ export interface SignInInput extends ClientInfo {
   multiFactor?: boolean;
 }
 
-/** Methods a user may set up when the instance requires one (email joins with email codes). */
-const SETUP_METHODS: MfaMethodName[] = ['totp'];
+/** Methods a user may set up when the instance requires one: email codes only when mail can go out. */
+const SETUP_METHODS: MfaMethodName[] = ['totp', 'email'];
 
 /**
  * Decides the outcome once the first factor is proven: (0) a multi-factor first factor gets a
  * session at once; (1) a user with an enabled method gets `requiresMFA` unless the device is
- * trusted; (2) without a method, under `mfaRequired`, a setup token; (3) otherwise a session.
+ * trusted (email as the only method also mails a code); (2) without a method, under `mfaRequired`, a setup token; (3) otherwise a session.
  */
 export async function completeSignIn(svc: Services, user: StoredUser, input: SignInInput): Promise<LoginResult> {
   if (input.multiFactor) return openSignedInSession(svc, user, input);
@@ -46,11 +47,18 @@ export async function completeSignIn(svc: Services, user: StoredUser, input: Sig
   if (methods.length > 0) {
     if (!(await isTrustedDevice(svc, user.id, input.deviceId))) {
       const { token, expiresAt } = await issueMfaToken(svc, user.id, 'mfa', Boolean(input.rememberMe));
+      // Email as the only method: the code is on its way with the answer (docs/api.md).
+      if (methods.length === 1 && methods[0] === 'email') await mailEmailCode(svc, user, 'login');
       return { outcome: 'requiresMFA', mfaToken: token, methods, expiresAt };
     }
   } else if ((await readSettings(svc)).mfaRequired) {
     const { token, expiresAt } = await issueMfaToken(svc, user.id, 'setup', Boolean(input.rememberMe));
-    return { outcome: 'requiresMFASetup', setupToken: token, methods: SETUP_METHODS, expiresAt };
+    return {
+      outcome: 'requiresMFASetup',
+      setupToken: token,
+      methods: SETUP_METHODS.filter((m) => m !== 'email' || svc.mailer.configured),
+      expiresAt,
+    };
   }
   return openSignedInSession(svc, user, input);
 }

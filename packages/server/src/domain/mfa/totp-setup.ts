@@ -1,16 +1,13 @@
 import QRCode from 'qrcode';
 import { errors } from '../../errors.js';
-import { inTransaction } from '../../storage/connection.js';
-import { enableMfaMethod, listMfaMethods, putPendingMfaMethod } from '../../storage/mfa-store.js';
-import { spendUserMfaTokens, type StoredMfaToken } from '../../storage/mfa-tokens-store.js';
+import { listMfaMethods, putPendingMfaMethod } from '../../storage/mfa-store.js';
+import type { StoredMfaToken } from '../../storage/mfa-tokens-store.js';
 import { findUserById, type StoredUser } from '../../storage/users-store.js';
 import type { Principal } from '../access/principal.js';
-import { recordAudit } from '../audit/record-audit.js';
 import type { ClientInfo } from '../identity/sessions.js';
-import { openSignedInSession } from '../identity/sign-in-outcome.js';
 import type { Services } from '../services.js';
 import { readSettings } from '../settings/instance-settings.js';
-import { issueBackupCodes } from './backup-codes.js';
+import { finishMfaSetup } from './finish-setup.js';
 import { liveMfaToken } from './mfa-tokens.js';
 import { matchTotpStep, newTotpSecret, totpUri } from './totp.js';
 import { signedInUserId } from './trusted-devices.js';
@@ -59,25 +56,7 @@ export async function confirmTotpSetup(svc: Services, caller: SetupCaller, code:
     await svc.mfaLimiter.hit(keys, svc.now().getTime());
     throw errors.unauthorized('Invalid verification code');
   }
-  const first = !methods.some((m) => m.enabledAt !== null);
-  const backupCodes = await inTransaction(svc.database, async (conn) => {
-    const at = svc.now().toISOString();
-    if (!(await enableMfaMethod(conn, userId, 'totp', at, step))) throw errors.conflict('TOTP is already enabled');
-    // The setup token has done its job: neither it nor any other of the user's opens a login again.
-    if (caller.setupToken) await spendUserMfaTokens(conn, userId, 'setup', at);
-    return first ? issueBackupCodes(conn, userId, at) : undefined;
-  });
-  await svc.mfaLimiter.clear(keys[0]);
-  const actor: Principal = { kind: 'user', id: userId, role: null, permissions: new Set(), client };
-  await recordAudit(svc, 'mfaEnable', { actor, target: userId, details: { method: 'totp' } });
-  const result = { enabled: true as const, ...(backupCodes && { backupCodes }) };
-  if (!caller.setupToken) return result;
-  const session = await openSignedInSession(
-    svc,
-    { ...caller.user, mfaEnabled: true },
-    { ...client, rememberMe: caller.setupToken.rememberMe },
-  );
-  return { ...result, ...session.tokens, user: session.user };
+  return finishMfaSetup(svc, caller, 'totp', step, client);
 }
 
 /** The issuer shown in authenticator apps: the public host, else the site name. */

@@ -8,6 +8,7 @@ import type { ClientInfo } from '../identity/sessions.js';
 import { openSignedInSession } from '../identity/sign-in-outcome.js';
 import type { Services } from '../services.js';
 import { backupCodeHash } from './backup-codes.js';
+import { acceptEmailCode } from './email-codes.js';
 import { countWrongCode, liveMfaToken, spendToken } from './mfa-tokens.js';
 import { acceptTotpCode } from './totp-code.js';
 import { trustDevice } from './trusted-devices.js';
@@ -36,7 +37,7 @@ export async function verifyMfaLogin(svc: Services, input: MfaVerifyInput) {
     const methods = await listMfaMethods(svc.database, userId);
     if (!methods.some((m) => m.method === input.method && m.enabledAt !== null))
       throw errors.invalidInput(`The method ${input.method} is not set up for this account`);
-    return input.method === 'totp' && acceptTotpCode(svc, userId, input.code);
+    return input.method === 'totp' ? acceptTotpCode(svc, userId, input.code) : acceptEmailCode(svc, userId, 'login', input.code);
   });
 }
 

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
+import { sendLoginEmailCode } from '../../../domain/mfa/email-codes.js';
+import { confirmEmailSetup, startEmailSetup } from '../../../domain/mfa/email-setup.js';
 import { adminResetMfa, disableAllMfa, disableMfaMethod, mfaStatus, regenerateBackupCodes } from '../../../domain/mfa/manage-mfa.js';
 import { confirmTotpSetup, resolveSetupCaller, startTotpSetup } from '../../../domain/mfa/totp-setup.js';
 import { listOwnTrustedDevices, revokeOwnTrustedDevices } from '../../../domain/mfa/trusted-devices.js';
@@ -37,6 +39,15 @@ export async function mfaRoutes(app: FastifyInstance, { svc }: { svc: Services }
     },
   );
 
+  app.post<{ Body: Static<typeof S.EmailSendBody> }>(
+    '/auth/mfa/email/send',
+    { schema: { body: S.EmailSendBody, response: { 200: S.Sent, ...S.errorResponses } } },
+    async (req) => {
+      await sendLoginEmailCode(svc, req.body.mfaToken);
+      return { data: { sent: true as const } };
+    },
+  );
+
   // Setup: a session or the `x-mfa-setup-token` header of a login held at `requiresMFASetup`.
   app.post('/auth/mfa/setup/totp', { schema: { response: { 200: S.TotpSetup, ...S.errorResponses } } }, async (req) => ({
     data: await startTotpSetup(svc, await resolveSetupCaller(svc, req.principal, setupHeader(req))),
@@ -49,6 +60,21 @@ export async function mfaRoutes(app: FastifyInstance, { svc }: { svc: Services }
       const caller = await resolveSetupCaller(svc, req.principal, setupHeader(req));
       const result = await confirmTotpSetup(svc, caller, req.body.code, client(req));
       // Finishing a held login opens a session: with cookie sessions it gets its cookies like a login.
+      if ('token' in result) setSessionCookies(reply, svc.config, result, svc.config.server.basePath);
+      return { data: result };
+    },
+  );
+
+  app.post('/auth/mfa/setup/email', { schema: { response: { 200: S.Sent, ...S.errorResponses } } }, async (req) => ({
+    data: await startEmailSetup(svc, await resolveSetupCaller(svc, req.principal, setupHeader(req))),
+  }));
+
+  app.post<{ Body: Static<typeof S.SetupVerifyBody> }>(
+    '/auth/mfa/setup/email/verify',
+    { schema: { body: S.SetupVerifyBody, response: { 200: S.SetupVerified, ...S.errorResponses } } },
+    async (req, reply) => {
+      const caller = await resolveSetupCaller(svc, req.principal, setupHeader(req));
+      const result = await confirmEmailSetup(svc, caller, req.body.code, client(req));
       if ('token' in result) setSessionCookies(reply, svc.config, result, svc.config.server.basePath);
       return { data: result };
     },

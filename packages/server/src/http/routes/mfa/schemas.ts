@@ -19,6 +19,7 @@ export const VerifyBody = Type.Object(
   { additionalProperties: false },
 );
 export const VerifyBackupBody = Type.Object({ mfaToken: MfaTokenField, code: Code }, { additionalProperties: false });
+export const EmailSendBody = Type.Object({ mfaToken: MfaTokenField }, { additionalProperties: false });
 export const SetupVerifyBody = Type.Object({ code: Code }, { additionalProperties: false });
 export const DisableBody = Type.Object({ method: Method, password: Password }, { additionalProperties: false });
 export const PasswordBody = Type.Object({ password: Password }, { additionalProperties: false });
@@ -38,6 +39,7 @@ export const SetupVerified = data(
     user: Type.Optional(User),
   }),
 );
+export const Sent = data(Type.Object({ sent: Type.Literal(true) }));
 export const BackupCodes = data(Type.Object({ backupCodes: Type.Array(Type.String()) }));
 export const Status = data(
   Type.Object({ methods: Type.Array(Method), backupCodesRemaining: Type.Integer(), trustedDevices: Type.Integer() }),
