@@ -4,7 +4,7 @@ import type { ClientInfo } from '../identity/sessions.js';
 import type { Services } from '../services.js';
 import { acceptEmailCode, mailEmailCode, requireMail } from './email-codes.js';
 import { finishMfaSetup } from './finish-setup.js';
-import type { SetupCaller } from './totp-setup.js';
+import type { SetupCaller } from './setup-caller.js';
 
 /**
  * `POST /auth/mfa/setup/email`: email codes pending until the mailed code comes back; a second

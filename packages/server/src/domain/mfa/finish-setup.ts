@@ -8,7 +8,7 @@ import type { ClientInfo } from '../identity/sessions.js';
 import { openSignedInSession } from '../identity/sign-in-outcome.js';
 import type { Services } from '../services.js';
 import { issueBackupCodes } from './backup-codes.js';
-import type { SetupCaller } from './totp-setup.js';
+import type { SetupCaller } from './setup-caller.js';
 
 /**
  * The end of every method's setup, once its code was right: the method is enabled, the first one
