@@ -1,7 +1,7 @@
 import { listMfaMethods, type MfaMethodName } from '../../storage/mfa-store.js';
 import { setLastLogin, type StoredUser } from '../../storage/users-store.js';
 import { recordAudit } from '../audit/record-audit.js';
-import { mailEmailCode } from '../mfa/email-codes.js';
+import { mailCodeAtSignIn } from '../mfa/email-codes.js';
 import { issueMfaToken } from '../mfa/mfa-tokens.js';
 import { isTrustedDevice } from '../mfa/trusted-devices.js';
 import type { Services } from '../services.js';
@@ -48,7 +48,7 @@ export async function completeSignIn(svc: Services, user: StoredUser, input: Sig
     if (!(await isTrustedDevice(svc, user.id, input.deviceId))) {
       const { token, expiresAt } = await issueMfaToken(svc, user.id, 'mfa', Boolean(input.rememberMe));
       // Email as the only method: the code is on its way with the answer (docs/api.md).
-      if (methods.length === 1 && methods[0] === 'email') await mailEmailCode(svc, user, 'login');
+      if (methods.length === 1 && methods[0] === 'email') await mailCodeAtSignIn(svc, user);
       return { outcome: 'requiresMFA', mfaToken: token, methods, expiresAt };
     }
   } else if ((await readSettings(svc)).mfaRequired) {

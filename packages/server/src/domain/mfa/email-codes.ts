@@ -61,7 +61,7 @@ export async function acceptEmailCode(svc: Services, userId: string, purpose: Em
 
 /**
  * `POST /auth/mfa/email/send {mfaToken}`: (1) the token must be live; (2) the user must have email
- * codes enabled; (3) the sends of the account are limited like login attempts; (4) a fresh code
+ * codes enabled; (3) the account's sends must not be spent; (4) a fresh code
  * is mailed and the previous one stops working.
  */
 export async function sendLoginEmailCode(svc: Services, mfaToken: string): Promise<void> {
@@ -72,8 +72,25 @@ export async function sendLoginEmailCode(svc: Services, mfaToken: string): Promi
   const methods = await listMfaMethods(svc.database, user.id);
   if (!methods.some((m) => m.method === 'email' && m.enabledAt !== null))
     throw errors.invalidInput('The method email is not set up for this account');
-  const keys = [`email-send:${user.id}`];
+  await countSend(svc, user.id);
+  await mailEmailCode(svc, user, 'login');
+}
+
+/** Mail is not free: every code sent counts per account, with the rule of `security.rateLimit.login`. */
+export async function countSend(svc: Services, userId: string): Promise<void> {
+  const keys = [`email-send:${userId}`];
   await svc.mfaLimiter.check(keys, svc.now().getTime());
+  await svc.mfaLimiter.hit(keys, svc.now().getTime());
+}
+
+/**
+ * The code mailed with a `requiresMFA` answer when email is the only method. It counts like any
+ * send; once the account's sends are spent the login answers the same and mails nothing (the
+ * last code still works, and `email/send` says when to ask again).
+ */
+export async function mailCodeAtSignIn(svc: Services, user: StoredUser): Promise<void> {
+  const keys = [`email-send:${user.id}`];
+  if (!(await svc.mfaLimiter.allows(keys, svc.now().getTime()))) return;
   await svc.mfaLimiter.hit(keys, svc.now().getTime());
   await mailEmailCode(svc, user, 'login');
 }

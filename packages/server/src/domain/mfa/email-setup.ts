@@ -2,7 +2,7 @@ import { errors } from '../../errors.js';
 import { listMfaMethods, putPendingMfaMethod } from '../../storage/mfa-store.js';
 import type { ClientInfo } from '../identity/sessions.js';
 import type { Services } from '../services.js';
-import { acceptEmailCode, mailEmailCode, requireMail } from './email-codes.js';
+import { acceptEmailCode, countSend, mailEmailCode, requireMail } from './email-codes.js';
 import { finishMfaSetup } from './finish-setup.js';
 import type { SetupCaller } from './setup-caller.js';
 
@@ -16,9 +16,7 @@ export async function startEmailSetup(svc: Services, caller: SetupCaller): Promi
   const methods = await listMfaMethods(svc.database, userId);
   if (methods.some((m) => m.method === 'email' && m.enabledAt !== null))
     throw errors.conflict('Email codes are already enabled; disable them first');
-  const keys = [`email-send:${userId}`];
-  await svc.mfaLimiter.check(keys, svc.now().getTime());
-  await svc.mfaLimiter.hit(keys, svc.now().getTime());
+  await countSend(svc, userId);
   await putPendingMfaMethod(svc.database, userId, 'email', null, svc.now().toISOString());
   await mailEmailCode(svc, caller.user, 'setup');
   return { sent: true };

@@ -28,6 +28,13 @@ export class AttemptLimiter {
     }
   }
 
+  /** The same test without the refusal, for work that is skipped rather than refused once spent. */
+  async allows(keys: readonly string[], now: number): Promise<boolean> {
+    if (!this.rule) return true;
+    for (const key of keys) if ((await this.store.get(`${this.name}:${key}`, now)).count >= this.rule.max) return false;
+    return true;
+  }
+
   async hit(keys: readonly string[], now: number): Promise<void> {
     if (!this.rule) return;
     for (const key of keys) await this.store.increment(`${this.name}:${key}`, this.rule.windowMs, now);
