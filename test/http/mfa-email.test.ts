@@ -40,10 +40,8 @@ const PASSWORD = 'mfa-email-password-1';
 async function newUser(app: TestApp = t, adminToken = admin): Promise<{ username: string; email: string }> {
   const username = `mfamail${++n}`;
   const email = `${username}@example.com`;
-  const res = await request(
-    { method: 'POST', url: '/api/users', token: adminToken, payload: { username, email, password: PASSWORD } },
-    app,
-  );
+  const payload = { username, email, password: PASSWORD, firstName: '<b>Eve</b>' };
+  const res = await request({ method: 'POST', url: '/api/users', token: adminToken, payload }, app);
   expect(res.statusCode).toBe(201);
   return { username, email };
 }
@@ -92,6 +90,9 @@ describe('email code setup', () => {
     expect(sent.json()).toEqual({ data: { sent: true } });
     const m = await mail.waitFor(user.email, 1);
     expect(m.decoded).toContain('Subject: Your Vellum code');
+    // The name is data in the HTML part, never markup.
+    expect(m.decoded).toContain('&lt;b&gt;Eve&lt;/b&gt;');
+    expect(m.decoded).not.toContain('<p>Hello <b>Eve</b>');
     const code = await mailedCode(user.email, 1);
     const wrong = await request({
       method: 'POST',
