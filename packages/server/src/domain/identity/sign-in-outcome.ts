@@ -39,7 +39,8 @@ const SETUP_METHODS: MfaMethodName[] = ['totp', 'email'];
 /**
  * Decides the outcome once the first factor is proven: (0) a multi-factor first factor gets a
  * session at once; (1) a user with an enabled method gets `requiresMFA` unless the device is
- * trusted (email as the only method also mails a code); (2) without a method, under `mfaRequired`, a setup token; (3) otherwise a session.
+ * trusted (email as the only method also mails a code); (2) without a method, under
+ * `mfaRequired`, a setup token; (3) otherwise a session.
  */
 export async function completeSignIn(svc: Services, user: StoredUser, input: SignInInput): Promise<LoginResult> {
   if (input.multiFactor) return openSignedInSession(svc, user, input);
