@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../packages/server/src/index.js';
 import { backupCodeHash, newBackupCodes } from '../../packages/server/src/domain/mfa/backup-codes.js';
@@ -57,6 +57,17 @@ describe('secret box (AES-256-GCM)', () => {
     expect(box.open(a)).toBe('JBSWY3DPEHPK3PXP');
     expect(a).not.toContain('JBSWY3DPEHPK3PXP');
     expect(box.seal('JBSWY3DPEHPK3PXP')).not.toBe(a);
+  });
+
+  it('mac: HMAC-SHA-256 under a key of its own, so stored email codes cannot be tried from a dump', () => {
+    const key = randomBytes(32);
+    const box = secretBox(key);
+    const text = 'user-1:login:123456';
+    expect(box.mac(text)).toMatch(/^[0-9a-f]{64}$/);
+    expect(box.mac(text)).toBe(secretBox(key).mac(text));
+    expect(box.mac(text)).not.toBe(secretBox(randomBytes(32)).mac(text));
+    expect(box.mac(text)).not.toBe(createHash('sha256').update(text).digest('hex'));
+    expect(box.mac(text)).not.toBe(createHmac('sha256', key).update(text).digest('hex'));
   });
 
   it('a tampered text or another key is refused with an internal error that does not carry the secret', () => {

@@ -4,7 +4,6 @@ import { mfaCodeMail } from '../../mail/templates.js';
 import { findEmailCode, replaceEmailCode, spendEmailCode, type EmailCodePurpose } from '../../storage/mfa-email-codes-store.js';
 import { listMfaMethods } from '../../storage/mfa-store.js';
 import { findUserById, type StoredUser } from '../../storage/users-store.js';
-import { sha256Hex } from '../identity/secrets.js';
 import { displayName } from '../identity/user-view.js';
 import type { Services } from '../services.js';
 import { readSettings } from '../settings/instance-settings.js';
@@ -12,13 +11,13 @@ import { liveMfaToken } from './mfa-tokens.js';
 
 /**
  * Email one-time codes (docs/api.md, "Multi-factor authentication"): 6 digits, 10 minutes, single
- * use, one live code per user and purpose (a new one replaces the last), stored as SHA-256 with the
- * user id and purpose, and shown nowhere but in the mail.
+ * use, one live code per user and purpose (a new one replaces the last), stored as an HMAC (under a key
+ * derived like the secret box's) of the user id, purpose and code, and shown nowhere but in the mail.
  */
 const TTL_MS = 10 * 60_000;
 
-function emailCodeHash(userId: string, purpose: EmailCodePurpose, code: string): string {
-  return sha256Hex(`${userId}:${purpose}:${code}`);
+function emailCodeHash(svc: Services, userId: string, purpose: EmailCodePurpose, code: string): string {
+  return svc.secretBox.mac(`${userId}:${purpose}:${code}`);
 }
 
 /** Without SMTP there is no way to deliver a code: the method is not offered (501). */
@@ -36,7 +35,7 @@ export async function mailEmailCode(svc: Services, user: StoredUser, purpose: Em
   await replaceEmailCode(svc.database, {
     userId: user.id,
     purpose,
-    codeHash: emailCodeHash(user.id, purpose, code),
+    codeHash: emailCodeHash(svc, user.id, purpose, code),
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + TTL_MS).toISOString(),
     usedAt: null,
@@ -54,7 +53,7 @@ export async function acceptEmailCode(svc: Services, userId: string, purpose: Em
   const stored = await findEmailCode(svc.database, userId, purpose);
   const now = svc.now().toISOString();
   if (!stored || stored.usedAt !== null || stored.expiresAt <= now) return false;
-  const given = Buffer.from(emailCodeHash(userId, purpose, code), 'hex');
+  const given = Buffer.from(emailCodeHash(svc, userId, purpose, code), 'hex');
   if (!timingSafeEqual(given, Buffer.from(stored.codeHash, 'hex'))) return false;
   return spendEmailCode(svc.database, stored, now);
 }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { VellumConfig } from '../../config/types.js';
 import { errors } from '../../errors.js';
 import type { Database } from '../../storage/database.js';
@@ -12,6 +12,11 @@ import { putInstanceValueOnce } from '../../storage/instance-store.js';
 export interface SecretBox {
   seal(plain: string): string;
   open(sealed: string): string;
+  /**
+   * HMAC-SHA-256 (hex) under a key of its own: for short secrets that are compared, never read
+   * back (email codes), so a dump of the database does not let anyone try all million codes.
+   */
+  mac(text: string): string;
 }
 
 const VERSION = 'v1';
@@ -25,7 +30,10 @@ export async function loadSecretBox(database: Database, config: VellumConfig): P
 }
 
 export function secretBox(key: Buffer): SecretBox {
+  // The MAC key is derived apart from the encryption key (RFC 5869 §3.2: one key per purpose).
+  const macKey = Buffer.from(hkdfSync('sha256', key, 'vellum', 'vellum code mac v1', 32));
   return {
+    mac: (text) => createHmac('sha256', macKey).update(text).digest('hex'),
     seal(plain) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
