@@ -30,7 +30,11 @@ export interface SignInInput extends ClientInfo {
    * no second factor and no setup is asked (docs/api.md, "Multi-factor authentication").
    */
   multiFactor?: boolean;
+  /** A first factor other than the password, named in the audit record. */
+  method?: SignInMethod;
 }
+
+export type SignInMethod = 'passkey' | 'idp';
 
 /** Methods a user may set up when the instance requires one (email joins with email codes). */
 const SETUP_METHODS: MfaMethodName[] = ['totp'];
@@ -62,7 +66,7 @@ export async function completeSignIn(svc: Services, user: StoredUser, input: Sig
 export async function openSignedInSession(
   svc: Services,
   user: StoredUser,
-  input: ClientInfo & { rememberMe?: boolean; method?: 'passkey' },
+  input: ClientInfo & { rememberMe?: boolean; method?: SignInMethod },
 ): Promise<SignedIn> {
   const tokens = await startSession(svc, user, input);
   const at = svc.now().toISOString();

@@ -10,6 +10,7 @@ import { knownDevices } from './006-known-devices.js';
 import { searchUnaccent } from './007-search-unaccent.js';
 import { mfa } from './008-mfa.js';
 import { passkeys } from './009-passkeys.js';
+import { idp } from './011-idp.js';
 
 /** Migrations in order; names never change once released. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -23,6 +24,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '007-search-unaccent': searchUnaccent(dialect),
     '008-mfa': mfa(),
     '009-passkeys': passkeys(),
+    '011-idp': idp(),
   };
 }
 
