@@ -84,6 +84,19 @@ describe('identity provider: hostile callbacks', () => {
   });
 });
 
+describe('identity provider: sign-in limit', () => {
+  useAdminApp(
+    () => startTestApp({ security: { ...idp.config().security, rateLimit: { login: { windowMs: 900_000, max: 3 } } } }),
+    (app, token) => ((t = app), (admin = token)),
+  );
+
+  it('refused callbacks count against the client IP like wrong passwords: the fourth is 429', async () => {
+    for (let i = 0; i < 3; i++) expectSpecError(await callback({ code: 'c', state: `guess-${i}` }), 400, 'INVALID_INPUT');
+    const limited = expectSpecError(await callback({ code: 'c', state: 'guess-3' }), 429, 'RATE_LIMITED');
+    expect(limited.retryAfter).toBeGreaterThan(0);
+  });
+});
+
 describe('identity provider: not configured', () => {
   useAdminApp(
     () => startTestApp(),

@@ -143,6 +143,31 @@ describe('identity provider', () => {
     expectSpecError(await idp.flow(t, { sub: 'inactive-user' }), 401, 'UNAUTHORIZED');
   });
 
+  it('a user who has a provider account linked cannot link a second one: 409', async () => {
+    const user = await newUser();
+    expect((await idp.flow(t, { sub: 'first-account', mode: 'link', token: user.token })).statusCode).toBe(200);
+    expectSpecError(await idp.flow(t, { sub: 'second-account', mode: 'link', token: user.token }), 409, 'CONFLICT');
+    // Linking the same account again is no change.
+    expect((await idp.flow(t, { sub: 'first-account', mode: 'link', token: user.token })).json()).toEqual({ data: { linked: true } });
+  });
+
+  it('an API token cannot start a link flow: 403', async () => {
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/tokens',
+      token: admin,
+      payload: { name: 'idp', permissions: ['users:read'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/auth/oauth/idp/init',
+      token: created.json().data.token,
+      payload: { mode: 'link' },
+    });
+    expectSpecError(res, 403, 'FORBIDDEN');
+  });
+
   it('audit: idpLink and idpUnlink', async () => {
     const user = await newUser();
     expect((await idp.flow(t, { sub: 'audited', mode: 'link', token: user.token })).statusCode).toBe(200);
@@ -172,6 +197,16 @@ describe('identity provider with autoCreateUsers', () => {
     // No password and no passkey: the provider is the only way in.
     expectSpecError(await unlink(token), 409, 'CONFLICT');
     expect((await status(token)).json().data.linked).toBe(true);
+  });
+
+  it('an address the provider did not verify makes no account: 403', async () => {
+    const res = await idp.flow(t, { sub: 'unverified', email: 'unverified@idp.example', extra: { email_verified: false } });
+    expectSpecError(res, 403, 'FORBIDDEN');
+  });
+
+  it('an address another user has is 409, never a silent link to that user', async () => {
+    const res = await idp.flow(t, { sub: 'takes-admin-address', email: 'admin@example.com' });
+    expectSpecError(res, 409, 'CONFLICT');
   });
 
   it('a taken username gets a suffix', async () => {

@@ -1,4 +1,5 @@
-import { errors } from '../../errors.js';
+import type { IdpConfig } from '../../config/types.js';
+import { errors, isAppError } from '../../errors.js';
 import { findIdpLinkByAccount, findIdpLinkOfUser, insertIdpLink, spendIdpState, type IdpMode } from '../../storage/idp-store.js';
 import { findUserById, type StoredUser } from '../../storage/users-store.js';
 import { recordAudit } from '../audit/record-audit.js';
@@ -22,13 +23,31 @@ export interface IdpCallbackInput extends ClientInfo {
 
 export type IdpCallbackResult = LoginResult | { outcome: 'linked' };
 
+/** Refusals that count against the client IP's sign-in limit, as a wrong password does. */
+const COUNTED = new Set(['INVALID_INPUT', 'UNAUTHORIZED', 'FORBIDDEN']);
+
 /**
- * `POST /auth/oauth/idp/callback`: (1) spend the state, (2) redeem the code and check the ID
- * token, then (3) link the account to the user who started a link flow, or (4) sign in the user
- * it is linked to, through the same outcomes as a password (so MFA still applies).
+ * `POST /auth/oauth/idp/callback`: the client IP's sign-in limit (shared with password sign-in)
+ * is checked first and every refusal counts against it (docs/api.md, "Rate limits").
  */
 export async function completeIdp(svc: Services, input: IdpCallbackInput): Promise<IdpCallbackResult> {
   const cfg = requireIdp(svc);
+  const ipKey = `ip:${input.ip ?? 'unknown'}`;
+  await svc.loginLimiter.check([ipKey], svc.now().getTime());
+  try {
+    return await callback(svc, cfg, input);
+  } catch (err) {
+    if (isAppError(err) && COUNTED.has(err.code)) await svc.loginLimiter.hit([ipKey], svc.now().getTime());
+    throw err;
+  }
+}
+
+/**
+ * (1) Spend the state, (2) redeem the code and check the ID token, then (3) link the account to
+ * the user who started a link flow, or (4) sign in the user it is linked to, through the same
+ * outcomes as a password (so MFA still applies).
+ */
+async function callback(svc: Services, cfg: IdpConfig, input: IdpCallbackInput): Promise<IdpCallbackResult> {
   // 1. Unknown, used or expired state: 400, before the provider is asked anything.
   const pending = await spendIdpState(svc.database, stateHash(input.state), svc.now().toISOString());
   if (!pending || (input.mode !== undefined && input.mode !== pending.mode))
