@@ -168,14 +168,18 @@ describe('identity provider', () => {
     expectSpecError(res, 403, 'FORBIDDEN');
   });
 
-  it('audit: idpLink and idpUnlink', async () => {
+  it('audit: idpLink, login with method idp, idpUnlink', async () => {
     const user = await newUser();
     expect((await idp.flow(t, { sub: 'audited', mode: 'link', token: user.token })).statusCode).toBe(200);
+    expect((await idp.flow(t, { sub: 'audited' })).statusCode).toBe(200);
     expect((await unlink(user.token)).statusCode).toBe(200);
     const res = await t.request({ method: 'GET', url: `/api/audit?limit=100`, token: admin });
     expect(res.statusCode, res.body).toBe(200);
-    const types = (res.json().data as { type: string; target?: string }[]).filter((r) => r.target === user.id).map((r) => r.type);
-    expect(types).toEqual(expect.arrayContaining(['idpLink', 'idpUnlink']));
+    const mine = (res.json().data as { type: string; target?: string; details: Record<string, unknown> | null }[]).filter(
+      (r) => r.target === user.id,
+    );
+    expect(mine.map((r) => r.type)).toEqual(expect.arrayContaining(['idpLink', 'idpUnlink']));
+    expect(mine.some((r) => r.type === 'login' && r.details?.method === 'idp')).toBe(true);
   });
 });
 
