@@ -16,6 +16,8 @@ export const AUDIT_EVENTS = [
   'mfaReset',
   'passkeyAdd',
   'passkeyRemove',
+  'idpLink',
+  'idpUnlink',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

@@ -8,6 +8,7 @@ import { isKnownExample } from './known-examples.js';
 import { databaseSection } from './database-section.js';
 import { corsSection } from './cors-section.js';
 import { passkeySection } from './passkey-section.js';
+import { oauthSection } from './oauth-section.js';
 import type { AdminUserConfig, VellumConfig } from './types.js';
 
 export interface ConfigFlags {
@@ -138,7 +139,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       validateUser: r.func('security.validateUser', security.validateUser),
       assignRole: r.func('security.assignRole', security.assignRole),
       cookie: cookieSection(r, security.cookie),
-      oauth: optionalSection(r, 'security.oauth', security.oauth),
+      oauth: oauthSection(r, security.oauth),
       passkey: passkeySection(r, security.passkey),
       auditLog: auditLogSection(r, security.auditLog),
       captcha: captchaSection(r, security.captcha),

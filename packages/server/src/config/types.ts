@@ -91,6 +91,19 @@ export interface PasskeyConfig {
   origins: string[];
 }
 
+/** `security.oauth`: one OpenID Connect provider, found by discovery from `issuer`. */
+export interface IdpConfig {
+  issuer: string;
+  clientId: string;
+  /** Absent: a public client (PKCE alone). */
+  clientSecret?: string;
+  redirectUri: string;
+  /** Shown in `GET /auth/oauth/status`; the issuer's host when unset. */
+  name: string;
+  autoCreateUsers: boolean;
+  defaultRole: string;
+}
+
 /** The resolved, validated and frozen configuration every layer reads. */
 export interface VellumConfig {
   server: {
@@ -125,7 +138,8 @@ export interface VellumConfig {
     /** Sections owned by later features; kept as given so configs written for them load. */
     /** Cookie sessions for the studio; absent: bearer tokens only. */
     cookie?: { secure: boolean; httpOnly: true; sameSite: 'Strict' | 'Lax' | 'None'; maxAge?: number };
-    oauth?: Record<string, unknown>;
+    /** The identity provider (OpenID Connect); absent: none. */
+    oauth?: IdpConfig;
     /** Passkeys (WebAuthn); absent: off. */
     passkey?: PasskeyConfig;
     auditLog: { enabled: boolean; events: readonly string[] };

@@ -20,6 +20,7 @@ import { auditRoutes } from './routes/audit/index.js';
 import { mediaRoutes } from './routes/media/index.js';
 import { mfaRoutes } from './routes/mfa/index.js';
 import { passkeyRoutes } from './routes/passkeys/index.js';
+import { idpRoutes } from './routes/idp/index.js';
 import { validatorCompiler } from './validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -62,6 +63,7 @@ export function buildHttpServer(svc: Services): FastifyInstance {
       await api.register(authRoutes, { svc });
       await api.register(mfaRoutes, { svc });
       await api.register(passkeyRoutes, { svc });
+      await api.register(idpRoutes, { svc });
       await api.register(tokenRoutes, { svc });
       await api.register(userRoutes, { svc });
       await api.register(auditRoutes, { svc });

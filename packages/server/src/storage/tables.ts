@@ -213,6 +213,27 @@ export interface PasskeyChallengesTable {
   expires_at: string;
 }
 
+export interface IdpLinksTable {
+  id: string;
+  provider: string;
+  issuer: string;
+  subject: string;
+  user_id: string;
+  email: string | null;
+  created_at: string;
+}
+
+export interface IdpStatesTable {
+  /** SHA-256 of the `state`, hex: the state itself is not kept. */
+  state_hash: string;
+  nonce: string;
+  code_verifier: string;
+  mode: string;
+  user_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Tables {
   documents: DocumentsTable;
   document_revisions: DocumentRevisionsTable;
@@ -233,6 +254,8 @@ export interface Tables {
   trusted_devices: TrustedDevicesTable;
   passkey_credentials: PasskeyCredentialsTable;
   passkey_challenges: PasskeyChallengesTable;
+  idp_links: IdpLinksTable;
+  idp_states: IdpStatesTable;
   /** Instance-wide key/value rows: generated secrets, the first-boot claim, settings. */
   instance: InstanceTable;
 }

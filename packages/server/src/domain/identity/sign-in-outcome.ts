@@ -31,7 +31,11 @@ export interface SignInInput extends ClientInfo {
    * no second factor and no setup is asked (docs/api.md, "Multi-factor authentication").
    */
   multiFactor?: boolean;
+  /** A first factor other than the password, named in the audit record. */
+  method?: SignInMethod;
 }
+
+export type SignInMethod = 'passkey' | 'idp';
 
 /** Methods a user may set up when the instance requires one: email codes only when mail can go out. */
 const SETUP_METHODS: MfaMethodName[] = ['totp', 'email'];
@@ -71,7 +75,7 @@ export async function completeSignIn(svc: Services, user: StoredUser, input: Sig
 export async function openSignedInSession(
   svc: Services,
   user: StoredUser,
-  input: ClientInfo & { rememberMe?: boolean; method?: 'passkey' },
+  input: ClientInfo & { rememberMe?: boolean; method?: SignInMethod },
 ): Promise<SignedIn> {
   const tokens = await startSession(svc, user, input);
   const at = svc.now().toISOString();

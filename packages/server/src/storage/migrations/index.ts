@@ -11,6 +11,7 @@ import { searchUnaccent } from './007-search-unaccent.js';
 import { mfa } from './008-mfa.js';
 import { passkeys } from './009-passkeys.js';
 import { emailCodes } from './010-email-codes.js';
+import { idp } from './011-idp.js';
 
 /** Migrations in order; names never change once released. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -25,6 +26,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '008-mfa': mfa(),
     '009-passkeys': passkeys(),
     '010-email-codes': emailCodes(),
+    '011-idp': idp(),
   };
 }
 

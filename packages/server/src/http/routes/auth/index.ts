@@ -12,6 +12,7 @@ import { refreshSession } from '../../../domain/identity/refresh.js';
 import { resolvePrincipal } from '../../../domain/identity/resolve-principal.js';
 import type { Services } from '../../../domain/services.js';
 import { clearSessionCookies, csrfMatches, readCookie, REFRESH_COOKIE, setSessionCookies } from '../../cookies.js';
+import { loginReply } from './login-reply.js';
 import * as S from './schemas.js';
 
 const client = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
@@ -20,17 +21,7 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
   app.post<{ Body: Static<typeof S.LoginBody> }>(
     '/auth/login',
     { schema: { body: S.LoginBody, response: { 200: S.LoginResult, ...S.errorResponses } } },
-    async (req, reply) => {
-      const result = await login(svc, { ...req.body, ...client(req) });
-      if (result.outcome === 'requiresMFA')
-        return { data: { requiresMFA: true as const, mfaToken: result.mfaToken, methods: result.methods, expiresAt: result.expiresAt } };
-      if (result.outcome === 'requiresMFASetup')
-        return {
-          data: { requiresMFASetup: true as const, setupToken: result.setupToken, methods: result.methods, expiresAt: result.expiresAt },
-        };
-      setSessionCookies(reply, svc.config, result.tokens, svc.config.server.basePath);
-      return { data: { ...result.tokens, user: result.user } };
-    },
+    async (req, reply) => loginReply(reply, svc, await login(svc, { ...req.body, ...client(req) })),
   );
 
   app.get('/auth/me', { schema: { response: { 200: S.MeResponse, ...S.errorResponses } } }, async (req) => ({
