@@ -1,4 +1,5 @@
 import type { Conn } from './connection.js';
+import type { IdpLinksTable } from './tables.js';
 import { writeUnlessTaken } from './write-unless-taken.js';
 
 export type IdpMode = 'login' | 'link';
@@ -104,15 +105,7 @@ export async function spendIdpState(conn: Conn, stateHash: string, at: string): 
   return row ? { nonce: row.nonce, codeVerifier: row.code_verifier, mode: row.mode as IdpMode, userId: row.user_id } : undefined;
 }
 
-function toLink(r: {
-  id: string;
-  provider: string;
-  issuer: string;
-  subject: string;
-  user_id: string;
-  email: string | null;
-  created_at: string;
-}): StoredIdpLink {
+function toLink(r: IdpLinksTable): StoredIdpLink {
   return {
     id: r.id,
     provider: r.provider,
