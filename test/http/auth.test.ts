@@ -2,6 +2,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { spyQueries } from '../helpers/query-spy.js';
+import { SERVED_USER_KEYS } from '../helpers/user-keys.js';
 
 let t: TestApp;
 let clock = new Date('2026-01-01T00:00:00.000Z');
@@ -91,23 +92,7 @@ describe('me and validate', () => {
     const token = await t.login(ADMIN.username, ADMIN.password);
     const res = await t.request({ method: 'GET', url: '/api/auth/me', token });
     expect(res.statusCode).toBe(200);
-    expect(Object.keys(res.json().data).sort()).toEqual(
-      [
-        'active',
-        'createdAt',
-        'email',
-        'firstName',
-        'id',
-        'lastLogin',
-        'lastName',
-        'mfaEnabled',
-        'name',
-        'permissions',
-        'role',
-        'updatedAt',
-        'username',
-      ].sort(),
-    );
+    expect(Object.keys(res.json().data).sort()).toEqual(SERVED_USER_KEYS);
     expect(res.json().data.lastLogin).toBe(clock.toISOString());
     expect((await t.request({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
+import { SERVED_USER_KEYS } from '../helpers/user-keys.js';
 
 let t: TestApp;
 let admin: string;
@@ -52,23 +53,7 @@ describe('create', () => {
     });
     expect(res.statusCode).toBe(201);
     const user = res.json().data;
-    expect(Object.keys(user).sort()).toEqual(
-      [
-        'active',
-        'createdAt',
-        'email',
-        'firstName',
-        'id',
-        'lastLogin',
-        'lastName',
-        'mfaEnabled',
-        'name',
-        'permissions',
-        'role',
-        'updatedAt',
-        'username',
-      ].sort(),
-    );
+    expect(Object.keys(user).sort()).toEqual(SERVED_USER_KEYS);
     expect(user).toMatchObject({
       username: 'jane',
       email: 'jane@example.com',

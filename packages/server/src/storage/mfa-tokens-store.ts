@@ -1,4 +1,5 @@
 import type { Conn } from './connection.js';
+import { spendTokenOnce } from './spend-token-once.js';
 
 /** A short-lived single-purpose token: `mfa` finishes a login, `setup` lets a user set up a first method. */
 export interface StoredMfaToken {
@@ -57,14 +58,8 @@ export async function countMfaTokenAttempt(conn: Conn, hash: string): Promise<nu
 }
 
 /** Spends the token; false when it was spent already (two racing verifications: one wins). */
-export async function spendMfaToken(conn: Conn, hash: string, at: string): Promise<boolean> {
-  const result = await conn.db
-    .updateTable('mfa_tokens')
-    .set({ used_at: at })
-    .where('token_hash', '=', hash)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+export function spendMfaToken(conn: Conn, hash: string, at: string): Promise<boolean> {
+  return spendTokenOnce(conn, 'mfa_tokens', hash, at);
 }
 
 /** After setup finished, any other setup token of the user is worthless. */

@@ -1,4 +1,5 @@
 import type { Conn } from './connection.js';
+import { spendTokenOnce } from './spend-token-once.js';
 
 export interface StoredPasswordToken {
   hash: string;
@@ -31,14 +32,8 @@ export async function findPasswordToken(conn: Conn, hash: string): Promise<Store
 }
 
 /** Spends a token; false when it was spent already (two racing resets: one wins). */
-export async function spendPasswordToken(conn: Conn, hash: string, at: string): Promise<boolean> {
-  const result = await conn.db
-    .updateTable('password_tokens')
-    .set({ used_at: at })
-    .where('token_hash', '=', hash)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+export function spendPasswordToken(conn: Conn, hash: string, at: string): Promise<boolean> {
+  return spendTokenOnce(conn, 'password_tokens', hash, at);
 }
 
 /** Other unspent tokens of the user stop working once one is used (a reset link leaked earlier dies too). */
