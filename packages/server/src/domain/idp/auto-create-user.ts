@@ -8,8 +8,8 @@ import { insertUser } from '../identity/insert-user.js';
 import { uuidv7 } from '../shared/ids.js';
 import type { Services } from '../services.js';
 import { runUserHooks } from '../users/user-hooks.js';
-import { PROVIDER } from './idp-settings.js';
 import type { ProviderAccount } from './provider-client.js';
+import { newIdpLink } from './new-idp-link.js';
 
 /**
  * `autoCreateUsers`: a provider account linked to nobody becomes a new active user with
@@ -25,17 +25,8 @@ export async function createUserFromProvider(svc: Services, cfg: IdpConfig, acco
   const role = await runUserHooks(svc, { ...profile, role: cfg.defaultRole });
   const user = await inTransaction(svc.database, async (conn) => {
     const created = await insertUser(svc, conn, { ...profile, role, active: true });
-    const at = svc.now().toISOString();
-    const link = {
-      id: uuidv7(),
-      provider: PROVIDER,
-      issuer: account.issuer,
-      subject: account.subject,
-      userId: created.id,
-      email: account.email ?? null,
-      createdAt: at,
-    };
-    if (!(await insertIdpLink(conn, link))) throw errors.conflict('This identity-provider account is already linked');
+    if (!(await insertIdpLink(conn, newIdpLink(svc, account, created.id))))
+      throw errors.conflict('This identity-provider account is already linked');
     return created;
   });
   const actor = { kind: 'user' as const, id: user.id, role: null, permissions: new Set<string>() };

@@ -6,12 +6,12 @@ import { recordAudit } from '../audit/record-audit.js';
 import { deviceHash, rememberSignInDevice } from '../identity/known-devices.js';
 import type { ClientInfo } from '../identity/sessions.js';
 import { completeSignIn, type LoginResult } from '../identity/sign-in-outcome.js';
-import { uuidv7 } from '../shared/ids.js';
 import type { Services } from '../services.js';
 import { createUserFromProvider } from './auto-create-user.js';
 import { PROVIDER, requireIdp } from './idp-settings.js';
 import { redeemCode, type ProviderAccount } from './provider-client.js';
 import { stateHash } from './start-idp.js';
+import { newIdpLink } from './new-idp-link.js';
 
 export interface IdpCallbackInput extends ClientInfo {
   code: string;
@@ -91,17 +91,8 @@ async function linkAccount(svc: Services, userId: string, account: ProviderAccou
   if (existing) throw errors.conflict('This identity-provider account is linked to another user');
   if (await findIdpLinkOfUser(svc.database, userId, PROVIDER))
     throw errors.conflict('Another identity-provider account is linked to this user; unlink it first');
-  const at = svc.now().toISOString();
-  const link = {
-    id: uuidv7(),
-    provider: PROVIDER,
-    issuer: account.issuer,
-    subject: account.subject,
-    userId,
-    email: account.email ?? null,
-    createdAt: at,
-  };
-  if (!(await insertIdpLink(svc.database, link))) throw errors.conflict('This identity-provider account is linked to another user');
+  if (!(await insertIdpLink(svc.database, newIdpLink(svc, account, userId))))
+    throw errors.conflict('This identity-provider account is linked to another user');
   const actor = { kind: 'user' as const, id: userId, role: null, permissions: new Set<string>() };
   await recordAudit(svc, 'idpLink', { actor, target: userId, details: { issuer: account.issuer }, client });
 }
