@@ -26,6 +26,15 @@ describe('security.oauth', () => {
     expect(set).toMatchObject({ autoCreateUsers: true, defaultRole: 'editor', name: 'Google' });
   });
 
+  it('defaultRole must be a built-in role: a typo is reported at start-up, not at the first sign-in', () => {
+    for (const defaultRole of ['admin', 'editor', 'author', 'writer', 'viewer', 'api'])
+      expect(configProblems(oauth({ ...GOOGLE, defaultRole })), defaultRole).toEqual([]);
+    for (const defaultRole of ['editr', 'Admin', 'superuser'])
+      expect(configProblems(oauth({ ...GOOGLE, defaultRole }))[0], defaultRole).toMatch(
+        /^security\.oauth\.defaultRole: ".*" is not a role \(admin, editor/,
+      );
+  });
+
   it('http:// issuers only on loopback hosts', () => {
     for (const issuer of ['http://127.0.0.1:8080', 'http://127.5.6.7', 'http://[::1]:9000', 'http://localhost:4000/realms/x'])
       expect(configProblems(oauth({ ...GOOGLE, issuer })), issuer).toEqual([]);

@@ -1,3 +1,4 @@
+import { isRole, ROLES } from './roles.js';
 import type { ConfigReader } from './reader.js';
 import type { IdpConfig } from './types.js';
 
@@ -26,8 +27,8 @@ export function oauthSection(r: ConfigReader, raw: unknown): IdpConfig | undefin
   const redirectUri = r.string('security.oauth.redirectUri', o.redirectUri, { minLength: 1 });
   const name = r.string('security.oauth.name', o.name, { minLength: 1 });
   const autoCreateUsers = r.bool('security.oauth.autoCreateUsers', o.autoCreateUsers, false);
-  // The role is checked where users are made (a role outside the list fails that insert with 422).
   const defaultRole = r.string('security.oauth.defaultRole', o.defaultRole, { def: 'viewer', minLength: 1 }) as string;
+  if (!isRole(defaultRole)) r.problem('security.oauth.defaultRole', `"${defaultRole}" is not a role (${ROLES.join(', ')})`);
   if (issuer === undefined) r.problem('security.oauth.issuer', 'required');
   else checkIssuer(r, issuer);
   if (clientId === undefined) r.problem('security.oauth.clientId', 'required');

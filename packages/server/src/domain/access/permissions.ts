@@ -1,3 +1,4 @@
+import type { Role } from '../../config/roles.js';
 /** The spec's fixed permission set; any `<schema>:<action>` string is valid besides these. */
 export const FIXED_PERMISSIONS = [
   'content:read',
@@ -25,8 +26,7 @@ export const FIXED_PERMISSIONS = [
   'webhooks:test',
 ] as const;
 
-export const ROLES = ['admin', 'editor', 'author', 'writer', 'viewer', 'api'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, isRole, type Role } from '../../config/roles.js';
 
 export const CONTENT_ACTIONS = ['read', 'write', 'delete', 'publish'] as const;
 export type ContentAction = (typeof CONTENT_ACTIONS)[number];
@@ -53,10 +53,6 @@ export const ROLE_PERMISSIONS: Record<Role, readonly string[]> = {
 
 const FIXED = new Set<string>(FIXED_PERMISSIONS);
 const RESOURCES_WITH_FIXED_ACTIONS = new Set(FIXED_PERMISSIONS.map((p) => p.split(':')[0]));
-
-export function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-}
 
 /**
  * A permission string is valid when it is one of the fixed set, or `<schema>:<action>` for a
