@@ -189,6 +189,19 @@ describe('TOTP setup and login', () => {
     expect(res.json().error.code).toBe('MFA_TOKEN_EXPIRED');
   });
 
+  it('20 wrong codes sent at once on one mfaToken: only 5 are tried, the rest find it burned, and so does the right code', async () => {
+    const { username, secret } = await enrolled();
+    const token = await mfaToken(username);
+    const wrong = code(secret) === '000000' ? '111111' : '000000';
+    const answers = await Promise.all(Array.from({ length: 20 }, () => verify({ mfaToken: token, code: wrong })));
+    const codes = answers.map((r) => `${r.statusCode} ${r.json().error.code}`);
+    expect(codes.filter((c) => c === '401 UNAUTHORIZED')).toHaveLength(5);
+    expect(codes.filter((c) => c === '401 MFA_TOKEN_EXPIRED')).toHaveLength(15);
+    const right = await verify({ mfaToken: token, code: code(secret) });
+    expect(right.statusCode).toBe(401);
+    expect(right.json().error.code).toBe('MFA_TOKEN_EXPIRED');
+  });
+
   it('an mfaToken older than 5 minutes gets 401 MFA_TOKEN_EXPIRED', async () => {
     const { username, secret } = await enrolled();
     const token = await mfaToken(username);

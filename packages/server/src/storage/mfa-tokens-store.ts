@@ -46,15 +46,21 @@ export async function findMfaToken(conn: Conn, hash: string): Promise<StoredMfaT
   };
 }
 
-/** Counts one wrong code against the token; returns the new count. */
-export async function countMfaTokenAttempt(conn: Conn, hash: string): Promise<number> {
-  await conn.db
+/**
+ * Takes one of the token's attempts before its code is looked at: one conditional update, so
+ * however many requests race on one token, at most `max` of them get to try a code. False when
+ * the token is spent, expired or out of attempts.
+ */
+export async function claimMfaTokenAttempt(conn: Conn, hash: string, max: number, now: string): Promise<boolean> {
+  const result = await conn.db
     .updateTable('mfa_tokens')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
     .where('token_hash', '=', hash)
-    .execute();
-  const row = await conn.db.selectFrom('mfa_tokens').select('attempts').where('token_hash', '=', hash).executeTakeFirst();
-  return Number(row?.attempts ?? 0);
+    .where('used_at', 'is', null)
+    .where('attempts', '<', max)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Spends the token; false when it was spent already (two racing verifications: one wins). */

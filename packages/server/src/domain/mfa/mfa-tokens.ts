@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { countMfaTokenAttempt, findMfaToken, insertMfaToken, spendMfaToken, type StoredMfaToken } from '../../storage/mfa-tokens-store.js';
+import { claimMfaTokenAttempt, findMfaToken, insertMfaToken, spendMfaToken, type StoredMfaToken } from '../../storage/mfa-tokens-store.js';
 import { MFA_TOKEN_PREFIX, randomBase62, SETUP_TOKEN_PREFIX, sha256Hex } from '../identity/secrets.js';
 import type { Services } from '../services.js';
 
@@ -32,16 +32,25 @@ export async function issueMfaToken(svc: Services, userId: string, purpose: Stor
 /** The live token of that purpose, or 401 `MFA_TOKEN_EXPIRED` (unknown, expired, spent or burned alike). */
 export async function liveMfaToken(svc: Services, token: string, purpose: StoredMfaToken['purpose']): Promise<StoredMfaToken> {
   const stored = token.startsWith(PREFIX[purpose]) ? await findMfaToken(svc.database, sha256Hex(token)) : undefined;
-  if (!stored || stored.purpose !== purpose || stored.usedAt !== null || stored.expiresAt <= svc.now().toISOString()) {
+  if (
+    !stored ||
+    stored.purpose !== purpose ||
+    stored.usedAt !== null ||
+    stored.attempts >= MFA_TOKEN_MAX_ATTEMPTS ||
+    stored.expiresAt <= svc.now().toISOString()
+  ) {
     throw errors.mfaTokenExpired();
   }
   return stored;
 }
 
-/** A wrong code: counted against the token, which burns at the fifth. */
-export async function countWrongCode(svc: Services, stored: StoredMfaToken): Promise<void> {
-  const attempts = await countMfaTokenAttempt(svc.database, stored.hash);
-  if (attempts >= MFA_TOKEN_MAX_ATTEMPTS) await spendMfaToken(svc.database, stored.hash, svc.now().toISOString());
+/**
+ * Takes one of the token's five tries before a code is checked, so concurrent guesses cannot
+ * outrun the count: the sixth request finds the token burned whatever the timing.
+ */
+export async function claimAttempt(svc: Services, stored: StoredMfaToken): Promise<void> {
+  if (!(await claimMfaTokenAttempt(svc.database, stored.hash, MFA_TOKEN_MAX_ATTEMPTS, svc.now().toISOString())))
+    throw errors.mfaTokenExpired();
 }
 
 /** Spends the token once its code was right; a second request racing with the same token loses. */

@@ -9,7 +9,7 @@ import { openSignedInSession } from '../identity/sign-in-outcome.js';
 import type { Services } from '../services.js';
 import { backupCodeHash } from './backup-codes.js';
 import { acceptEmailCode } from './email-codes.js';
-import { countWrongCode, liveMfaToken, spendToken } from './mfa-tokens.js';
+import { claimAttempt, liveMfaToken, spendToken } from './mfa-tokens.js';
 import { acceptTotpCode } from './totp-code.js';
 import { trustDevice } from './trusted-devices.js';
 
@@ -26,9 +26,9 @@ const WRONG_CODE = 'Invalid verification code';
 
 /**
  * `POST /auth/mfa/verify`: finishes a login that answered `requiresMFA`. (1) the token must be
- * live; (2) the account and the client IP must not be spent; (3) the code must be right, else it
- * counts against the token (burned at 5) and the limiter; (4) the token is spent, the device
- * trusted when asked, and the session opened.
+ * live; (2) the account and the client IP must not be spent; (3) one of the token's five tries is
+ * taken (burned when none is left); (4) the code must be right, else it counts against the
+ * limiter; (5) the token is spent, the device trusted when asked, and the session opened.
  */
 export async function verifyMfaLogin(svc: Services, input: MfaVerifyInput) {
   if (input.trustDevice && deviceHash(input.deviceId) === undefined)
@@ -58,8 +58,8 @@ async function finishWithCode(
   await svc.mfaLimiter.check(keys, svc.now().getTime());
   const user = await findUserById(svc.database, stored.userId);
   if (!user || !user.active) throw errors.mfaTokenExpired();
+  await claimAttempt(svc, stored);
   if (!(await check(user.id))) {
-    await countWrongCode(svc, stored);
     await svc.mfaLimiter.hit(keys, svc.now().getTime());
     const client = { ip: input.ip, userAgent: input.userAgent };
     await recordAudit(svc, 'loginFailed', { actor: null, target: user.id, details: { username: user.username, step: 'mfa' }, client });
