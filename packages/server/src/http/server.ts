@@ -21,6 +21,7 @@ import { mediaRoutes } from './routes/media/index.js';
 import { mfaRoutes } from './routes/mfa/index.js';
 import { passkeyRoutes } from './routes/passkeys/index.js';
 import { idpRoutes } from './routes/idp/index.js';
+import { oauth2Routes } from './routes/oauth2/index.js';
 import { validatorCompiler } from './validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -64,6 +65,7 @@ export function buildHttpServer(svc: Services): FastifyInstance {
       await api.register(mfaRoutes, { svc });
       await api.register(passkeyRoutes, { svc });
       await api.register(idpRoutes, { svc });
+      await api.register(oauth2Routes, { svc });
       await api.register(tokenRoutes, { svc });
       await api.register(userRoutes, { svc });
       await api.register(auditRoutes, { svc });
