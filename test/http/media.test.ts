@@ -36,6 +36,7 @@ async function multipart(parts: Array<[string, string] | [string, Buffer, string
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const withType = (m: { payload: Buffer; contentType: string }) => ({ payload: m.payload, headers: { 'content-type': m.contentType } });
 
 describe.each(['local', 's3'] as const)('media library on %s storage', (storage) => {
   let t: TestApp;
@@ -285,6 +286,57 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
       const longAlt = await upload(pdf(), 'a.pdf', { alt: 'x'.repeat(1001) });
       expect(longAlt.statusCode).toBe(422);
       expect(longAlt.json().error.details).toEqual([{ field: 'alt', message: 'must be at most 1000 characters' }]);
+    });
+  });
+
+  describe('chosen ids', () => {
+    it('keeps an _id sent before or after the file, and names the stored files after it', async () => {
+      const bytes = await png(300, 200);
+      const before = await multipart([
+        ['_id', 'hero.image_1'],
+        ['file', bytes, 'hero.png'],
+      ]);
+      const res = await t.request({ method: 'POST', url: '/api/media', ...withType(before), token: admin });
+      expect(res.statusCode, res.body).toBe(201);
+      const m = res.json().data as Media;
+      expect(m).toMatchObject({ _id: 'hero.image_1', filename: 'hero.image_1.png', sha256: sha256(bytes) });
+      expect(m.variants.thumb).toBe('/api/media/files/hero.image_1-thumb.webp');
+      expect((await fetchFile(m.url)).rawPayload.equals(bytes)).toBe(true);
+      expect((await t.request({ method: 'GET', url: '/api/media/hero.image_1', token: admin })).json().data.sha256).toBe(sha256(bytes));
+
+      const after = await uploaded(pdf(), 'doc.pdf', { _id: 'manual-2024' });
+      expect(after).toMatchObject({ _id: 'manual-2024', filename: 'manual-2024.pdf' });
+      expect(await stored()).toEqual(expect.arrayContaining(['hero.image_1.png', 'hero.image_1-thumb.webp', 'manual-2024.pdf']));
+    });
+
+    it('answers 409 for a taken id and stores nothing, leaving the holder’s files as they were', async () => {
+      const first = await png(64, 64, { r: 200, g: 10, b: 10 });
+      const holder = await uploaded(first, 'a.png', { _id: 'taken-id' });
+      const filesBefore = (await stored()).sort();
+
+      const again = await upload(await png(64, 64, { r: 10, g: 10, b: 200 }), 'b.png', { _id: 'taken-id' });
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error).toMatchObject({ code: 'CONFLICT', details: [{ field: '_id', message: 'is taken' }] });
+      expect((await stored()).sort()).toEqual(filesBefore);
+      expect((await fetchFile(holder.url)).rawPayload.equals(first)).toBe(true);
+      expect((await fetchFile(holder.variants.thumb)).statusCode).toBe(200);
+
+      // `taken-id-thumb` as a WebP would be stored as `taken-id-thumb.webp`: the holder's variant.
+      const variantClash = await upload(await webp(40, 40), 'c.webp', { _id: 'taken-id-thumb' });
+      expect(variantClash.statusCode).toBe(409);
+      expect((await stored()).sort()).toEqual(filesBefore);
+      const listed = await t.request({ method: 'GET', url: `/api/media?sha256=${sha256(first)}`, token: admin });
+      expect(listed.json().data.map((x: Media) => x._id)).toEqual(['taken-id']);
+    });
+
+    it('answers 422 for an id that is not 1–64 safe characters and stores nothing', async () => {
+      const filesBefore = (await stored()).sort();
+      for (const bad of ['', 'a/b', '../x', '.hidden', '-x', 'a..b', 'ends.', 'x'.repeat(65), 'sp ace', 'é']) {
+        const res = await upload(pdf(), 'a.pdf', { _id: bad });
+        expect(res.statusCode, bad).toBe(422);
+        expect(res.json().error.details, bad).toEqual([expect.objectContaining({ field: '_id' })]);
+      }
+      expect((await stored()).sort()).toEqual(filesBefore);
     });
   });
 

@@ -7,6 +7,7 @@ import { isRasterImage, sniffMime } from '../../media/sniff-mime.js';
 import { spoolUpload, type SpooledUpload } from '../../media/spool-upload.js';
 import { inTransaction } from '../../storage/connection.js';
 import { insertMedia, type StoredMedia, type StoredVariant } from '../../storage/media-store.js';
+import { writeUnlessTaken } from '../../storage/write-unless-taken.js';
 import { requireMediaAction } from '../access/policy.js';
 import { actorId, type Principal } from '../access/principal.js';
 import { uuidv7 } from '../shared/ids.js';
@@ -16,6 +17,7 @@ import { toApiMedia, type ApiMedia } from './media-view.js';
 import { sanitizeFilename } from './sanitize-filename.js';
 import { checkMediaText, type MediaText } from './media-text.js';
 import { mapMediaFailure } from './media-failure.js';
+import { checkClientMediaId, reserveClientMediaId, taken } from './client-media-id.js';
 
 /** One part of a multipart body, whatever parsed it. */
 export type UploadPart =
@@ -29,6 +31,7 @@ export async function uploadMedia(svc: Services, actor: Principal, parts: AsyncI
   requireMediaAction(actor, 'upload');
   let spooled: (SpooledUpload & { filename: string }) | undefined;
   const text: MediaText = {};
+  let clientId: string | undefined;
   try {
     for await (const part of parts) {
       if (part.kind === 'file') {
@@ -37,6 +40,9 @@ export async function uploadMedia(svc: Services, actor: Principal, parts: AsyncI
         spooled = { ...(await mapMediaFailure(spoolUpload(part.stream, svc.config.media.maxFileSize))), filename: part.filename };
       } else if (part.field === 'alt' || part.field === 'title') {
         text[part.field] = part.value;
+      } else if (part.field === '_id') {
+        // Before or after the file: an import keeps its media's ids (docs/api.md, "Media").
+        clientId = checkClientMediaId(part.value);
       } else {
         throw errors.validation([{ field: part.field, message: 'unknown field' }]);
       }
@@ -44,7 +50,7 @@ export async function uploadMedia(svc: Services, actor: Principal, parts: AsyncI
     checkMediaText(text);
     if (!spooled) throw errors.validation([{ field: 'file', message: 'is required' }]);
     if (spooled.size === 0) throw errors.validation([{ field: 'file', message: 'is empty' }]);
-    return await storeUpload(svc, actor, spooled, text);
+    return await storeUpload(svc, actor, spooled, text, clientId);
   } finally {
     if (spooled) await rm(spooled.path, { force: true });
   }
@@ -53,13 +59,15 @@ export async function uploadMedia(svc: Services, actor: Principal, parts: AsyncI
 /**
  * 1. The type from the bytes, checked against `media.allowedTypes` (415).
  * 2. Raster images: bomb check, variants, placeholder, colour, all before anything is stored (422).
- * 3. Original and variants into the file store, then the row; a failure removes what was stored.
+ * 3. The id: generated, or the uploader's, reserved with the keys it will write (409 when taken).
+ * 4. Original and variants into the file store, then the row; a failure removes what was stored.
  */
 async function storeUpload(
   svc: Services,
   actor: Principal,
   upload: SpooledUpload & { filename: string },
   text: MediaText,
+  clientId: string | undefined,
 ): Promise<ApiMedia> {
   const { media } = svc.config;
   const { mime, ext } = await sniffMime(upload.path);
@@ -67,15 +75,17 @@ async function storeUpload(
 
   const image = isRasterImage(mime) ? await processOrRefuse(upload.path, media.variants, media.maxPixels) : undefined;
 
-  const id = uuidv7();
+  const id = clientId ?? uuidv7();
   const key = `${id}.${ext}`;
+  const variantKey = (v: { name: string; ext: string }) => `${id}-${v.name}.${v.ext}`;
+  const release = clientId ? await reserveClientMediaId(svc, id, [key, ...(image?.variants ?? []).map(variantKey)]) : undefined;
   const stored: string[] = [];
   try {
     await svc.files.put(key, createReadStream(upload.path), mime);
     stored.push(key);
     const variants: Record<string, StoredVariant> = {};
     for (const v of image?.variants ?? []) {
-      const vkey = `${id}-${v.name}.${v.ext}`;
+      const vkey = variantKey(v);
       await svc.files.put(vkey, v.data, v.contentType);
       stored.push(vkey);
       variants[v.name] = { key: vkey, mimeType: v.contentType, width: v.width, height: v.height, size: v.data.length };
@@ -99,13 +109,16 @@ async function storeUpload(
       updatedAt: at,
       createdBy: actorId(actor),
     };
-    await inTransaction(svc.database, (conn) => insertMedia(conn, record));
+    const insert = await inTransaction(svc.database, (conn) => writeUnlessTaken(conn, () => insertMedia(conn, record)));
+    if (!insert.written) throw taken(id);
     return toApiMedia(svc.config, record);
   } catch (err) {
     await svc.files
       .delete(stored)
       .catch((e: unknown) => svc.log.error({ err: e, keys: stored }, 'media: could not remove the files of a failed upload'));
     throw err;
+  } finally {
+    release?.();
   }
 }
 

@@ -6,7 +6,7 @@ import { AppError, errors } from '../../../errors.js';
 import { data, errorResponses } from '../../schemas/common.js';
 import { Media } from './schemas.js';
 
-/** `POST /media`: multipart with `file`, `alt`, `title`. Registered in its own scope with the multipart parser. */
+/** `POST /media`: multipart with `file`, `alt`, `title` and an optional `_id`. Registered in its own scope with the multipart parser. */
 export async function mediaUploadRoute(app: FastifyInstance, { svc }: { svc: Services }) {
   await app.register(multipart);
   app.post(
@@ -40,7 +40,7 @@ async function* partsOf(req: FastifyRequest, maxFileSize: number): AsyncGenerato
     const e = err as { code?: string; statusCode?: number; message?: string };
     if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw errors.payloadTooLarge();
     if (e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FILES_LIMIT' || e.code === 'FST_FIELDS_LIMIT') {
-      throw errors.validation([{ field: '(body)', message: 'too many parts: send one file and at most alt and title' }]);
+      throw errors.validation([{ field: '(body)', message: 'too many parts: send one file and at most _id, alt and title' }]);
     }
     if (e.statusCode !== undefined && e.statusCode >= 500) throw err;
     throw errors.invalidInput(`Malformed multipart body: ${e.message ?? 'unreadable'}`);
