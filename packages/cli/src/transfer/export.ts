@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import type { Writable } from 'node:stream';
+import type { Document, Media, VellumClient } from '@vellum/client';
+import { orderTypes, type SchemaDef } from './schema-walk.js';
+import {
+  EXPORT_VERSION,
+  MEDIA_CHUNK_BYTES,
+  type DocumentVersion,
+  type ExportCounts,
+  type ExportLine,
+  type MediaMode,
+} from './transfer-format.js';
+import type { OnProgress } from './transfer-progress.js';
+import { fetchMediaFile } from './fetch-media-file.js';
+
+export interface ExportOptions {
+  /** The API base URL the client talks to (`http://host:3000/api`): written in the header, and where files are read. */
+  baseUrl: string;
+  /** The bearer for reading files when `media.publicRead` is off. */
+  token?: string;
+  /** Schema names; all by default. */
+  types?: readonly string[];
+  media: MediaMode;
+  onProgress?: OnProgress;
+}
+
+const PAGE = 100;
+
+/**
+ * Writes the export to `out` as it is read (docs/cli-transfer.md): nothing but one page of a list
+ * and one document's history is held in memory, and each line waits for `out` to drain.
+ * 1. The schemas: check the types asked for, order them so references point backwards.
+ * 2. The header.
+ * 3. Every media record, with its bytes in chunks for `include`.
+ * 4. Every document of each type (all statuses, oldest first) with its earlier versions.
+ * 5. The trailer with the counts.
+ */
+export async function exportTo(client: VellumClient, out: Writable, opts: ExportOptions): Promise<ExportCounts> {
+  const write = lineWriter(out);
+  const { data: schemas } = await client.request<{ data: SchemaDef[] }>('GET', '/config/schemas');
+  const known = schemas.map((s) => s.name);
+  const unknown = (opts.types ?? []).filter((t) => !known.includes(t));
+  if (unknown.length > 0) throw new Error(`Unknown type${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+  const types = orderTypes(schemas, opts.types ?? known);
+
+  await write({
+    kind: 'vellum-export',
+    version: EXPORT_VERSION,
+    exportedAt: new Date().toISOString(),
+    source: opts.baseUrl,
+    types,
+    media: opts.media,
+  });
+
+  const counts: ExportCounts = { media: 0, documents: 0, revisions: 0 };
+  for await (const record of allMedia(client, opts)) {
+    await write({ kind: 'media', record });
+    if (opts.media === 'include') await writeMediaBytes(record, opts, write);
+    counts.media++;
+    opts.onProgress?.({ kind: 'media', id: record._id, status: 'exported', bytes: record.size });
+  }
+
+  for (const type of types) {
+    for await (const document of allDocuments(client, type, opts)) {
+      const revisions = await earlierVersions(client, type, document);
+      await write({ kind: 'document', type, document, revisions });
+      counts.documents++;
+      counts.revisions += revisions.length;
+      opts.onProgress?.({ kind: 'document', type, id: document._id, status: 'exported' });
+    }
+  }
+
+  await write({ kind: 'end', counts });
+  return counts;
+}
+
+/** One line per call, waiting for `drain` when the stream's buffer is full; a stream error rejects. */
+function lineWriter(out: Writable): (line: ExportLine) => Promise<void> {
+  return (line) =>
+    new Promise<void>((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      out.once('error', onError);
+      const flushed = out.write(`${JSON.stringify(line)}\n`, (err) => {
+        if (err) reject(err);
+      });
+      const done = () => {
+        out.off('error', onError);
+        resolve();
+      };
+      if (flushed) done();
+      else out.once('drain', done);
+    });
+}
+
+async function* allMedia(client: VellumClient, opts: ExportOptions): AsyncGenerator<Media> {
+  for (let offset = 0; ; offset += PAGE) {
+    const { data, meta } = await client.listMedia({ limit: PAGE, offset, orderBy: 'createdAt', order: 'asc' });
+    if (offset === 0) opts.onProgress?.({ kind: 'total', what: 'media', total: meta.total });
+    yield* data;
+    if (data.length < PAGE) return;
+  }
+}
+
+async function* allDocuments(client: VellumClient, type: string, opts: ExportOptions): AsyncGenerator<Document> {
+  for (let offset = 0; ; offset += PAGE) {
+    const { data, meta } = await client.list(type, { limit: PAGE, offset, orderBy: '_createdAt', order: 'asc' });
+    if (offset === 0) opts.onProgress?.({ kind: 'total', what: 'documents', total: meta.total });
+    yield* data;
+    if (data.length < PAGE) return;
+  }
+}
+
+/** `GET …/revisions` lists every version newest first, the current one included: the others, oldest first. */
+async function earlierVersions(client: VellumClient, type: string, doc: Document): Promise<DocumentVersion[]> {
+  const versions: DocumentVersion[] = [];
+  const path = `/documents/${encodeURIComponent(type)}/${encodeURIComponent(doc._id)}/revisions`;
+  for (let offset = 0; ; offset += PAGE) {
+    const { data } = await client.request<{ data: DocumentVersion[] }>('GET', `${path}?limit=${PAGE}&offset=${offset}`);
+    for (const v of data) if (v._rev !== doc._rev) versions.push({ _rev: v._rev, _status: v._status, data: v.data });
+    if (data.length < PAGE) break;
+  }
+  return versions.reverse();
+}
+
+/** The file's bytes as `media-data` lines of at most 256 KiB, then `media-end` with the SHA-256 of what was sent. */
+async function writeMediaBytes(record: Media, opts: ExportOptions, write: (line: ExportLine) => Promise<void>): Promise<void> {
+  const hash = createHash('sha256');
+  let seq = 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const flush = async (all: boolean) => {
+    while (pendingBytes >= MEDIA_CHUNK_BYTES || (all && pendingBytes > 0)) {
+      const joined = Buffer.concat(pending);
+      const chunk = joined.subarray(0, MEDIA_CHUNK_BYTES);
+      const rest = joined.subarray(chunk.length);
+      pending = rest.length > 0 ? [rest] : [];
+      pendingBytes = rest.length;
+      await write({ kind: 'media-data', id: record._id, seq: seq++, data: chunk.toString('base64') });
+    }
+  };
+  for await (const bytes of await fetchMediaFile(record, opts.baseUrl, opts.token)) {
+    hash.update(bytes);
+    pending.push(bytes);
+    pendingBytes += bytes.length;
+    await flush(false);
+  }
+  await flush(true);
+  const sha256 = hash.digest('hex');
+  if (sha256 !== record.sha256) throw new Error(`media ${record._id}: the file read does not match its SHA-256`);
+  await write({ kind: 'media-end', id: record._id, sha256 });
+}

@@ -1,0 +1,187 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import type { Media, VellumClient } from '@vellum/client';
+import { fetchMediaFile } from './fetch-media-file.js';
+import { isNotFound } from './is-not-found.js';
+
+export interface TargetServer {
+  /** The API base URL of the client (`http://host:3000/api`). */
+  baseUrl: string;
+  /** The bearer the client uses (the upload with `_id` is sent by this module). */
+  token?: string;
+}
+
+export type MediaOutcome = { status: 'uploaded' | 'skipped' } | { status: 'failed'; error: string };
+
+/** A file being received from `media-data` lines: spooled to a temp file, hashed on the way. */
+interface Spool {
+  record: Media;
+  path: string;
+  file: WriteStream;
+  hash: ReturnType<typeof createHash>;
+  nextSeq: number;
+}
+
+/**
+ * The media half of an import: one file at a time, spooled to a temp directory (never held in
+ * memory), checked against the SHA-256 of its record, and uploaded with its `_id` so documents'
+ * image and file fields stay valid without rewriting.
+ */
+export class MediaImporter {
+  private dir?: string;
+  private spool?: Spool;
+
+  constructor(
+    private readonly client: VellumClient,
+    private readonly target: TargetServer,
+  ) {}
+
+  /** A record: `undefined` when it is already on the target with the same bytes (nothing to receive), else the start of a spool. */
+  async begin(record: Media): Promise<MediaOutcome | undefined> {
+    await this.drop();
+    const present = await this.existing(record._id);
+    if (present) return sameFile(present, record);
+    this.dir ??= await mkdtemp(join(tmpdir(), 'vellum-import-'));
+    const path = join(this.dir, randomBytes(8).toString('hex'));
+    this.spool = { record, path, file: createWriteStream(path), hash: createHash('sha256'), nextSeq: 0 };
+    return undefined;
+  }
+
+  /** Whether a `media-data` or `media-end` line belongs to the file being received. */
+  receiving(id: string): boolean {
+    return this.spool?.record._id === id;
+  }
+
+  async data(seq: number, base64: string): Promise<void> {
+    const s = this.spool!;
+    if (seq !== s.nextSeq) throw new Error(`media ${s.record._id}: chunk ${seq} where ${s.nextSeq} was expected`);
+    s.nextSeq++;
+    const bytes = Buffer.from(base64, 'base64');
+    s.hash.update(bytes);
+    if (!s.file.write(bytes)) await new Promise<void>((resolve) => s.file.once('drain', () => resolve()));
+  }
+
+  /** The last chunk arrived: check the bytes, upload them. */
+  async end(): Promise<MediaOutcome> {
+    const s = this.spool!;
+    this.spool = undefined;
+    try {
+      s.file.end();
+      await finished(s.file);
+      const sha256 = s.hash.digest('hex');
+      if (sha256 !== s.record.sha256) return { status: 'failed', error: 'the bytes in the file do not match the SHA-256 of the record' };
+      await this.upload(s.record, s.path);
+      return { status: 'uploaded' };
+    } catch (err) {
+      return { status: 'failed', error: message(err) };
+    } finally {
+      await rm(s.path, { force: true });
+    }
+  }
+
+  /** `reference` exports: the file is read from the source server, then uploaded like an included one. */
+  async fromSource(record: Media, source: string, sourceToken: string | undefined): Promise<MediaOutcome> {
+    try {
+      const started = await this.begin(record);
+      if (started) return started;
+      for await (const bytes of await fetchMediaFile(record, source, sourceToken)) {
+        const s = this.spool!;
+        s.hash.update(bytes);
+        if (!s.file.write(bytes)) await new Promise<void>((resolve) => s.file.once('drain', () => resolve()));
+      }
+      return await this.end();
+    } catch (err) {
+      await this.drop();
+      return { status: 'failed', error: message(err) };
+    }
+  }
+
+  /** Drops a file whose end never came (a truncated export), and the temp directory. */
+  async close(): Promise<void> {
+    await this.drop();
+    if (this.dir) await rm(this.dir, { recursive: true, force: true });
+  }
+
+  /** Drops the file being received. */
+  async drop(): Promise<void> {
+    const s = this.spool;
+    if (!s) return;
+    this.spool = undefined;
+    s.file.destroy();
+    await rm(s.path, { force: true });
+  }
+
+  private async existing(id: string): Promise<Media | undefined> {
+    try {
+      return await this.client.getMedia(id);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * `POST /media` with `_id` (docs/api.md, "Media"), built here: the client's upload has no
+   * `_id` option. The fields go first, then the file streamed from the spool; the length is known.
+   */
+  private async upload(record: Media, path: string): Promise<Media> {
+    const boundary = `----VellumImport${randomBytes(16).toString('hex')}`;
+    let head = field(boundary, '_id', record._id);
+    if (record.alt !== null) head += field(boundary, 'alt', record.alt);
+    if (record.title !== null) head += field(boundary, 'title', record.title);
+    const name = record.originalFilename.replace(/["\\\r\n]/g, '_');
+    head +=
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"; ` +
+      `filename*=UTF-8''${encodeURIComponent(record.originalFilename)}\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    const preamble = Buffer.from(head);
+    const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`);
+    async function* body() {
+      yield preamble;
+      yield* createReadStream(path) as AsyncIterable<Buffer>;
+      yield epilogue;
+    }
+    const res = await fetch(new URL('media', withSlash(this.target.baseUrl)), {
+      method: 'POST',
+      headers: {
+        ...(this.target.token ? { authorization: `Bearer ${this.target.token}` } : {}),
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(preamble.length + record.size + epilogue.length),
+      },
+      body: body() as unknown as RequestInit['body'],
+      duplex: 'half',
+      redirect: 'error',
+    } as RequestInit & { duplex: 'half' });
+    const text = await res.text();
+    if (!res.ok) {
+      let reason = `${res.status}`;
+      try {
+        const { error } = JSON.parse(text) as { error: { code: string; message: string } };
+        reason = `${res.status} ${error.code}: ${error.message}`;
+      } catch {
+        // Not the API's error body (a proxy's page): the status says enough.
+      }
+      throw new Error(`upload refused: ${reason}`);
+    }
+    return (JSON.parse(text) as { data: Media }).data;
+  }
+}
+
+function sameFile(present: Media, record: Media): MediaOutcome {
+  return present.sha256 === record.sha256
+    ? { status: 'skipped' }
+    : { status: 'failed', error: `the id is taken on the target by another file (SHA-256 ${present.sha256.slice(0, 12)}…)` };
+}
+
+function field(boundary: string, name: string, value: string): string {
+  return `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+}
+
+const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
+
+export function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,254 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { VellumClient, type Document, type Media } from '@vellum/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportTo, type ExportOptions } from '../../packages/cli/src/transfer/export.js';
+import { importFrom, IncompleteImportError, type ImportSummary } from '../../packages/cli/src/transfer/import.js';
+import type { ExportLine } from '../../packages/cli/src/transfer/transfer-format.js';
+import type { TransferEvent } from '../../packages/cli/src/transfer/transfer-progress.js';
+import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { jpeg, pdf, png } from '../helpers/media-fixtures.js';
+import { TEST_SCHEMAS } from '../helpers/schemas.js';
+
+/**
+ * `vellum export` / `vellum import` as libraries (packages/cli/src/transfer/), between two apps
+ * on two fresh databases, both listening on real ports: what the first holds arrives in the
+ * second with its ids, references, revisions and files (docs/cli-transfer.md).
+ */
+
+interface Server {
+  t: TestApp;
+  client: VellumClient;
+  baseUrl: string;
+  token: string;
+  mediaDir: string;
+}
+
+const servers: Server[] = [];
+
+async function startServer(): Promise<Server> {
+  const mediaDir = mkdtempSync(join(tmpdir(), 'vellum-transfer-'));
+  const t = await startTestApp({ schemas: TEST_SCHEMAS, media: { dir: mediaDir } });
+  await t.app.server.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}/api`;
+  const client = new VellumClient({ baseUrl });
+  const { token } = await client.login(ADMIN.username, ADMIN.password);
+  const server = { t, client, baseUrl, token, mediaDir };
+  servers.push(server);
+  return server;
+}
+
+/** The export as text, collected from the stream it is written to. */
+async function exportText(from: Server, opts: Partial<ExportOptions> = {}): Promise<string> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  await exportTo(from.client, out, { baseUrl: from.baseUrl, token: from.token, media: 'include', ...opts });
+  out.end();
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function importText(into: Server, text: string, events: TransferEvent[] = []): Promise<ImportSummary> {
+  return importFrom(into.client, Readable.from([Buffer.from(text)]), {
+    baseUrl: into.baseUrl,
+    token: into.token,
+    onProgress: (e) => events.push(e),
+  });
+}
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as ExportLine);
+
+async function allDocuments(s: Server, type: string): Promise<Document[]> {
+  return (await s.client.list(type, { limit: 100, orderBy: '_createdAt', order: 'asc' })).data;
+}
+
+async function revisionCount(s: Server, type: string, id: string): Promise<number> {
+  const res = await s.client.request<{ meta: { total: number } }>('GET', `/documents/${type}/${id}/revisions`);
+  return res.meta.total;
+}
+
+async function fileBytes(s: Server, m: Media): Promise<Buffer> {
+  const res = await fetch(new URL(m.url, s.baseUrl));
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** What must be equal on both sides; timestamps (`_createdAt`, `_updatedAt`, `createdAt`…) and the author of each write are not kept. */
+const documentView = (d: Document) =>
+  Object.fromEntries(Object.entries(d).filter(([k]) => !['_createdAt', '_updatedAt', '_createdBy', '_updatedBy'].includes(k)));
+const mediaView = (m: Media) => ({
+  _id: m._id,
+  filename: m.filename,
+  originalFilename: m.originalFilename,
+  mimeType: m.mimeType,
+  size: m.size,
+  sha256: m.sha256,
+  width: m.width,
+  height: m.height,
+  alt: m.alt,
+  title: m.title,
+  variants: m.variants,
+});
+
+const TYPES = ['company', 'author', 'post', 'site'];
+
+describe('export then import into an empty second database', () => {
+  let source: Server;
+  let target: Server;
+  let exported: string;
+  let firstImport: ImportSummary;
+  const events: TransferEvent[] = [];
+  const ids = { media: [] as string[] };
+
+  beforeAll(async () => {
+    source = await startServer();
+    target = await startServer();
+    const c = source.client;
+
+    // Media: two images used by posts and a PDF used by nothing.
+    const hero = await c.uploadMedia(new Blob([await png(640, 480)]), { filename: 'hero.png', alt: 'A hero', title: 'Hero' });
+    const portrait = await c.uploadMedia(new Blob([await jpeg(300, 400)]), { filename: 'portrait.jpg' });
+    const manual = await c.uploadMedia(new Blob([pdf()]), { filename: 'manual.pdf', title: 'Manual' });
+    ids.media = [hero._id, portrait._id, manual._id];
+
+    const acme = await c.create('company', { _id: 'acme', name: 'Acme', country: 'de', _status: 'published' });
+    const ada = await c.create('author', { _id: 'ada', name: 'Ada', company: acme._id, _status: 'published' });
+    await c.patch('author', ada._id, { bio: 'Wrote the first program.' });
+    const bob = await c.create('author', { name: 'Bob', email: 'bob@example.com' });
+
+    // A post with three versions, published in the middle one.
+    const p1 = await c.create('post', { _id: 'p1', title: 'First', author: ada._id, cover: hero._id, tags: ['a'], price: 10 });
+    await c.patch('post', p1._id, { title: 'First (edited)', _status: 'published' });
+    await c.patch('post', p1._id, { seo: { title: 'SEO' }, location: { lat: 52.5, lng: 13.4 }, publishAt: '2026-01-02T03:04:05Z' });
+    // A reference cycle between two posts: p2 → p3 → p2, the link from p2 added last.
+    const p2 = await c.create('post', { _id: 'p2', title: 'Second', author: bob._id, cover: portrait._id, meta: { x: [1, 2] } });
+    const p3 = await c.create('post', { _id: 'p3', title: 'Third', related: [p2._id], _status: 'archived' });
+    await c.patch('post', p2._id, { related: [p3._id] });
+    await c.create('site', { siteName: 'Example' });
+
+    exported = await exportText(source);
+    firstImport = await importText(target, exported, events);
+  });
+
+  afterAll(async () => {
+    for (const s of servers.splice(0)) {
+      await s.t.close();
+      rmSync(s.mediaDir, { recursive: true, force: true });
+    }
+  });
+
+  it('writes the header, the media with their bytes, the documents with their history and the trailer', () => {
+    const all = lines(exported);
+    expect(all[0]).toMatchObject({ kind: 'vellum-export', version: 1, source: source.baseUrl, media: 'include' });
+    // Types ordered so references point backwards: company before author before post.
+    const header = all[0] as Extract<ExportLine, { kind: 'vellum-export' }>;
+    expect(header.types.indexOf('company')).toBeLessThan(header.types.indexOf('author'));
+    expect(header.types.indexOf('author')).toBeLessThan(header.types.indexOf('post'));
+    expect(all.at(-1)).toEqual({ kind: 'end', counts: { media: 3, documents: 7, revisions: 4 } });
+    const p1 = all.find((l) => l.kind === 'document' && l.document._id === 'p1') as Extract<ExportLine, { kind: 'document' }>;
+    expect(p1.revisions.map((r) => [r._rev, r.data.title, r._status])).toEqual([
+      [1, 'First', 'draft'],
+      [2, 'First (edited)', 'published'],
+    ]);
+    for (const l of all) if (l.kind === 'media-data') expect(Buffer.from(l.data, 'base64').length).toBeLessThanOrEqual(256 * 1024);
+  });
+
+  it('imports every document with its _id, fields and status', async () => {
+    expect(firstImport).toEqual({ created: 7, updated: 0, skipped: 0, failed: [], media: { uploaded: 3, skipped: 0 } });
+    for (const type of TYPES) {
+      const a = await allDocuments(source, type);
+      const b = await allDocuments(target, type);
+      expect(b.map(documentView), type).toEqual(a.map(documentView));
+    }
+  });
+
+  it('keeps references, the cycle included, and they resolve with expand', async () => {
+    const p1 = await target.client.get('post', 'p1', 'author.company,cover');
+    expect((p1.author as Document).name).toBe('Ada');
+    expect(((p1.author as Document).company as Document)._id).toBe('acme');
+    expect((p1.cover as Media)._id).toBe(ids.media[0]);
+    const p2 = await target.client.get('post', 'p2', 'related');
+    expect((p2.related as Document[]).map((d) => [d._id, d.title])).toEqual([['p3', 'Third']]);
+    const p3 = await target.client.get('post', 'p3', 'related');
+    expect((p3.related as Document[]).map((d) => d._id)).toEqual(['p2']);
+    expect(events).toContainEqual({ kind: 'document', type: 'post', id: 'p2', status: 'deferred' });
+  });
+
+  it('replays the history: each document has as many revisions as on the source', async () => {
+    for (const type of TYPES) {
+      for (const d of await allDocuments(source, type)) {
+        expect(await revisionCount(target, type, d._id), `${type} ${d._id}`).toBe(await revisionCount(source, type, d._id));
+      }
+    }
+    const history = await target.client.request<{ data: Array<{ _rev: number; _status: string; data: { title: string } }> }>(
+      'GET',
+      '/documents/post/p1/revisions',
+    );
+    expect(history.data.map((r) => [r.data.title, r._status])).toEqual([
+      ['First (edited)', 'published'],
+      ['First (edited)', 'published'],
+      ['First', 'draft'],
+    ]);
+  });
+
+  it('brings the media records with their ids, and the files byte for byte', async () => {
+    const a = (await source.client.listMedia({ limit: 100, orderBy: 'filename', order: 'asc' })).data;
+    const b = (await target.client.listMedia({ limit: 100, orderBy: 'filename', order: 'asc' })).data;
+    expect(b.map(mediaView)).toEqual(a.map(mediaView));
+    for (const m of a) {
+      const copy = b.find((x) => x._id === m._id)!;
+      expect((await fileBytes(target, copy)).equals(await fileBytes(source, m)), m.originalFilename).toBe(true);
+      for (const path of Object.values(copy.variants)) expect((await fetch(new URL(path, target.baseUrl))).status).toBe(200);
+    }
+  });
+
+  it('changes nothing when the same file is imported again: everything is skipped', async () => {
+    const before = await Promise.all(TYPES.map((t) => allDocuments(target, t)));
+    const again = await importText(target, exported);
+    expect(again).toEqual({ created: 0, updated: 0, skipped: 7, failed: [], media: { uploaded: 0, skipped: 3 } });
+    const after = await Promise.all(TYPES.map((t) => allDocuments(target, t)));
+    expect(after).toEqual(before);
+    expect((await target.client.listMedia()).meta.total).toBe(3);
+  });
+
+  it('imports what was complete of a truncated file, then reports it as an error', async () => {
+    const cut = exported.slice(0, exported.indexOf('"_id":"p2"'));
+    const third = await startServer();
+    const err = await importText(third, cut).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(IncompleteImportError);
+    expect((err as Error).message).toMatch(/ends in the middle of line|cut short/);
+    const summary = (err as IncompleteImportError).summary;
+    expect(summary).toMatchObject({ failed: [], media: { uploaded: 3, skipped: 0 } });
+    // company, both authors and p1 were whole before the cut.
+    expect(summary.created).toBe(4);
+    expect((await allDocuments(third, 'post')).map((d) => d._id)).toEqual(['p1']);
+    expect(await revisionCount(third, 'post', 'p1')).toBe(3);
+
+    const noTrailer = exported.slice(0, exported.lastIndexOf('{"kind":"end"'));
+    await expect(importText(third, noTrailer)).rejects.toThrow(/cut short/);
+  });
+
+  it('with media: reference, the import fetches each file from the source', async () => {
+    const text = await exportText(source, { media: 'reference' });
+    expect(lines(text).some((l) => l.kind === 'media-data')).toBe(false);
+    const fourth = await startServer();
+    const summary = await importText(fourth, text);
+    expect(summary).toMatchObject({ created: 7, failed: [], media: { uploaded: 3, skipped: 0 } });
+    for (const m of (await source.client.listMedia()).data) {
+      const copy = await fourth.client.getMedia(m._id);
+      expect(copy.sha256).toBe(m.sha256);
+      expect((await fileBytes(fourth, copy)).equals(await fileBytes(source, m))).toBe(true);
+    }
+  });
+});
