@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { VellumClient, type Document, type Media } from '@vellum/client';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportTo, type ExportOptions } from '../../packages/cli/src/transfer/export.js';
 import { importFrom, IncompleteImportError, type ImportSummary } from '../../packages/cli/src/transfer/import.js';
@@ -118,6 +120,12 @@ describe('export then import into an empty second database', () => {
     const portrait = await c.uploadMedia(new Blob([await jpeg(300, 400)]), { filename: 'portrait.jpg' });
     const manual = await c.uploadMedia(new Blob([pdf()]), { filename: 'manual.pdf', title: 'Manual' });
     ids.media = [hero._id, portrait._id, manual._id];
+    // Noise does not compress: a PNG of about 700 KB, sent as several 256 KiB lines.
+    const noise = await sharp(randomBytes(480 * 480 * 3), { raw: { width: 480, height: 480, channels: 3 } })
+      .png()
+      .toBuffer();
+    const big = await c.uploadMedia(new Blob([noise]), { filename: 'noise.png' });
+    ids.media.push(big._id);
 
     const acme = await c.create('company', { _id: 'acme', name: 'Acme', country: 'de', _status: 'published' });
     const ada = await c.create('author', { _id: 'ada', name: 'Ada', company: acme._id, _status: 'published' });
@@ -152,17 +160,19 @@ describe('export then import into an empty second database', () => {
     const header = all[0] as Extract<ExportLine, { kind: 'vellum-export' }>;
     expect(header.types.indexOf('company')).toBeLessThan(header.types.indexOf('author'));
     expect(header.types.indexOf('author')).toBeLessThan(header.types.indexOf('post'));
-    expect(all.at(-1)).toEqual({ kind: 'end', counts: { media: 3, documents: 7, revisions: 4 } });
+    expect(all.at(-1)).toEqual({ kind: 'end', counts: { media: 4, documents: 7, revisions: 4 } });
     const p1 = all.find((l) => l.kind === 'document' && l.document._id === 'p1') as Extract<ExportLine, { kind: 'document' }>;
     expect(p1.revisions.map((r) => [r._rev, r.data.title, r._status])).toEqual([
       [1, 'First', 'draft'],
       [2, 'First (edited)', 'published'],
     ]);
-    for (const l of all) if (l.kind === 'media-data') expect(Buffer.from(l.data, 'base64').length).toBeLessThanOrEqual(256 * 1024);
+    const chunks = all.filter((l) => l.kind === 'media-data');
+    for (const l of chunks) expect(Buffer.from(l.data, 'base64').length).toBeLessThanOrEqual(256 * 1024);
+    expect(chunks.filter((l) => l.id === ids.media[3]).map((l) => l.seq)).toEqual([0, 1, 2]);
   });
 
   it('imports every document with its _id, fields and status', async () => {
-    expect(firstImport).toEqual({ created: 7, updated: 0, skipped: 0, failed: [], media: { uploaded: 3, skipped: 0 } });
+    expect(firstImport).toEqual({ created: 7, updated: 0, skipped: 0, failed: [], media: { uploaded: 4, skipped: 0 } });
     for (const type of TYPES) {
       const a = await allDocuments(source, type);
       const b = await allDocuments(target, type);
@@ -213,10 +223,10 @@ describe('export then import into an empty second database', () => {
   it('changes nothing when the same file is imported again: everything is skipped', async () => {
     const before = await Promise.all(TYPES.map((t) => allDocuments(target, t)));
     const again = await importText(target, exported);
-    expect(again).toEqual({ created: 0, updated: 0, skipped: 7, failed: [], media: { uploaded: 0, skipped: 3 } });
+    expect(again).toEqual({ created: 0, updated: 0, skipped: 7, failed: [], media: { uploaded: 0, skipped: 4 } });
     const after = await Promise.all(TYPES.map((t) => allDocuments(target, t)));
     expect(after).toEqual(before);
-    expect((await target.client.listMedia()).meta.total).toBe(3);
+    expect((await target.client.listMedia()).meta.total).toBe(4);
   });
 
   it('imports what was complete of a truncated file, then reports it as an error', async () => {
@@ -229,7 +239,7 @@ describe('export then import into an empty second database', () => {
     expect(err).toBeInstanceOf(IncompleteImportError);
     expect((err as Error).message).toMatch(/ends in the middle of line|cut short/);
     const summary = (err as IncompleteImportError).summary;
-    expect(summary).toMatchObject({ failed: [], media: { uploaded: 3, skipped: 0 } });
+    expect(summary).toMatchObject({ failed: [], media: { uploaded: 4, skipped: 0 } });
     // company, both authors and p1 were whole before the cut.
     expect(summary.created).toBe(4);
     expect((await allDocuments(third, 'post')).map((d) => d._id)).toEqual(['p1']);
@@ -244,11 +254,71 @@ describe('export then import into an empty second database', () => {
     expect(lines(text).some((l) => l.kind === 'media-data')).toBe(false);
     const fourth = await startServer();
     const summary = await importText(fourth, text);
-    expect(summary).toMatchObject({ created: 7, failed: [], media: { uploaded: 3, skipped: 0 } });
+    expect(summary).toMatchObject({ created: 7, failed: [], media: { uploaded: 4, skipped: 0 } });
     for (const m of (await source.client.listMedia()).data) {
       const copy = await fourth.client.getMedia(m._id);
       expect(copy.sha256).toBe(m.sha256);
       expect((await fileBytes(fourth, copy)).equals(await fileBytes(source, m))).toBe(true);
     }
+  });
+
+  it('writes a document changed on the target since back over it (updated)', async () => {
+    await target.client.patch('author', 'ada', { bio: 'Changed on the target' });
+    const summary = await importText(target, exported);
+    expect(summary).toMatchObject({ created: 0, updated: 1, skipped: 6, failed: [] });
+    expect((await target.client.get('author', 'ada')).bio).toBe('Wrote the first program.');
+  });
+
+  it('creates a document whose first version points forward without the reference, then writes it whole', async () => {
+    const file = [
+      {
+        kind: 'vellum-export',
+        version: 1,
+        exportedAt: new Date().toISOString(),
+        source: source.baseUrl,
+        types: ['post'],
+        media: 'include',
+      },
+      {
+        kind: 'document',
+        type: 'post',
+        document: { _id: 'fwd-a', _status: 'published', _rev: 1, title: 'A', related: ['fwd-b'] },
+        revisions: [],
+      },
+      {
+        kind: 'document',
+        type: 'post',
+        document: { _id: 'fwd-b', _status: 'draft', _rev: 1, title: 'B', related: ['fwd-a'] },
+        revisions: [],
+      },
+      { kind: 'end', counts: { media: 0, documents: 2, revisions: 0 } },
+    ];
+    const summary = await importText(target, file.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(summary).toMatchObject({ created: 2, failed: [] });
+    expect((await target.client.get('post', 'fwd-a')).related).toEqual(['fwd-b']);
+    expect((await target.client.get('post', 'fwd-a'))._status).toBe('published');
+    expect((await target.client.get('post', 'fwd-b')).related).toEqual(['fwd-a']);
+    // The version without the reference stays in the history: one revision more than in the file.
+    expect(await revisionCount(target, 'post', 'fwd-a')).toBe(2);
+  });
+
+  it('reports a media id held on the target by other bytes as failed, and goes on', async () => {
+    const other = Buffer.from('%PDF-1.4 not the same file');
+    const record = { ...(await target.client.getMedia(ids.media[2]!)), sha256: 'f'.repeat(64), size: other.length };
+    const file = [
+      { kind: 'vellum-export', version: 1, exportedAt: new Date().toISOString(), source: source.baseUrl, types: [], media: 'include' },
+      { kind: 'media', record },
+      { kind: 'media-data', id: record._id, seq: 0, data: other.toString('base64') },
+      { kind: 'media-end', id: record._id, sha256: record.sha256 },
+      { kind: 'end', counts: { media: 1, documents: 0, revisions: 0 } },
+    ];
+    const summary = await importText(target, file.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(summary.media).toEqual({ uploaded: 0, skipped: 0 });
+    expect(summary.failed).toEqual([{ id: record._id, type: 'media', error: expect.stringMatching(/taken on the target/) }]);
+  });
+
+  it('refuses a file that is not an export', async () => {
+    await expect(importText(target, '{"hello":"world"}\n')).rejects.toThrow(/not a Vellum export/);
+    await expect(importText(target, '')).rejects.toThrow(/empty/);
   });
 });

@@ -11,8 +11,13 @@ import { isNotFound } from './is-not-found.js';
 export interface TargetServer {
   /** The API base URL of the client (`http://host:3000/api`). */
   baseUrl: string;
-  /** The bearer the client uses (the upload with `_id` is sent by this module). */
-  token?: string;
+  /**
+   * The bearer the client uses: the upload with `_id` is sent by this module, the client having
+   * no such option. A function is asked before each upload, so a refreshed token is used.
+   */
+  token?: string | (() => string | undefined);
+  /** The fetch the client uses (a wrapper that names an unreachable server, say). */
+  fetch?: typeof fetch;
 }
 
 export type MediaOutcome = { status: 'uploaded' | 'skipped' } | { status: 'failed'; error: string };
@@ -144,10 +149,11 @@ export class MediaImporter {
       yield* createReadStream(path) as AsyncIterable<Buffer>;
       yield epilogue;
     }
-    const res = await fetch(new URL('media', withSlash(this.target.baseUrl)), {
+    const token = typeof this.target.token === 'function' ? this.target.token() : this.target.token;
+    const res = await (this.target.fetch ?? fetch)(new URL('media', withSlash(this.target.baseUrl)), {
       method: 'POST',
       headers: {
-        ...(this.target.token ? { authorization: `Bearer ${this.target.token}` } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
         'content-type': `multipart/form-data; boundary=${boundary}`,
         'content-length': String(preamble.length + record.size + epilogue.length),
       },
