@@ -12,6 +12,7 @@ import {
 } from './transfer-format.js';
 import type { OnProgress } from './transfer-progress.js';
 import { fetchMediaFile } from './fetch-media-file.js';
+import { whenNotLimited } from './when-not-limited.js';
 
 export interface ExportOptions {
   /** The API base URL the client talks to (`http://host:3000/api`): written in the header, and where files are read. */
@@ -94,7 +95,7 @@ function lineWriter(out: Writable): (line: ExportLine) => Promise<void> {
 
 async function* allMedia(client: VellumClient, opts: ExportOptions): AsyncGenerator<Media> {
   for (let offset = 0; ; offset += PAGE) {
-    const { data, meta } = await client.listMedia({ limit: PAGE, offset, orderBy: 'createdAt', order: 'asc' });
+    const { data, meta } = await whenNotLimited(() => client.listMedia({ limit: PAGE, offset, orderBy: 'createdAt', order: 'asc' }));
     if (offset === 0) opts.onProgress?.({ kind: 'total', what: 'media', total: meta.total });
     yield* data;
     if (data.length < PAGE) return;
@@ -103,7 +104,7 @@ async function* allMedia(client: VellumClient, opts: ExportOptions): AsyncGenera
 
 async function* allDocuments(client: VellumClient, type: string, opts: ExportOptions): AsyncGenerator<Document> {
   for (let offset = 0; ; offset += PAGE) {
-    const { data, meta } = await client.list(type, { limit: PAGE, offset, orderBy: '_createdAt', order: 'asc' });
+    const { data, meta } = await whenNotLimited(() => client.list(type, { limit: PAGE, offset, orderBy: '_createdAt', order: 'asc' }));
     if (offset === 0) opts.onProgress?.({ kind: 'total', what: 'documents', total: meta.total });
     yield* data;
     if (data.length < PAGE) return;
@@ -115,7 +116,9 @@ async function earlierVersions(client: VellumClient, type: string, doc: Document
   const versions: DocumentVersion[] = [];
   const path = `/documents/${encodeURIComponent(type)}/${encodeURIComponent(doc._id)}/revisions`;
   for (let offset = 0; ; offset += PAGE) {
-    const { data } = await client.request<{ data: DocumentVersion[] }>('GET', `${path}?limit=${PAGE}&offset=${offset}`);
+    const { data } = await whenNotLimited(() =>
+      client.request<{ data: DocumentVersion[] }>('GET', `${path}?limit=${PAGE}&offset=${offset}`),
+    );
     for (const v of data) if (v._rev !== doc._rev) versions.push({ _rev: v._rev, _status: v._status, data: v.data });
     if (data.length < PAGE) break;
   }

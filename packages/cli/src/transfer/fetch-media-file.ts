@@ -7,6 +7,8 @@ import type { Media } from '@vellum/client';
  */
 export async function fetchMediaFile(record: Pick<Media, '_id' | 'url'>, baseUrl: string, token?: string): Promise<AsyncIterable<Buffer>> {
   const url = new URL(record.url, baseUrl);
+  // The URL comes from an export file: nothing but the web (no `file:`, `data:`…).
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`media ${record._id}: not an http(s) URL`);
   const sameOrigin = url.origin === new URL(baseUrl).origin;
   const res = await fetch(url, { headers: token && sameOrigin ? { authorization: `Bearer ${token}` } : {} });
   if (!res.ok || !res.body) {

@@ -2,6 +2,7 @@ import type { Document, VellumClient } from '@vellum/client';
 import { referencesIn, type SchemaDef } from './schema-walk.js';
 import { fieldsOf, type DocumentLine } from './transfer-format.js';
 import { isNotFound } from './is-not-found.js';
+import { whenNotLimited } from './when-not-limited.js';
 
 export type DocumentOutcome = 'created' | 'updated' | 'skipped' | 'deferred';
 
@@ -63,7 +64,7 @@ export class DocumentImporter {
     }
     const first = versions[0]!;
     const missing = waitFrom === 0 ? await this.missingFields(schema, first.data) : new Set<string>();
-    await this.client.create(type, { _id: document._id, _status: first._status, ...without(first.data, missing) });
+    await whenNotLimited(() => this.client.create(type, { _id: document._id, _status: first._status, ...without(first.data, missing) }));
     this.present.add(key(type, document._id));
     for (const v of versions.slice(1, waitFrom)) await this.put(type, document._id, v);
     if (waitFrom === versions.length) return 'created';
@@ -108,7 +109,7 @@ export class DocumentImporter {
 
   private async find(type: string, id: string): Promise<Document | undefined> {
     try {
-      return await this.client.get(type, id);
+      return await whenNotLimited(() => this.client.get(type, id));
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -116,7 +117,8 @@ export class DocumentImporter {
   }
 
   private async put(type: string, id: string, v: Version): Promise<void> {
-    await this.client.request('PUT', `/documents/${encodeURIComponent(type)}/${encodeURIComponent(id)}`, { _status: v._status, ...v.data });
+    const path = `/documents/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
+    await whenNotLimited(() => this.client.request('PUT', path, { _status: v._status, ...v.data }));
   }
 }
 

@@ -7,6 +7,7 @@ import { finished } from 'node:stream/promises';
 import type { Media, VellumClient } from '@vellum/client';
 import { fetchMediaFile } from './fetch-media-file.js';
 import { isNotFound } from './is-not-found.js';
+import { whenNotLimited } from './when-not-limited.js';
 
 export interface TargetServer {
   /** The API base URL of the client (`http://host:3000/api`). */
@@ -28,6 +29,7 @@ interface Spool {
   path: string;
   file: WriteStream;
   hash: ReturnType<typeof createHash>;
+  size: number;
   nextSeq: number;
 }
 
@@ -52,7 +54,7 @@ export class MediaImporter {
     if (present) return sameFile(present, record);
     this.dir ??= await mkdtemp(join(tmpdir(), 'vellum-import-'));
     const path = join(this.dir, randomBytes(8).toString('hex'));
-    this.spool = { record, path, file: createWriteStream(path), hash: createHash('sha256'), nextSeq: 0 };
+    this.spool = { record, path, file: createWriteStream(path), hash: createHash('sha256'), size: 0, nextSeq: 0 };
     return undefined;
   }
 
@@ -65,8 +67,13 @@ export class MediaImporter {
     const s = this.spool!;
     if (seq !== s.nextSeq) throw new Error(`media ${s.record._id}: chunk ${seq} where ${s.nextSeq} was expected`);
     s.nextSeq++;
-    const bytes = Buffer.from(base64, 'base64');
+    await this.append(Buffer.from(base64, 'base64'));
+  }
+
+  private async append(bytes: Buffer): Promise<void> {
+    const s = this.spool!;
     s.hash.update(bytes);
+    s.size += bytes.length;
     if (!s.file.write(bytes)) await new Promise<void>((resolve) => s.file.once('drain', () => resolve()));
   }
 
@@ -79,7 +86,7 @@ export class MediaImporter {
       await finished(s.file);
       const sha256 = s.hash.digest('hex');
       if (sha256 !== s.record.sha256) return { status: 'failed', error: 'the bytes in the file do not match the SHA-256 of the record' };
-      await this.upload(s.record, s.path);
+      await whenNotLimited(() => this.upload(s.record, s.path, s.size));
       return { status: 'uploaded' };
     } catch (err) {
       return { status: 'failed', error: message(err) };
@@ -93,11 +100,7 @@ export class MediaImporter {
     try {
       const started = await this.begin(record);
       if (started) return started;
-      for await (const bytes of await fetchMediaFile(record, source, sourceToken)) {
-        const s = this.spool!;
-        s.hash.update(bytes);
-        if (!s.file.write(bytes)) await new Promise<void>((resolve) => s.file.once('drain', () => resolve()));
-      }
+      for await (const bytes of await fetchMediaFile(record, source, sourceToken)) await this.append(bytes);
       return await this.end();
     } catch (err) {
       await this.drop();
@@ -122,7 +125,7 @@ export class MediaImporter {
 
   private async existing(id: string): Promise<Media | undefined> {
     try {
-      return await this.client.getMedia(id);
+      return await whenNotLimited(() => this.client.getMedia(id));
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -133,7 +136,7 @@ export class MediaImporter {
    * `POST /media` with `_id` (docs/api.md, "Media"), built here: the client's upload has no
    * `_id` option. The fields go first, then the file streamed from the spool; the length is known.
    */
-  private async upload(record: Media, path: string): Promise<Media> {
+  private async upload(record: Media, path: string, size: number): Promise<Media> {
     const boundary = `----VellumImport${randomBytes(16).toString('hex')}`;
     let head = field(boundary, '_id', record._id);
     if (record.alt !== null) head += field(boundary, 'alt', record.alt);
@@ -155,7 +158,7 @@ export class MediaImporter {
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         'content-type': `multipart/form-data; boundary=${boundary}`,
-        'content-length': String(preamble.length + record.size + epilogue.length),
+        'content-length': String(preamble.length + size + epilogue.length),
       },
       body: body() as unknown as RequestInit['body'],
       duplex: 'half',
@@ -170,7 +173,10 @@ export class MediaImporter {
       } catch {
         // Not the API's error body (a proxy's page): the status says enough.
       }
-      throw new Error(`upload refused: ${reason}`);
+      throw Object.assign(new Error(`upload refused: ${reason}`), {
+        status: res.status,
+        retryAfter: Number(res.headers.get('retry-after') ?? 1),
+      });
     }
     return (JSON.parse(text) as { data: Media }).data;
   }
