@@ -18,6 +18,8 @@ export const AUDIT_EVENTS = [
   'passkeyRemove',
   'idpLink',
   'idpUnlink',
+  /** A user approved an OAuth client (docs/oauth2-authorization-code.md). */
+  'oauthGrant',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
