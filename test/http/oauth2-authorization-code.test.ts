@@ -254,6 +254,17 @@ describe('the token endpoint refuses', () => {
     expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
+  it('two simultaneous redemptions: exactly one succeeds, and the loser counts as a second use', async () => {
+    const a = await approved(spa, { redirectUri: SPA.redirectUris[0], scope: 'content:read' });
+    const answers = await Promise.all([redeem(spa, oauth.None(), a), redeem(spa, oauth.None(), a)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+    const winner = answers.find((r) => r.status === 200)!;
+    const loser = answers.find((r) => r.status === 400)!;
+    await expectTokenError(spa, loser, 400, 'invalid_grant');
+    const tokens = await oauth.processAuthorizationCodeResponse(as, spa, winner);
+    expectSpecError(await me(tokens.access_token), 401, 'UNAUTHORIZED');
+  });
+
   it("a redirect_uri other than the authorization request's: 400 invalid_grant", async () => {
     const a = await approved(spa, { redirectUri: SPA.redirectUris[0] });
     await expectTokenError(spa, await redeem(spa, oauth.None(), a, { redirectUri: SPA.redirectUris[1] }), 400, 'invalid_grant');
@@ -348,6 +359,19 @@ describe('the authorization endpoint', () => {
       scope: 'content:read users:write',
     });
     expectRedirectError(res, spa, state, 'invalid_scope');
+  });
+
+  it('a parameter sent twice (RFC 6749 §3.1): 302 error=invalid_request, or 400 shown when it is client_id or redirect_uri', async () => {
+    const { challenge, state } = await pkce();
+    const query = new URLSearchParams(params({ client: 'spa', redirectUri: SPA.redirectUris[0], challenge, method: 'S256', state }));
+    const twice = (name: string) =>
+      t.request({ method: 'GET', url: `/api/auth/authorize?${query}&${name}=${encodeURIComponent(query.get(name)!)}`, token: admin });
+    expectRedirectError(await twice('code_challenge'), spa, state, 'invalid_request');
+    for (const name of ['client_id', 'redirect_uri']) {
+      const res = await twice(name);
+      expectSpecError(res, 400, 'INVALID_INPUT');
+      expect(res.headers.location).toBeUndefined();
+    }
   });
 
   it('an unregistered client: 400 INVALID_INPUT shown, never a redirect', async () => {
