@@ -272,6 +272,30 @@ describe('the token endpoint refuses', () => {
     expect((await redeem(spa, oauth.None(), a)).status).toBe(200);
   });
 
+  it('redirect_uri left out of the token request: accepted only for a client with one registered URI (RFC 6749 §4.1.3)', async () => {
+    const form = (a: { callback: URLSearchParams; verifier: string }, clientId: string, headers: Record<string, string> = {}) =>
+      t.request({
+        method: 'POST',
+        url: '/api/auth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        payload: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: a.callback.get('code')!,
+          code_verifier: a.verifier,
+          client_id: clientId,
+        }).toString(),
+      });
+    const several = await approved(spa, { redirectUri: SPA.redirectUris[0] });
+    const refused = await form(several, 'spa');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
+    const one = await approved(web, { scope: 'content:read' });
+    const basic = `Basic ${Buffer.from(`web:${SECRET}`).toString('base64')}`;
+    const ok = await form(one, 'web', { authorization: basic });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().scope).toBe('content:read');
+  });
+
   it('an expired code (60 s): 400 invalid_grant', async () => {
     const a = await approved(spa, { redirectUri: SPA.redirectUris[0] });
     clock += 61_000;
