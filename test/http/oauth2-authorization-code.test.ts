@@ -223,16 +223,16 @@ describe('the happy path', () => {
     expect(res.json().data.redirectUri).toBe(SPA.redirectUris[1]);
   });
 
-  it('the approval is audited as oauthGrant, without the code', async () => {
+  it('the approval is audited as oauthGrant on the user, without the code', async () => {
     await approved(spa, { redirectUri: SPA.redirectUris[0], scope: 'media:read' });
     const res = await t.request({ method: 'GET', url: '/api/audit?type=oauthGrant&limit=100', token: admin });
     expect(res.statusCode, res.body).toBe(200);
-    const records = res.json().data as { target: string; details: Record<string, unknown> }[];
-    expect(records.find((r) => r.target === 'spa' && (r.details.scopes as string[]).join(' ') === 'media:read')?.details).toEqual({
-      clientId: 'spa',
-      scopes: ['media:read'],
-      flow: 'authorization_code',
-    });
+    const records = res.json().data as { target: string; actor: { id: string }; details: Record<string, unknown> }[];
+    const mine = records.find((r) => r.details.clientId === 'spa' && (r.details.scopes as string[]).join(' ') === 'media:read');
+    expect(mine?.details).toEqual({ clientId: 'spa', scopes: ['media:read'], flow: 'authorization_code' });
+    const adminId = (await me(admin)).json().data.id;
+    expect(mine?.target).toBe(adminId);
+    expect(mine?.actor.id).toBe(adminId);
     expect(res.body).not.toMatch(/vac_/);
   });
 });
@@ -472,10 +472,16 @@ describe("the user's decision", () => {
     expectSpecError(await authorizePost(req, { action: 'approve', scopes: ['content:write'] }), 400, 'INVALID_INPUT');
   });
 
-  it('consent denied: the redirect URL carries error=access_denied and the state', async () => {
+  it('approving with every scope unticked: 400 INVALID_INPUT', async () => {
+    const { challenge, state } = await pkce();
+    const req: Request = { client: 'spa', redirectUri: SPA.redirectUris[0], scope: 'content:read', challenge, method: 'S256', state };
+    expectSpecError(await authorizePost(req, { action: 'approve', scopes: [] }), 400, 'INVALID_INPUT');
+  });
+
+  it('consent denied: the redirect URL carries error=access_denied and the state (the scopes sent along are ignored)', async () => {
     const { challenge, state } = await pkce();
     const req: Request = { client: 'spa', redirectUri: SPA.redirectUris[0], challenge, method: 'S256', state };
-    const res = await authorizePost(req, { action: 'deny' });
+    const res = await authorizePost(req, { action: 'deny', scopes: [] });
     expect(res.statusCode, res.body).toBe(200);
     const url = new URL(res.json().data.redirectUrl);
     expect(url.searchParams.get('code')).toBeNull();

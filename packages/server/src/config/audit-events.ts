@@ -18,7 +18,6 @@ export const AUDIT_EVENTS = [
   'passkeyRemove',
   'idpLink',
   'idpUnlink',
-  /** A user approved an OAuth client (docs/oauth2-authorization-code.md). */
   'oauthGrant',
 ] as const;
 

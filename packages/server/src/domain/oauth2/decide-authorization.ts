@@ -1,12 +1,13 @@
+import { errors } from '../../errors.js';
 import { deleteAuthCodesExpiredBefore, insertAuthCode } from '../../storage/oauth-auth-codes-store.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { AUTH_CODE_PREFIX, randomBase62, sha256Hex } from '../identity/secrets.js';
 import type { Services } from '../services.js';
 import { authorizationResponseUrl, checkAuthorizationRequest, type AuthorizationParams } from './authorization-request.js';
-import { requireConsentingUser } from './consenting-user.js';
 import { requireOAuth2 } from './oauth2-gate.js';
 import { formatScope, narrowScopes } from './scopes.js';
+import { requireSignedInUser } from './signed-in-user.js';
 
 /** RFC 6749 §4.1.2 recommends at most 10 minutes; the code only has to cross one redirect. */
 export const AUTH_CODE_TTL_MS = 60_000;
@@ -15,7 +16,7 @@ const KEEP_EXPIRED_MS = 86_400_000;
 
 export interface AuthorizationDecision {
   action: 'approve' | 'deny';
-  /** The approver's narrowing of the requested scopes: a subset, else 400. */
+  /** The approver's narrowing of the requested scopes: a non-empty subset, else 400 (ignored on deny). */
   scopes?: readonly string[];
 }
 
@@ -36,7 +37,7 @@ export async function decideAuthorization(
 ): Promise<{ redirectUrl: string }> {
   // 1. Who decides.
   requireOAuth2(svc);
-  requireConsentingUser(actor);
+  const userId = requireSignedInUser(actor);
 
   // 2. The request.
   const checked = checkAuthorizationRequest(svc, params);
@@ -55,13 +56,15 @@ export async function decideAuthorization(
 
   // 4. The code.
   const scopes = narrowScopes(checked.request.scopes, decision.scopes);
+  if (scopes.length === 0)
+    throw errors.invalidInput('Approve at least one scope, or deny the request', [{ field: 'scopes', message: 'empty' }]);
   const code = AUTH_CODE_PREFIX + randomBase62(43);
   const now = svc.now();
   await deleteAuthCodesExpiredBefore(svc.database, new Date(now.getTime() - KEEP_EXPIRED_MS).toISOString());
   await insertAuthCode(svc.database, {
     hash: sha256Hex(code),
     clientId: client.id,
-    userId: actor.id,
+    userId,
     redirectUri,
     scope: formatScope(scopes),
     codeChallenge,
@@ -70,6 +73,6 @@ export async function decideAuthorization(
     expiresAt: new Date(now.getTime() + AUTH_CODE_TTL_MS).toISOString(),
     usedAt: null,
   });
-  await recordAudit(svc, 'oauthGrant', { actor, target: client.id, details: { clientId: client.id, scopes, flow: 'authorization_code' } });
+  await recordAudit(svc, 'oauthGrant', { actor, target: userId, details: { clientId: client.id, scopes, flow: 'authorization_code' } });
   return { redirectUrl: authorizationResponseUrl(svc, redirectUri, { code, state }) };
 }

@@ -2,8 +2,8 @@ import type { OAuthScope } from '../../config/oauth-scopes.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
 import { checkAuthorizationRequest, type AuthorizationParams } from './authorization-request.js';
-import { requireConsentingUser } from './consenting-user.js';
 import { requireOAuth2 } from './oauth2-gate.js';
+import { requireSignedInUser } from './signed-in-user.js';
 
 /** What the consent page shows (docs/oauth2-authorization-code.md, "The consent page"). */
 export interface Consent {
@@ -29,7 +29,7 @@ export function startAuthorization(svc: Services, actor: Principal, params: Auth
   // 2. Nobody signed in: the studio's page signs in first.
   if (actor.kind === 'anonymous') return { kind: 'redirect', location: `${svc.config.oauth2.issuer}/studio/auth/authorize?${rawQuery}` };
   // 3. The consent data, for a user only.
-  requireConsentingUser(actor);
+  requireSignedInUser(actor);
   const { client, scopes, redirectUri, state } = checked.request;
   return { kind: 'consent', consent: { client: { id: client.id, name: client.name }, scopes, redirectUri, state } };
 }

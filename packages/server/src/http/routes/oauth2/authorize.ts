@@ -17,7 +17,7 @@ const AuthorizeQuery = Type.Record(Type.String(), Type.Union([Param, Type.Array(
 const DecisionBody = Type.Object(
   {
     action: Type.Union([Type.Literal('approve'), Type.Literal('deny')]),
-    scopes: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 32 })),
+    scopes: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 32 })),
   },
   { additionalProperties: Param },
 );
