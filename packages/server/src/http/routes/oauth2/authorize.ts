@@ -35,7 +35,7 @@ const Decision = data(Type.Object({ redirectUrl: Type.String() }));
 /**
  * `GET` and `POST /auth/authorize` (docs/oauth2-authorization-code.md): the browser-facing half of
  * the authorization-code flow, in the API's error body. Answers carry a code or the user's
- * choices, so nothing here is cached (RFC 6749 §10.12 asks the same of the token endpoint).
+ * choices, so nothing here is cached (RFC 6749 §5.1 asks the same of the token endpoint).
  */
 export function authorizeRoutes(app: FastifyInstance, svc: Services): void {
   app.get<{ Querystring: Static<typeof AuthorizeQuery> }>(
