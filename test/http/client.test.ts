@@ -367,6 +367,22 @@ describe('the refresh rule: 401 only', () => {
     expect(media).toMatchObject({ mimeType: 'image/png', width: 20, originalFilename: 'fresh.png' });
     expect(r.calls.slice(1)).toEqual(['POST /api/auth/refresh', 'POST /api/media']);
   });
+  it('an upload answered 401 (expiry not known to the client) refreshes and sends the file again, built anew', async () => {
+    const username = await newUser();
+    const { tokens } = await signedIn(username, PASSWORD);
+    const r = recorder();
+    const client = clientFor({ fetch: r.fetch, tokens: { ...tokens!, expiresAt: undefined } });
+    tick(SIXTEEN_MINUTES);
+    const image = await png(21, 11);
+    const progress: number[] = [];
+    const media = await client.uploadMedia(new Blob([image], { type: 'image/png' }), {
+      filename: 'again.png',
+      onProgress: (sent) => progress.push(sent),
+    });
+    expect(media).toMatchObject({ width: 21, size: image.length });
+    expect(progress.at(-1)).toBeGreaterThan(image.length);
+    expect(r.calls).toEqual(['POST /api/media', 'POST /api/auth/refresh', 'POST /api/media']);
+  });
 });
 
 describe('users, API tokens, settings and the rest', () => {

@@ -1,3 +1,4 @@
+import { revokeHeldTokens } from './oauth.js';
 import type { ClientTokens, Transport } from './transport.js';
 import type { User } from './users.js';
 
@@ -104,18 +105,15 @@ export class AuthApi {
   }
 
   /**
-   * Ends the sign-in: a session's refresh tokens are spent (`POST /auth/logout`); the access token
-   * stays valid until it expires, as the spec says. The tokens are forgotten either way.
+   * Ends the sign-in: a session's refresh tokens are spent (`POST /auth/logout`; the access token
+   * stays valid until it expires, as the spec says); an OAuth grant is revoked (RFC 7009). The
+   * tokens are forgotten either way.
    */
   async logout(): Promise<void> {
     const tokens = this.t.tokens;
+    if (tokens?.kind === 'oauth') return revokeHeldTokens(this.t);
     try {
-      if (tokens?.kind === 'session' || !tokens)
-        await this.t.json({
-          method: 'POST',
-          path: '/auth/logout',
-          json: tokens?.refreshToken ? { refreshToken: tokens.refreshToken } : {},
-        });
+      await this.t.json({ method: 'POST', path: '/auth/logout', json: tokens?.refreshToken ? { refreshToken: tokens.refreshToken } : {} });
     } finally {
       await this.t.setTokens(undefined);
     }

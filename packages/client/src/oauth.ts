@@ -70,8 +70,12 @@ export class OAuthApi {
   async pollDeviceToken(authorization: DeviceAuthorization, opts: PollOptions & { clientId?: string } = {}): Promise<ClientTokens> {
     const clientId = opts.clientId ?? CLI_CLIENT_ID;
     let interval = authorization.interval ?? 5;
+    const deadline = this.t.now() + authorization.expires_in * 1000;
     for (;;) {
       await this.t.sleep(interval * 1000, opts.signal);
+      // RFC 8628 §3.5: polling stops when the device code expires, whether or not the server said so.
+      if (this.t.now() > deadline)
+        throw new VellumApiError(400, { code: 'expired_token', message: 'The device code expired before the request was approved' });
       try {
         const body = await this.t.json<OAuthTokenResponse>({
           method: 'POST',
@@ -96,21 +100,8 @@ export class OAuthApi {
    * OAuth tokens are revoked (the refresh token, else the access token) and forgotten.
    */
   async revokeToken(token?: string, opts: { clientId?: string; hint?: 'refresh_token' | 'access_token' } = {}): Promise<void> {
-    const held = this.t.tokens;
-    const own = token === undefined;
-    const value = token ?? held?.refreshToken ?? held?.accessToken;
-    if (value === undefined) return;
-    const hint = opts.hint ?? (own ? (held?.refreshToken ? 'refresh_token' : 'access_token') : undefined);
-    try {
-      await this.t.json({
-        method: 'POST',
-        path: '/auth/revoke',
-        form: { token: value, client_id: opts.clientId ?? held?.clientId ?? CLI_CLIENT_ID, token_type_hint: hint },
-        auth: 'none',
-      });
-    } finally {
-      if (own && this.t.tokens === held) await this.t.setTokens(undefined);
-    }
+    if (token === undefined) return revokeHeldTokens(this.t);
+    await revoke(this.t, token, opts.clientId ?? this.t.tokens?.clientId ?? CLI_CLIENT_ID, opts.hint);
   }
 
   /** `GET /auth/device/verify`: what a user code asks for (404 once unknown, expired or decided). */
@@ -131,4 +122,20 @@ export class OAuthApi {
   async revokeGrant(id: string): Promise<void> {
     await this.t.json({ method: 'DELETE', path: `/auth/grants/${encodeURIComponent(id)}` });
   }
+}
+
+/** Revokes the held OAuth grant (its refresh token, else its access token) and forgets the tokens. */
+export async function revokeHeldTokens(t: Transport): Promise<void> {
+  const held = t.tokens;
+  const value = held?.refreshToken ?? held?.accessToken;
+  if (value === undefined) return;
+  try {
+    await revoke(t, value, held?.clientId ?? CLI_CLIENT_ID, held?.refreshToken ? 'refresh_token' : 'access_token');
+  } finally {
+    if (t.tokens === held) await t.setTokens(undefined);
+  }
+}
+
+function revoke(t: Transport, token: string, clientId: string, hint: string | undefined): Promise<unknown> {
+  return t.json({ method: 'POST', path: '/auth/revoke', form: { token, client_id: clientId, token_type_hint: hint }, auth: 'none' });
 }

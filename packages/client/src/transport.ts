@@ -96,11 +96,12 @@ export class Transport {
   /** The response of a request (2xx or not), after the one refresh-and-retry a 401 may earn. */
   async send(req: ApiRequest): Promise<Response> {
     const used = req.auth === 'none' ? undefined : this.current;
-    if (req.stream && used?.refreshToken && this.expiresSoon(used)) await this.refreshAfter401(used);
+    // A stream is costly to send twice: refresh first when the token is known to be (nearly) expired.
+    if (req.stream && used?.refreshToken && this.expiresSoon(used)) await this.replacementFor(used);
     const sentWith = req.auth === 'none' ? undefined : this.current;
     const res = await this.fetchOnce(req, sentWith);
     if (res.status !== 401 || !sentWith?.refreshToken) return res;
-    const fresh = await this.refreshAfter401(sentWith);
+    const fresh = await this.replacementFor(sentWith);
     if (!fresh) return res;
     await res.body?.cancel().catch(() => undefined);
     return this.fetchOnce(req, fresh);
@@ -151,8 +152,8 @@ export class Transport {
     });
   }
 
-  /** The tokens to retry with after a 401, or undefined when there are none (the 401 stands). */
-  private async refreshAfter401(used: ClientTokens): Promise<ClientTokens | undefined> {
+  /** The tokens to use instead of `used` (after a 401), or undefined when there are none (the 401 stands). */
+  private async replacementFor(used: ClientTokens): Promise<ClientTokens | undefined> {
     // Another request refreshed (or the caller signed out) since this one was sent.
     if (this.current !== used) return this.current;
     try {
