@@ -1,6 +1,7 @@
 import { ApiTokensApi } from './api-tokens.js';
 import { listAudit, type AuditQuery, type AuditRecord } from './audit.js';
 import { AuthApi, type LoginOptions, type LoginOutcome } from './auth.js';
+import { AuthorizationCodeApi } from './authorization-code.js';
 import type { Document } from './document-types.js';
 import { DocumentsApi } from './documents.js';
 import { IdentityProviderApi } from './identity-provider.js';
@@ -37,6 +38,7 @@ export class VellumClient {
   readonly passkeys: PasskeysApi;
   readonly identityProvider: IdentityProviderApi;
   readonly oauth: OAuthApi;
+  readonly authorizationCode: AuthorizationCodeApi;
   readonly users: UsersApi;
   readonly apiTokens: ApiTokensApi;
   readonly config: ConfigApi;
@@ -51,6 +53,7 @@ export class VellumClient {
     this.passkeys = new PasskeysApi(this.transport);
     this.identityProvider = new IdentityProviderApi(this.transport);
     this.oauth = new OAuthApi(this.transport);
+    this.authorizationCode = new AuthorizationCodeApi(this.transport);
     this.users = new UsersApi(this.transport);
     this.apiTokens = new ApiTokensApi(this.transport);
     this.config = new ConfigApi(this.transport);

@@ -20,6 +20,14 @@ export { MfaApi, type MfaEnabled, type MfaStatus, type SetupCaller, type TotpSet
 export { PasskeysApi, type PasskeyCredential, type PasskeyStatus } from './passkeys.js';
 export { IdentityProviderApi, type IdentityProviderCallback, type IdentityProviderStatus } from './identity-provider.js';
 export { CLI_CLIENT_ID, OAuthApi, type DeviceAuthorization, type DeviceRequest, type OAuthGrant, type PollOptions } from './oauth.js';
+export {
+  AuthorizationCodeApi,
+  createPkce,
+  createState,
+  type AuthorizationParams,
+  type AuthorizationRequest,
+  type Pkce,
+} from './authorization-code.js';
 export { UsersApi, type NewUser, type User, type UserInvitation, type UserListQuery, type UserUpdate } from './users.js';
 export { ApiTokensApi, type ApiToken, type NewApiToken } from './api-tokens.js';
 export { ConfigApi, type SchemaDefinition, type Settings, type StructureGroup, type StudioConfig } from './instance-config.js';
