@@ -32,6 +32,7 @@ interface Post {
   tags?: string[];
   author?: string | VellumDocument<Author>;
   body?: string;
+  seo?: { title?: string };
 }
 
 let t: TestApp;
@@ -189,6 +190,17 @@ describe('documents', () => {
         titles.push(doc.title);
       expect(titles).toEqual(['Quartz alpha', 'Quartz beta', 'Quartz gamma', 'Quartz delta', 'Quartz epsilon']);
       expect(r.count('GET /api/documents/post')).toBe(3);
+    });
+
+    it('types field names by T: an unknown field does not compile, dotted paths and system fields do', () => {
+      const q = admin.documents<Post>('post').query();
+      // @ts-expect-error `nosuch` is not a field of Post
+      q.where('nosuch', 'eq', 1);
+      // @ts-expect-error `in` takes a list
+      q.where('category', 'in', 'news');
+      expect(q.where('seo.title', 'startsWith', 'Ad').where('_status', 'published').orderBy('-_updatedAt').toString()).toBe(
+        'filter%5Bseo.title%5D%5BstartsWith%5D=Ad&filter%5B_status%5D%5Beq%5D=published&orderBy=_updatedAt&order=desc',
+      );
     });
 
     it('takes the same query as one object in list()', async () => {

@@ -6,7 +6,7 @@ export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin' 
 export type FilterValue = string | number | boolean | Date;
 
 type Keys<T> = Extract<keyof T, string>;
-/** A field of `T`, a system field, or a dotted path into an object field or across a reference (`seo.title`, `author.name`). */
+/** A field of `T`, a system field, or a dotted path into an object field (`seo.title`). */
 export type FieldPath<T> = Keys<T> | Keys<SystemFields> | `${Keys<T>}.${string}`;
 
 export type FieldFilter = FilterValue | { [Op in FilterOp]?: Op extends 'in' | 'nin' ? readonly FilterValue[] : FilterValue };
