@@ -5,6 +5,7 @@ import { expectSpecError } from '../helpers/expect-error.js';
 // The authorization server's frame (docs/oauth2.md): 501 while `oauth2.enabled` is unset, and the
 // token endpoint's errors in the RFC 6749 §5.2 shape, form-encoded or JSON.
 let off: TestApp;
+let offAdmin: string;
 let on: TestApp;
 
 const form = (body: Record<string, string>) => ({
@@ -15,12 +16,29 @@ const form = (body: Record<string, string>) => ({
 describe('oauth2.enabled unset', () => {
   useAdminApp(
     () => startTestApp(),
-    (app) => (off = app),
+    (app, admin) => {
+      off = app;
+      offAdmin = admin;
+    },
   );
 
   it('the token endpoint answers 501 NOT_IMPLEMENTED in the API error body', async () => {
     const res = await off.request({ method: 'POST', url: '/api/auth/token', ...form({ grant_type: 'refresh_token', refresh_token: 'x' }) });
     expectSpecError(res, 501, 'NOT_IMPLEMENTED');
+  });
+
+  it('the authorization endpoint answers 501 NOT_IMPLEMENTED, signed in or not, GET and POST', async () => {
+    const query = 'response_type=code&client_id=spa&code_challenge_method=S256';
+    for (const token of [undefined, offAdmin]) {
+      expectSpecError(await off.request({ method: 'GET', url: `/api/auth/authorize?${query}`, token }), 501, 'NOT_IMPLEMENTED');
+      const post = await off.request({
+        method: 'POST',
+        url: '/api/auth/authorize',
+        token,
+        payload: { client_id: 'spa', action: 'approve' },
+      });
+      expectSpecError(post, 501, 'NOT_IMPLEMENTED');
+    }
   });
 });
 

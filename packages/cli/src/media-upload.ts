@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { VellumApiError, VellumClient } from '@vellum/client';
+import { VellumApiError, VellumClient } from '@vellum/client/node';
 import { collectFiles } from './collect-files.js';
 import { ProgressDisplay } from './progress-display.js';
 import type { FileJob, FileOutcome } from './upload-outcome.js';

@@ -18,6 +18,7 @@ export const AUDIT_EVENTS = [
   'passkeyRemove',
   'idpLink',
   'idpUnlink',
+  'oauthGrant',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

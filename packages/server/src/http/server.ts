@@ -76,6 +76,6 @@ export function buildHttpServer(svc: Services): FastifyInstance {
     },
     { prefix: server.basePath },
   );
-  app.register(studioRoutes);
+  app.register(studioRoutes, { basePath: server.basePath });
   return app;
 }

@@ -1,4 +1,7 @@
+import type { Selectable } from 'kysely';
 import type { Conn } from './connection.js';
+import { PRINCIPAL_USER_COLUMNS, toPrincipalUser, type PrincipalUser } from './principal-user.js';
+import type { OAuthGrantsTable } from './tables.js';
 import { preparedQuery } from './prepared-query.js';
 import { spendTokenOnce } from './spend-token-once.js';
 
@@ -14,18 +17,11 @@ export interface StoredGrant {
 }
 
 /** A grant joined with the live state of its user: what every request with an OAuth access token checks. */
-export interface GrantPrincipalRow {
+export interface GrantPrincipalRow extends PrincipalUser {
   grantId: string;
   clientId: string;
   scope: string;
   revokedAt: string | null;
-  userId: string;
-  username: string;
-  firstName: string | null;
-  lastName: string | null;
-  role: string;
-  permissions: string[];
-  active: boolean;
 }
 
 export async function insertGrant(conn: Conn, g: StoredGrant): Promise<void> {
@@ -53,13 +49,7 @@ const grantPrincipal = preparedQuery(({ db }, param: (name: 'grantId') => string
       'oauth_grants.client_id',
       'oauth_grants.scope',
       'oauth_grants.revoked_at',
-      'users.id as user_id',
-      'users.username',
-      'users.first_name',
-      'users.last_name',
-      'users.role',
-      'users.permissions',
-      'users.active',
+      ...PRINCIPAL_USER_COLUMNS,
     ])
     .where('oauth_grants.id', '=', param('grantId')),
 );
@@ -72,13 +62,7 @@ export async function findGrantPrincipal(conn: Conn, grantId: string): Promise<G
     clientId: row.client_id,
     scope: row.scope,
     revokedAt: row.revoked_at,
-    userId: row.user_id,
-    username: row.username,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    role: row.role,
-    permissions: JSON.parse(row.permissions) as string[],
-    active: Boolean(row.active),
+    ...toPrincipalUser(row),
   };
 }
 
@@ -140,15 +124,7 @@ export function spendOAuthRefreshToken(conn: Conn, hash: string, at: string): Pr
   return spendTokenOnce(conn, 'oauth_refresh_tokens', hash, at);
 }
 
-function toGrant(r: {
-  id: string;
-  user_id: string;
-  client_id: string;
-  scope: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}): StoredGrant {
+function toGrant(r: Selectable<OAuthGrantsTable>): StoredGrant {
   return {
     id: r.id,
     userId: r.user_id,

@@ -32,7 +32,8 @@ export async function exchangeToken(svc: Services, params: TokenParams, authoriz
       requireGrant(client, 'authorization_code');
       return redeemAuthCode(svc, client, {
         code: required(params.code, 'code'),
-        redirectUri: required(params.redirect_uri, 'redirect_uri'),
+        // RFC 6749 §4.1.3: required when the authorization request had it; redeemAuthCode compares.
+        redirectUri: params.redirect_uri === '' ? undefined : params.redirect_uri,
         codeVerifier: required(params.code_verifier, 'code_verifier'),
       });
     case 'refresh_token':

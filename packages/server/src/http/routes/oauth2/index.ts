@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requireOAuth2 } from '../../../domain/oauth2/oauth2-gate.js';
 import type { Services } from '../../../domain/services.js';
+import { authorizeRoutes } from './authorize.js';
 import { asRfcEndpoint } from './rfc-endpoint.js';
 import { tokenRoute } from './token.js';
 
@@ -11,6 +12,7 @@ import { tokenRoute } from './token.js';
  */
 export async function oauth2Routes(app: FastifyInstance, { svc }: { svc: Services }): Promise<void> {
   app.addHook('onRequest', async () => requireOAuth2(svc));
+  authorizeRoutes(app, svc);
   await app.register(async (rfc) => {
     asRfcEndpoint(rfc);
     tokenRoute(rfc, svc);
