@@ -25,7 +25,6 @@ interface Server {
   t: TestApp;
   client: VellumClient;
   baseUrl: string;
-  token: string;
   mediaDir: string;
 }
 
@@ -38,8 +37,9 @@ async function startServer(): Promise<Server> {
   const { port } = t.app.server.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}/api`;
   const client = new VellumClient({ baseUrl });
-  const { token } = await client.login(ADMIN.username, ADMIN.password);
-  const server = { t, client, baseUrl, token, mediaDir };
+  const signedIn = await client.login(ADMIN.username, ADMIN.password);
+  expect(signedIn.kind).toBe('signedIn');
+  const server = { t, client, baseUrl, mediaDir };
   servers.push(server);
   return server;
 }
@@ -49,17 +49,13 @@ async function exportText(from: Server, opts: Partial<ExportOptions> = {}): Prom
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (c: Buffer) => chunks.push(c));
-  await exportTo(from.client, out, { baseUrl: from.baseUrl, token: from.token, media: 'include', ...opts });
+  await exportTo(from.client, out, { media: 'include', ...opts });
   out.end();
   return Buffer.concat(chunks).toString('utf8');
 }
 
 function importText(into: Server, text: string, events: TransferEvent[] = []): Promise<ImportSummary> {
-  return importFrom(into.client, Readable.from([Buffer.from(text)]), {
-    baseUrl: into.baseUrl,
-    token: into.token,
-    onProgress: (e) => events.push(e),
-  });
+  return importFrom(into.client, Readable.from([Buffer.from(text)]), { onProgress: (e) => events.push(e) });
 }
 
 const lines = (text: string) =>

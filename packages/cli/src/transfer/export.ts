@@ -15,10 +15,6 @@ import { fetchMediaFile } from './fetch-media-file.js';
 import { whenNotLimited } from './when-not-limited.js';
 
 export interface ExportOptions {
-  /** The API base URL the client talks to (`http://host:3000/api`): written in the header, and where files are read. */
-  baseUrl: string;
-  /** The bearer for reading files when `media.publicRead` is off. */
-  token?: string;
   /** Schema names; all by default. */
   types?: readonly string[];
   media: MediaMode;
@@ -48,7 +44,7 @@ export async function exportTo(client: VellumClient, out: Writable, opts: Export
     kind: 'vellum-export',
     version: EXPORT_VERSION,
     exportedAt: new Date().toISOString(),
-    source: opts.baseUrl,
+    source: client.transport.url(''),
     types,
     media: opts.media,
   });
@@ -56,7 +52,7 @@ export async function exportTo(client: VellumClient, out: Writable, opts: Export
   const counts: ExportCounts = { media: 0, documents: 0, revisions: 0 };
   for await (const record of allMedia(client, opts)) {
     await write({ kind: 'media', record });
-    if (opts.media === 'include') await writeMediaBytes(record, opts, write);
+    if (opts.media === 'include') await writeMediaBytes(client, record, write);
     counts.media++;
     opts.onProgress?.({ kind: 'media', id: record._id, status: 'exported', bytes: record.size });
   }
@@ -126,7 +122,7 @@ async function earlierVersions(client: VellumClient, type: string, doc: Document
 }
 
 /** The file's bytes as `media-data` lines of at most 256 KiB, then `media-end` with the SHA-256 of what was sent. */
-async function writeMediaBytes(record: Media, opts: ExportOptions, write: (line: ExportLine) => Promise<void>): Promise<void> {
+async function writeMediaBytes(client: VellumClient, record: Media, write: (line: ExportLine) => Promise<void>): Promise<void> {
   const hash = createHash('sha256');
   let seq = 0;
   let pending: Buffer[] = [];
@@ -141,7 +137,7 @@ async function writeMediaBytes(record: Media, opts: ExportOptions, write: (line:
       await write({ kind: 'media-data', id: record._id, seq: seq++, data: chunk.toString('base64') });
     }
   };
-  for await (const bytes of await fetchMediaFile(record, opts.baseUrl, opts.token)) {
+  for await (const bytes of await fetchMediaFile(record, client.transport.url(''), client)) {
     hash.update(bytes);
     pending.push(bytes);
     pendingBytes += bytes.length;

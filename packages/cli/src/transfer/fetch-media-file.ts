@@ -1,16 +1,26 @@
-import type { Media } from '@vellum/client';
+import type { Media, VellumClient } from '@vellum/client';
 
 /**
  * The bytes of a media file as they arrive. `url` is origin-relative (`/api/media/files/<key>`)
- * or absolute under `media.publicBaseUrl` (docs/api.md, "Media"); the bearer is sent only to the
- * API's own origin, never to a CDN.
+ * or absolute under `media.publicBaseUrl` (docs/api.md, "Media"). A file under the API's own base
+ * URL is read through `client` when one is given (its token, refreshed as needed: files need
+ * `media:read` when `media.publicRead` is off); anything else (a CDN) is read with no credential.
  */
-export async function fetchMediaFile(record: Pick<Media, '_id' | 'url'>, baseUrl: string, token?: string): Promise<AsyncIterable<Buffer>> {
+export async function fetchMediaFile(
+  record: Pick<Media, '_id' | 'url'>,
+  baseUrl: string,
+  client?: VellumClient,
+): Promise<AsyncIterable<Buffer>> {
   const url = new URL(record.url, baseUrl);
-  // The URL comes from an export file: nothing but the web (no `file:`, `data:`…).
+  // The URL may come from an export file: nothing but the web (no `file:`, `data:`…).
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`media ${record._id}: not an http(s) URL`);
-  const sameOrigin = url.origin === new URL(baseUrl).origin;
-  const res = await fetch(url, { headers: token && sameOrigin ? { authorization: `Bearer ${token}` } : {} });
+  const base = new URL(baseUrl);
+  const basePath = base.pathname.replace(/\/$/, '');
+  const underApi = url.origin === base.origin && url.pathname.startsWith(`${basePath}/`);
+  const res =
+    client && underApi
+      ? await client.transport.send({ method: 'GET', path: url.pathname.slice(basePath.length) })
+      : await fetch(url, { redirect: 'error' });
   if (!res.ok || !res.body) {
     await res.body?.cancel();
     throw new Error(`media ${record._id}: GET ${url.pathname} answered ${res.status}`);

@@ -9,18 +9,6 @@ import { fetchMediaFile } from './fetch-media-file.js';
 import { isNotFound } from './is-not-found.js';
 import { whenNotLimited } from './when-not-limited.js';
 
-export interface TargetServer {
-  /** The API base URL of the client (`http://host:3000/api`). */
-  baseUrl: string;
-  /**
-   * The bearer the client uses: the upload with `_id` is sent by this module, the client having
-   * no such option. A function is asked before each upload, so a refreshed token is used.
-   */
-  token?: string | (() => string | undefined);
-  /** The fetch the client uses (a wrapper that names an unreachable server, say). */
-  fetch?: typeof fetch;
-}
-
 export type MediaOutcome = { status: 'uploaded' | 'skipped' } | { status: 'failed'; error: string };
 
 /** A file being received from `media-data` lines: spooled to a temp file, hashed on the way. */
@@ -42,10 +30,7 @@ export class MediaImporter {
   private dir?: string;
   private spool?: Spool;
 
-  constructor(
-    private readonly client: VellumClient,
-    private readonly target: TargetServer,
-  ) {}
+  constructor(private readonly client: VellumClient) {}
 
   /** A record: `undefined` when it is already on the target with the same bytes (nothing to receive), else the start of a spool. */
   async begin(record: Media): Promise<MediaOutcome | undefined> {
@@ -95,12 +80,15 @@ export class MediaImporter {
     }
   }
 
-  /** `reference` exports: the file is read from the source server, then uploaded like an included one. */
-  async fromSource(record: Media, source: string, sourceToken: string | undefined): Promise<MediaOutcome> {
+  /**
+   * `reference` exports: the file is read from the source server (through `sourceClient` when
+   * given, for its token), then uploaded like an included one.
+   */
+  async fromSource(record: Media, source: string, sourceClient: VellumClient | undefined): Promise<MediaOutcome> {
     try {
       const started = await this.begin(record);
       if (started) return started;
-      for await (const bytes of await fetchMediaFile(record, source, sourceToken)) await this.append(bytes);
+      for await (const bytes of await fetchMediaFile(record, source, sourceClient)) await this.append(bytes);
       return await this.end();
     } catch (err) {
       await this.drop();
@@ -133,53 +121,56 @@ export class MediaImporter {
   }
 
   /**
-   * `POST /media` with `_id` (docs/api.md, "Media"), built here: the client's upload has no
-   * `_id` option. The fields go first, then the file streamed from the spool; the length is known.
+   * `POST /media` with `_id` (docs/api.md, "Media"), built here: the client's upload has no `_id`
+   * option. The fields go first, then the file streamed from the spool; the length is known. It
+   * goes through the client's transport, so the token is refreshed as for any request.
    */
   private async upload(record: Media, path: string, size: number): Promise<Media> {
     const boundary = `----VellumImport${randomBytes(16).toString('hex')}`;
     let head = field(boundary, '_id', record._id);
     if (record.alt !== null) head += field(boundary, 'alt', record.alt);
     if (record.title !== null) head += field(boundary, 'title', record.title);
-    const name = record.originalFilename.replace(/["\\\r\n]/g, '_');
+    const name = record.originalFilename.replace(/["\\\u0000-\u001f\u007f]/g, '_');
     head +=
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"; ` +
       `filename*=UTF-8''${encodeURIComponent(record.originalFilename)}\r\nContent-Type: application/octet-stream\r\n\r\n`;
     const preamble = Buffer.from(head);
     const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`);
-    async function* body() {
-      yield preamble;
-      yield* createReadStream(path) as AsyncIterable<Buffer>;
-      yield epilogue;
-    }
-    const token = typeof this.target.token === 'function' ? this.target.token() : this.target.token;
-    const res = await (this.target.fetch ?? fetch)(new URL('media', withSlash(this.target.baseUrl)), {
+    const headers = {
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(preamble.length + size + epilogue.length),
+    };
+    const { data } = await this.client.transport.json<{ data: Media }>({
       method: 'POST',
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-        'content-length': String(preamble.length + size + epilogue.length),
-      },
-      body: body() as unknown as RequestInit['body'],
-      duplex: 'half',
-      redirect: 'error',
-    } as RequestInit & { duplex: 'half' });
-    const text = await res.text();
-    if (!res.ok) {
-      let reason = `${res.status}`;
-      try {
-        const { error } = JSON.parse(text) as { error: { code: string; message: string } };
-        reason = `${res.status} ${error.code}: ${error.message}`;
-      } catch {
-        // Not the API's error body (a proxy's page): the status says enough.
-      }
-      throw Object.assign(new Error(`upload refused: ${reason}`), {
-        status: res.status,
-        retryAfter: Number(res.headers.get('retry-after') ?? 1),
-      });
-    }
-    return (JSON.parse(text) as { data: Media }).data;
+      path: '/media',
+      // Built anew for each sending (the transport sends again once after a refreshed token).
+      stream: async () => ({ body: pullStream([preamble], path, [epilogue]), headers }),
+    });
+    return data;
   }
+}
+
+/** The bytes of `before`, the file, `after`, read only as the request sends them. */
+function pullStream(before: Buffer[], path: string, after: Buffer[]): ReadableStream<Uint8Array> {
+  async function* parts() {
+    yield* before;
+    yield* createReadStream(path) as AsyncIterable<Buffer>;
+    yield* after;
+  }
+  const it = parts();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await it.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+      async cancel() {
+        await it.return(undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 function sameFile(present: Media, record: Media): MediaOutcome {
@@ -191,8 +182,6 @@ function sameFile(present: Media, record: Media): MediaOutcome {
 function field(boundary: string, name: string, value: string): string {
   return `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
 }
-
-const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
 
 export function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

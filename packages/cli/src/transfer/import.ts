@@ -1,15 +1,18 @@
 import type { Readable } from 'node:stream';
 import type { VellumClient } from '@vellum/client';
 import { DocumentImporter } from './import-documents.js';
-import { MediaImporter, message, type MediaOutcome, type TargetServer } from './import-media.js';
+import { MediaImporter, message, type MediaOutcome } from './import-media.js';
 import { readLines } from './read-lines.js';
 import type { SchemaDef } from './schema-walk.js';
 import { EXPORT_VERSION, type ExportCounts, type ExportLine, type HeaderLine } from './transfer-format.js';
 import type { OnProgress } from './transfer-progress.js';
 
-export interface ImportOptions extends TargetServer {
-  /** For `reference` exports whose source serves files only to signed-in callers. */
-  sourceToken?: string;
+export interface ImportOptions {
+  /**
+   * For `reference` exports whose source serves files only to signed-in callers (`media.publicRead`
+   * off): a client of the source, signed in. Without it files are read with no credential.
+   */
+  source?: VellumClient;
   onProgress?: OnProgress;
 }
 
@@ -42,9 +45,9 @@ export class IncompleteImportError extends Error {
  * A file without its trailer rejects with `IncompleteImportError` after steps 2–5 for every
  * complete item before the cut. Failures of single items are collected, not thrown.
  */
-export async function importFrom(client: VellumClient, input: Readable, opts: ImportOptions): Promise<ImportSummary> {
+export async function importFrom(client: VellumClient, input: Readable, opts: ImportOptions = {}): Promise<ImportSummary> {
   const summary: ImportSummary = { created: 0, updated: 0, skipped: 0, failed: [], media: { uploaded: 0, skipped: 0 } };
-  const media = new MediaImporter(client, opts);
+  const media = new MediaImporter(client);
   let documents: DocumentImporter | undefined;
   let header: HeaderLine | undefined;
   const seen: ExportCounts = { media: 0, documents: 0, revisions: 0 };
@@ -99,7 +102,7 @@ export async function importFrom(client: VellumClient, input: Readable, opts: Im
         seen.media++;
         const record = line.record;
         if (header.media === 'reference') {
-          mediaDone(record._id, await media.fromSource(record, header.source, opts.sourceToken), record.size);
+          mediaDone(record._id, await media.fromSource(record, header.source, opts.source), record.size);
         } else {
           const outcome = await media.begin(record).catch((err: unknown): MediaOutcome => ({ status: 'failed', error: message(err) }));
           // Already there (or failed): its data lines, if any, are passed over.
