@@ -30,9 +30,9 @@ interface Server {
 
 const servers: Server[] = [];
 
-async function startServer(): Promise<Server> {
+async function startServer(media: Record<string, unknown> = {}): Promise<Server> {
   const mediaDir = mkdtempSync(join(tmpdir(), 'vellum-transfer-'));
-  const t = await startTestApp({ schemas: TEST_SCHEMAS, media: { dir: mediaDir } });
+  const t = await startTestApp({ schemas: TEST_SCHEMAS, media: { dir: mediaDir, ...media } });
   await t.app.server.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}/api`;
@@ -54,8 +54,8 @@ async function exportText(from: Server, opts: Partial<ExportOptions> = {}): Prom
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function importText(into: Server, text: string, events: TransferEvent[] = []): Promise<ImportSummary> {
-  return importFrom(into.client, Readable.from([Buffer.from(text)]), { onProgress: (e) => events.push(e) });
+function importText(into: Server, text: string, events: TransferEvent[] = [], source?: VellumClient): Promise<ImportSummary> {
+  return importFrom(into.client, Readable.from([Buffer.from(text)]), { onProgress: (e) => events.push(e), source });
 }
 
 const lines = (text: string) =>
@@ -316,5 +316,24 @@ describe('export then import into an empty second database', () => {
   it('refuses a file that is not an export', async () => {
     await expect(importText(target, '{"hello":"world"}\n')).rejects.toThrow(/not a Vellum export/);
     await expect(importText(target, '')).rejects.toThrow(/empty/);
+  });
+
+  it('reads files that need a token through the signed-in client: on export, and on import of references', async () => {
+    const closed = await startServer({ publicRead: false });
+    const bytes = await png(120, 80);
+    const m = await closed.client.uploadMedia(new Blob([bytes]), { filename: 'private.png' });
+    expect((await fetch(new URL(m.url, closed.baseUrl))).status).toBe(401);
+
+    const included = await exportText(closed);
+    const fifth = await startServer();
+    expect(await importText(fifth, included)).toMatchObject({ failed: [], media: { uploaded: 1 } });
+    expect((await fileBytes(fifth, await fifth.client.getMedia(m._id))).equals(bytes)).toBe(true);
+
+    const referenced = await exportText(closed, { media: 'reference' });
+    const sixth = await startServer();
+    const anonymous = await importText(sixth, referenced);
+    expect(anonymous.failed).toEqual([{ id: m._id, type: 'media', error: expect.stringMatching(/answered 401/) }]);
+    expect(await importText(sixth, referenced, [], closed.client)).toMatchObject({ failed: [], media: { uploaded: 1 } });
+    expect((await sixth.client.getMedia(m._id)).sha256).toBe(m.sha256);
   });
 });
