@@ -243,6 +243,9 @@ describe('export then import into an empty second database', () => {
 
     const noTrailer = exported.slice(0, exported.lastIndexOf('{"kind":"end"'));
     await expect(importText(third, noTrailer)).rejects.toThrow(/cut short/);
+    // A trailer that counts lines the file does not hold: lines were lost on the way.
+    const miscounted = exported.replace('"documents":7,', '"documents":9,');
+    await expect(importText(third, miscounted)).rejects.toThrow(/trailer counts 4 media and 9 documents, the file holds 4 and 7/);
   });
 
   it('with media: reference, the import fetches each file from the source', async () => {

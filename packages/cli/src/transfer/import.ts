@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
-import type { VellumClient } from '@vellum/client';
+import type { Media, VellumClient } from '@vellum/client';
 import { DocumentImporter } from './import-documents.js';
 import { MediaImporter, message, type MediaOutcome } from './import-media.js';
 import { readLines } from './read-lines.js';
 import type { SchemaDef } from './schema-walk.js';
-import { EXPORT_VERSION, type ExportCounts, type ExportLine, type HeaderLine } from './transfer-format.js';
+import { EXPORT_VERSION, type DocumentLine, type ExportCounts, type ExportLine, type HeaderLine } from './transfer-format.js';
 import type { OnProgress } from './transfer-progress.js';
 
 export interface ImportOptions {
@@ -37,38 +37,16 @@ export class IncompleteImportError extends Error {
 
 /**
  * Reads an export (docs/cli-transfer.md) line by line and writes it to the target:
- * 1. the header: the format and version this reader knows;
+ * 1. the header: the format and version this reader knows (anything else: nothing is imported);
  * 2. media: skipped when the id holds the same bytes, else uploaded with its `_id`;
  * 3. documents: skipped when equal, else created with their history or replaced;
  * 4. the trailer: its counts must match what was read;
  * 5. the versions held back for references to later documents.
- * A file without its trailer rejects with `IncompleteImportError` after steps 2–5 for every
- * complete item before the cut. Failures of single items are collected, not thrown.
+ * A file without its trailer rejects with `IncompleteImportError` after steps 2 to 5 for every
+ * complete item before the cut. Failures of single items are collected in the summary, not thrown.
  */
 export async function importFrom(client: VellumClient, input: Readable, opts: ImportOptions = {}): Promise<ImportSummary> {
-  const summary: ImportSummary = { created: 0, updated: 0, skipped: 0, failed: [], media: { uploaded: 0, skipped: 0 } };
-  const media = new MediaImporter(client);
-  let documents: DocumentImporter | undefined;
-  let header: HeaderLine | undefined;
-  const seen: ExportCounts = { media: 0, documents: 0, revisions: 0 };
-  let problem: string | undefined = 'the file is empty';
-
-  const mediaDone = (id: string, outcome: MediaOutcome, bytes: number) => {
-    if (outcome.status === 'failed') summary.failed.push({ id, type: 'media', error: outcome.error });
-    else summary.media[outcome.status]++;
-    opts.onProgress?.({
-      kind: 'media',
-      id,
-      status: outcome.status,
-      bytes,
-      ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
-    });
-  };
-  const documentFailed = (type: string, id: string, error: string) => {
-    summary.failed.push({ id, type, error });
-    opts.onProgress?.({ kind: 'document', type, id, status: 'failed', error });
-  };
-
+  const run = new ImportRun(client, opts);
   try {
     for await (const { text, number, terminated } of readLines(input)) {
       if (text.trim() === '') continue;
@@ -76,68 +54,130 @@ export async function importFrom(client: VellumClient, input: Readable, opts: Im
       try {
         line = JSON.parse(text) as ExportLine;
       } catch {
-        problem = terminated ? `line ${number} is not JSON` : `the file ends in the middle of line ${number}`;
+        run.problem = terminated ? `line ${number} is not JSON` : `the file ends in the middle of line ${number}`;
         break;
       }
-      if (!header) {
-        if (line.kind !== 'vellum-export') throw new Error('not a Vellum export (the first line is not its header)');
-        if (line.version !== EXPORT_VERSION)
-          throw new Error(`export format version ${line.version} is not supported (expected ${EXPORT_VERSION})`);
-        header = line;
-        problem = 'the file ends before its trailer (it was cut short)';
-        const { data: schemas } = await client.request<{ data: SchemaDef[] }>('GET', '/config/schemas');
-        documents = new DocumentImporter(client, schemas);
-        continue;
-      }
-      if (line.kind === 'end') {
-        const c = line.counts;
-        if (c.media !== seen.media || c.documents !== seen.documents || c.revisions !== seen.revisions) {
-          problem = `the trailer counts ${c.media} media and ${c.documents} documents, the file holds ${seen.media} and ${seen.documents}`;
-        } else {
-          problem = undefined;
-        }
+      if (!(await run.take(line))) break;
+    }
+    await run.finish();
+  } finally {
+    await run.close();
+  }
+  if (run.problem) throw new IncompleteImportError(`Import incomplete: ${run.problem}`, run.summary);
+  return run.summary;
+}
+
+/** One import's state: the header read, what was seen (checked against the trailer), the summary. */
+class ImportRun {
+  readonly summary: ImportSummary = { created: 0, updated: 0, skipped: 0, failed: [], media: { uploaded: 0, skipped: 0 } };
+  /** Why the file is not complete; cleared by a trailer that matches. */
+  problem: string | undefined = 'the file is empty';
+  private header?: HeaderLine;
+  private documents?: DocumentImporter;
+  private readonly media: MediaImporter;
+  private readonly seen: ExportCounts = { media: 0, documents: 0, revisions: 0 };
+
+  constructor(
+    private readonly client: VellumClient,
+    private readonly opts: ImportOptions,
+  ) {
+    this.media = new MediaImporter(client);
+  }
+
+  /** One line; false once the trailer is read. Lines of a kind this version does not know are passed over. */
+  async take(line: ExportLine): Promise<boolean> {
+    if (!this.header) {
+      await this.start(line);
+      return true;
+    }
+    switch (line.kind) {
+      case 'media':
+        await this.mediaRecord(line.record);
         break;
-      }
-      if (line.kind === 'media') {
-        seen.media++;
-        const record = line.record;
-        if (header.media === 'reference') {
-          mediaDone(record._id, await media.fromSource(record, header.source, opts.source), record.size);
-        } else {
-          const outcome = await media.begin(record).catch((err: unknown): MediaOutcome => ({ status: 'failed', error: message(err) }));
-          // Already there (or failed): its data lines, if any, are passed over.
-          if (outcome) mediaDone(record._id, outcome, record.size);
-        }
-      } else if (line.kind === 'media-data') {
-        if (media.receiving(line.id)) {
-          const id = line.id;
-          await media.data(line.seq, line.data).catch(async (err: unknown) => {
-            await media.drop();
-            mediaDone(id, { status: 'failed', error: message(err) }, 0);
+      case 'media-data':
+        if (this.media.receiving(line.id)) {
+          await this.media.data(line.seq, line.data).catch(async (err: unknown) => {
+            await this.media.drop();
+            this.mediaDone(line.id, { status: 'failed', error: message(err) }, 0);
           });
         }
-      } else if (line.kind === 'media-end') {
-        if (media.receiving(line.id)) mediaDone(line.id, await media.end(), 0);
-      } else if (line.kind === 'document') {
-        seen.documents++;
-        seen.revisions += line.revisions.length;
-        try {
-          const outcome = await documents!.write(line);
-          if (outcome !== 'deferred') summary[outcome]++;
-          opts.onProgress?.({ kind: 'document', type: line.type, id: line.document._id, status: outcome });
-        } catch (err) {
-          documentFailed(line.type, line.document._id, message(err));
-        }
-      }
+        break;
+      case 'media-end':
+        if (this.media.receiving(line.id)) this.mediaDone(line.id, await this.media.end(), 0);
+        break;
+      case 'document':
+        await this.document(line);
+        break;
+      case 'end':
+        this.trailer(line.counts);
+        return false;
     }
-    await documents?.finish((type, id, error) => {
-      if (error !== undefined) return documentFailed(type, id, error);
-      summary.created++;
-      opts.onProgress?.({ kind: 'document', type, id, status: 'created' });
-    });
-  } finally {
-    await media.close();
+    return true;
   }
-  if (problem) throw new IncompleteImportError(`Import incomplete: ${problem}`, summary);
-  return summary;
+
+  /** The versions held back, once everything else is in. */
+  async finish(): Promise<void> {
+    await this.documents?.finish((type, id, error) => {
+      if (error !== undefined) return this.documentFailed(type, id, error);
+      this.summary.created++;
+      this.opts.onProgress?.({ kind: 'document', type, id, status: 'created' });
+    });
+  }
+
+  close(): Promise<void> {
+    return this.media.close();
+  }
+
+  private async start(line: ExportLine): Promise<void> {
+    if (line.kind !== 'vellum-export') throw new Error('not a Vellum export (the first line is not its header)');
+    if (line.version !== EXPORT_VERSION)
+      throw new Error(`export format version ${line.version} is not supported (expected ${EXPORT_VERSION})`);
+    this.header = line;
+    this.problem = 'the file ends before its trailer (it was cut short)';
+    const { data: schemas } = await this.client.request<{ data: SchemaDef[] }>('GET', '/config/schemas');
+    this.documents = new DocumentImporter(this.client, schemas);
+  }
+
+  private async mediaRecord(record: Media): Promise<void> {
+    this.seen.media++;
+    if (this.header!.media === 'reference') {
+      this.mediaDone(record._id, await this.media.fromSource(record, this.header!.source, this.opts.source), record.size);
+      return;
+    }
+    const outcome = await this.media.begin(record).catch((err: unknown): MediaOutcome => ({ status: 'failed', error: message(err) }));
+    // Already there (or failed): its data lines are passed over.
+    if (outcome) this.mediaDone(record._id, outcome, record.size);
+  }
+
+  private async document(line: DocumentLine): Promise<void> {
+    this.seen.documents++;
+    this.seen.revisions += line.revisions.length;
+    try {
+      const outcome = await this.documents!.write(line);
+      if (outcome !== 'deferred') this.summary[outcome]++;
+      this.opts.onProgress?.({ kind: 'document', type: line.type, id: line.document._id, status: outcome });
+    } catch (err) {
+      this.documentFailed(line.type, line.document._id, message(err));
+    }
+  }
+
+  private trailer(c: ExportCounts): void {
+    const { seen } = this;
+    this.problem =
+      c.media === seen.media && c.documents === seen.documents && c.revisions === seen.revisions
+        ? undefined
+        : `the trailer counts ${c.media} media and ${c.documents} documents, the file holds ${seen.media} and ${seen.documents}`;
+  }
+
+  private mediaDone(id: string, outcome: MediaOutcome, bytes: number): void {
+    if (outcome.status === 'failed') this.summary.failed.push({ id, type: 'media', error: outcome.error });
+    else this.summary.media[outcome.status]++;
+    const error = outcome.status === 'failed' ? { error: outcome.error } : {};
+    this.opts.onProgress?.({ kind: 'media', id, status: outcome.status, bytes, ...error });
+  }
+
+  private documentFailed(type: string, id: string, error: string): void {
+    this.summary.failed.push({ id, type, error });
+    this.opts.onProgress?.({ kind: 'document', type, id, status: 'failed', error });
+  }
 }
