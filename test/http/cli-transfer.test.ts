@@ -316,6 +316,29 @@ describe('export then import into an empty second database', () => {
     expect(summary.failed).toEqual([{ id: record._id, type: 'media', error: expect.stringMatching(/taken on the target/) }]);
   });
 
+  it('lists documents the target refuses in the summary, with the fields named, and goes on', async () => {
+    const file = [
+      {
+        kind: 'vellum-export',
+        version: 1,
+        exportedAt: new Date().toISOString(),
+        source: source.baseUrl,
+        types: ['post'],
+        media: 'include',
+      },
+      { kind: 'document', type: 'post', document: { _id: 'bad-price', _status: 'draft', _rev: 1, title: 'X', price: -1 }, revisions: [] },
+      { kind: 'document', type: 'gadget', document: { _id: 'g1', _status: 'draft', _rev: 1, name: 'G' }, revisions: [] },
+      { kind: 'document', type: 'post', document: { _id: 'good', _status: 'draft', _rev: 1, title: 'Fine' }, revisions: [] },
+      { kind: 'end', counts: { media: 0, documents: 3, revisions: 0 } },
+    ];
+    const summary = await importText(target, file.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(summary).toMatchObject({ created: 1, updated: 0, skipped: 0 });
+    expect(summary.failed).toEqual([
+      { id: 'bad-price', type: 'post', error: expect.stringMatching(/^422 VALIDATION_ERROR: .*\(price: /) },
+      { id: 'g1', type: 'gadget', error: 'the target has no type gadget' },
+    ]);
+  });
+
   it('refuses a file that is not an export', async () => {
     await expect(importText(target, '{"hello":"world"}\n')).rejects.toThrow(/not a Vellum export/);
     await expect(importText(target, '')).rejects.toThrow(/empty/);

@@ -1,6 +1,7 @@
 import type { Document, VellumClient } from '@vellum/client';
 import { referencesIn, type SchemaDef } from './schema-walk.js';
 import { fieldsOf, type DocumentLine } from './transfer-format.js';
+import { errorText } from './error-text.js';
 import { isNotFound } from './is-not-found.js';
 import { whenNotLimited } from './when-not-limited.js';
 
@@ -82,7 +83,7 @@ export class DocumentImporter {
         for (const v of d.versions) await this.put(d.type, d.id, v);
         report(d.type, d.id);
       } catch (err) {
-        report(d.type, d.id, err instanceof Error ? err.message : String(err));
+        report(d.type, d.id, errorText(err));
       }
     }
   }

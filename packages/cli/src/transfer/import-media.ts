@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Media, VellumClient } from '@vellum/client';
 import { fetchMediaFile } from './fetch-media-file.js';
+import { errorText } from './error-text.js';
 import { isNotFound } from './is-not-found.js';
 import { whenNotLimited } from './when-not-limited.js';
 
@@ -74,7 +75,7 @@ export class MediaImporter {
       await whenNotLimited(() => this.upload(s.record, s.path, s.size));
       return { status: 'uploaded' };
     } catch (err) {
-      return { status: 'failed', error: message(err) };
+      return { status: 'failed', error: errorText(err) };
     } finally {
       await rm(s.path, { force: true });
     }
@@ -92,7 +93,7 @@ export class MediaImporter {
       return await this.end();
     } catch (err) {
       await this.drop();
-      return { status: 'failed', error: message(err) };
+      return { status: 'failed', error: errorText(err) };
     }
   }
 
@@ -181,8 +182,4 @@ function sameFile(present: Media, record: Media): MediaOutcome {
 
 function field(boundary: string, name: string, value: string): string {
   return `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-}
-
-export function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { Media, VellumClient } from '@vellum/client';
 import { DocumentImporter } from './import-documents.js';
-import { MediaImporter, message, type MediaOutcome } from './import-media.js';
+import { errorText } from './error-text.js';
+import { MediaImporter, type MediaOutcome } from './import-media.js';
 import { readLines } from './read-lines.js';
 import type { SchemaDef } from './schema-walk.js';
 import { EXPORT_VERSION, type DocumentLine, type ExportCounts, type ExportLine, type HeaderLine } from './transfer-format.js';
@@ -98,7 +99,7 @@ class ImportRun {
         if (this.media.receiving(line.id)) {
           await this.media.data(line.seq, line.data).catch(async (err: unknown) => {
             await this.media.drop();
-            this.mediaDone(line.id, { status: 'failed', error: message(err) }, 0);
+            this.mediaDone(line.id, { status: 'failed', error: errorText(err) }, 0);
           });
         }
         break;
@@ -144,7 +145,7 @@ class ImportRun {
       this.mediaDone(record._id, await this.media.fromSource(record, this.header!.source, this.opts.source), record.size);
       return;
     }
-    const outcome = await this.media.begin(record).catch((err: unknown): MediaOutcome => ({ status: 'failed', error: message(err) }));
+    const outcome = await this.media.begin(record).catch((err: unknown): MediaOutcome => ({ status: 'failed', error: errorText(err) }));
     // Already there (or failed): its data lines are passed over.
     if (outcome) this.mediaDone(record._id, outcome, record.size);
   }
@@ -157,7 +158,7 @@ class ImportRun {
       if (outcome !== 'deferred') this.summary[outcome]++;
       this.opts.onProgress?.({ kind: 'document', type: line.type, id: line.document._id, status: outcome });
     } catch (err) {
-      this.documentFailed(line.type, line.document._id, message(err));
+      this.documentFailed(line.type, line.document._id, errorText(err));
     }
   }
 
