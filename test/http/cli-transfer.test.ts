@@ -339,6 +339,20 @@ describe('export then import into an empty second database', () => {
     ]);
   });
 
+  it('does not upload a file whose bytes stop before its media-end', async () => {
+    const whole = pdf();
+    const record = { ...(await target.client.getMedia(ids.media[2]!)), _id: 'half-file' };
+    const file = [
+      { kind: 'vellum-export', version: 1, exportedAt: new Date().toISOString(), source: source.baseUrl, types: [], media: 'include' },
+      { kind: 'media', record },
+      { kind: 'media-data', id: record._id, seq: 0, data: whole.subarray(0, 100).toString('base64') },
+      { kind: 'end', counts: { media: 1, documents: 0, revisions: 0 } },
+    ];
+    const summary = await importText(target, file.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(summary.failed).toEqual([{ id: 'half-file', type: 'media', error: expect.stringMatching(/before media-end/) }]);
+    await expect(target.client.getMedia('half-file')).rejects.toMatchObject({ status: 404 });
+  });
+
   it('refuses a file that is not an export', async () => {
     await expect(importText(target, '{"hello":"world"}\n')).rejects.toThrow(/not a Vellum export/);
     await expect(importText(target, '')).rejects.toThrow(/empty/);

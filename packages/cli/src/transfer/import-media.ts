@@ -44,6 +44,11 @@ export class MediaImporter {
     return undefined;
   }
 
+  /** The id of the file being received, if any. */
+  get pending(): string | undefined {
+    return this.spool?.record._id;
+  }
+
   /** Whether a `media-data` or `media-end` line belongs to the file being received. */
   receiving(id: string): boolean {
     return this.spool?.record._id === id;

@@ -91,6 +91,7 @@ class ImportRun {
       await this.start(line);
       return true;
     }
+    if (line.kind !== 'media-data' && line.kind !== 'media-end') await this.endOfBytes();
     switch (line.kind) {
       case 'media':
         await this.mediaRecord(line.record);
@@ -125,8 +126,17 @@ class ImportRun {
     });
   }
 
-  close(): Promise<void> {
-    return this.media.close();
+  async close(): Promise<void> {
+    await this.endOfBytes();
+    await this.media.close();
+  }
+
+  /** A file whose bytes stopped before its `media-end` (another line came, or the file ended) is not uploaded. */
+  private async endOfBytes(): Promise<void> {
+    const id = this.media.pending;
+    if (id === undefined) return;
+    await this.media.drop();
+    this.mediaDone(id, { status: 'failed', error: 'its bytes end before media-end: not uploaded' }, 0);
   }
 
   private async start(line: ExportLine): Promise<void> {
