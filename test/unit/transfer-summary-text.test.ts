@@ -15,9 +15,11 @@ describe('transfer summaries', () => {
       skipped: 2,
       failed: [{ id: 'p9', type: 'post', error: '422 VALIDATION_ERROR: Validation failed' }],
       media: { uploaded: 3, skipped: 0 },
+      versionsLeftOut: 2,
     });
     expect(text).toBe(
       'Documents: 5 created, 1 updated, 2 unchanged. Media: 3 uploaded, 0 unchanged. 1 failure.\n' +
+        '2 earlier versions refused by the target, left out of the history.\n' +
         '  failed post p9: 422 VALIDATION_ERROR: Validation failed\n',
     );
   });

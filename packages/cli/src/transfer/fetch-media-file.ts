@@ -29,13 +29,16 @@ export async function fetchMediaFile(
   return {
     async *[Symbol.asyncIterator]() {
       const reader = body.getReader();
+      let done = false;
       try {
         for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return;
-          yield Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+          const next = await reader.read();
+          if ((done = next.done)) return;
+          yield Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
         }
       } finally {
+        // Left early (a failed write, say): a body left unread would keep its connection busy.
+        if (!done) await reader.cancel().catch(() => undefined);
         reader.releaseLock();
       }
     },

@@ -27,13 +27,16 @@ interface Deferred {
  *   written in turn (PUT), so the target has the history too;
  * - a version referencing a document the target does not have yet is held back: the document is
  *   created without those fields, and its remaining versions are written by `finish()`, once the
- *   rest of the file is in.
+ *   rest of the file is in;
+ * - an earlier version the target refuses is left out of the history (`versionsLeftOut`).
  */
 export class DocumentImporter {
   private readonly schemas: Map<string, SchemaDef>;
   /** Ids known to exist on the target, by type: written by this import or found there. */
   private readonly present = new Set<string>();
   private readonly deferred: Deferred[] = [];
+  /** Earlier versions the target refused, left out of the histories. */
+  versionsLeftOut = 0;
 
   constructor(
     private readonly client: VellumClient,
@@ -53,38 +56,62 @@ export class DocumentImporter {
     if (existing) {
       this.present.add(key(type, document._id));
       if (existing._status === current._status && jsonEqual(fieldsOf(existing), current.data)) return 'skipped';
-      await this.put(type, document._id, current);
+      await whenNotLimited(() => this.put(type, document._id, current));
       return 'updated';
     }
 
-    // 2. New: the history up to the first version that references what is not there yet.
+    // 2. New: created from the oldest version the target accepts, without references to what is not there yet.
     const versions: Version[] = [...line.revisions.map((r) => ({ _status: r._status, data: r.data })), current];
-    let waitFrom = versions.length;
-    for (let i = 0; i < versions.length && waitFrom === versions.length; i++) {
-      if ((await this.missingFields(schema, versions[i]!.data)).size > 0) waitFrom = i;
+    let i = 0;
+    for (; ; i++) {
+      const v = versions[i]!;
+      const missing = await this.missingFields(schema, v.data);
+      const last = i === versions.length - 1;
+      const body = { _id: document._id, _status: v._status, ...without(v.data, missing) };
+      if (!(await this.writeVersion(last, () => this.client.create(type, body)))) continue;
+      this.present.add(key(type, document._id));
+      if (missing.size === 0) break;
+      // 3. Its first version waits whole for what it references, with the versions after it.
+      this.deferred.push({ type, id: document._id, versions: last ? [v] : versions.slice(i + 1) });
+      return 'deferred';
     }
-    const first = versions[0]!;
-    const missing = waitFrom === 0 ? await this.missingFields(schema, first.data) : new Set<string>();
-    await whenNotLimited(() => this.client.create(type, { _id: document._id, _status: first._status, ...without(first.data, missing) }));
-    this.present.add(key(type, document._id));
-    for (const v of versions.slice(1, waitFrom)) await this.put(type, document._id, v);
-    if (waitFrom === versions.length) return 'created';
 
-    // 3. The rest waits; when the first version itself waited, it is written whole later.
-    const rest = waitFrom === 0 ? (versions.length > 1 ? versions.slice(1) : [first]) : versions.slice(waitFrom);
-    this.deferred.push({ type, id: document._id, versions: rest });
-    return 'deferred';
+    // 4. The later versions in turn, until one references what is not there yet: that one and the rest wait.
+    for (let j = i + 1; j < versions.length; j++) {
+      if ((await this.missingFields(schema, versions[j]!.data)).size > 0) {
+        this.deferred.push({ type, id: document._id, versions: versions.slice(j) });
+        return 'deferred';
+      }
+      await this.writeVersion(j === versions.length - 1, () => this.put(type, document._id, versions[j]!));
+    }
+    return 'created';
   }
 
   /** Writes the versions held back; each document's outcome is reported as it is done. */
   async finish(report: (type: string, id: string, error?: string) => void): Promise<void> {
     for (const d of this.deferred.splice(0)) {
       try {
-        for (const v of d.versions) await this.put(d.type, d.id, v);
+        for (const [i, v] of d.versions.entries()) await this.writeVersion(i === d.versions.length - 1, () => this.put(d.type, d.id, v));
         report(d.type, d.id);
       } catch (err) {
         report(d.type, d.id, errorText(err));
       }
+    }
+  }
+
+  /**
+   * Writes one version. An earlier version the target's schemas refuse (422: a field removed
+   * since, a rule made stricter, a reference to a document deleted since) is left out of the
+   * history and counted; the current version's refusal is the document's failure.
+   */
+  private async writeVersion(current: boolean, write: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await whenNotLimited(write);
+      return true;
+    } catch (err) {
+      if (current || (err as { status?: unknown }).status !== 422) throw err;
+      this.versionsLeftOut++;
+      return false;
     }
   }
 
@@ -119,7 +146,7 @@ export class DocumentImporter {
 
   private async put(type: string, id: string, v: Version): Promise<void> {
     const path = `/documents/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
-    await whenNotLimited(() => this.client.request('PUT', path, { _status: v._status, ...v.data }));
+    await this.client.request('PUT', path, { _status: v._status, ...v.data });
   }
 }
 

@@ -23,6 +23,8 @@ export interface ImportSummary {
   skipped: number;
   failed: Array<{ id: string; type: string; error: string }>;
   media: { uploaded: number; skipped: number };
+  /** Earlier versions the target's schemas refused, left out of the histories (docs/cli-transfer.md). */
+  versionsLeftOut: number;
 }
 
 /** The file ended before its trailer (or was not well-formed there): what came before it was imported. */
@@ -70,7 +72,14 @@ export async function importFrom(client: VellumClient, input: Readable, opts: Im
 
 /** One import's state: the header read, what was seen (checked against the trailer), the summary. */
 class ImportRun {
-  readonly summary: ImportSummary = { created: 0, updated: 0, skipped: 0, failed: [], media: { uploaded: 0, skipped: 0 } };
+  readonly summary: ImportSummary = {
+    created: 0,
+    updated: 0,
+    skipped: 0,
+    failed: [],
+    media: { uploaded: 0, skipped: 0 },
+    versionsLeftOut: 0,
+  };
   /** Why the file is not complete; cleared by a trailer that matches. */
   problem: string | undefined = 'the file is empty';
   private header?: HeaderLine;
@@ -124,6 +133,7 @@ class ImportRun {
       this.summary.created++;
       this.opts.onProgress?.({ kind: 'document', type, id, status: 'created' });
     });
+    this.summary.versionsLeftOut = this.documents?.versionsLeftOut ?? 0;
   }
 
   async close(): Promise<void> {

@@ -13,6 +13,7 @@ export function importSummaryText(s: ImportSummary): string {
   const lines = [
     `Documents: ${s.created} created, ${s.updated} updated, ${s.skipped} unchanged. ` +
       `Media: ${s.media.uploaded} uploaded, ${s.media.skipped} unchanged. ${plural(s.failed.length, 'failure')}.`,
+    ...(s.versionsLeftOut > 0 ? [`${plural(s.versionsLeftOut, 'earlier version')} refused by the target, left out of the history.`] : []),
     ...s.failed.map((f) => `  failed ${f.type} ${f.id}: ${f.error}`),
   ];
   return `${lines.join('\n')}\n`;
