@@ -1,4 +1,5 @@
 import { ConfigError, createApp, EXIT_CONFIG, loadConfig } from '@vellum/server';
+import type { Command, OptionDefs } from '../command.js';
 
 export interface ServeOptions {
   configPath?: string;
@@ -75,3 +76,27 @@ function reportListenError(err: unknown, port: number, host: string): number {
   else process.stderr.write(`vellum: cannot listen on port ${port} of ${host}: ${(err as Error).message}\n`);
   return EXIT_UNAVAILABLE;
 }
+
+/** The flags of every command that opens the configured database (`serve`, `migrate`, `user`). */
+export const CONFIG_OPTIONS: OptionDefs = {
+  config: {
+    type: 'string',
+    value: 'FILE',
+    help: 'config file (default: VELLUM_CONFIG, or vellum.config.{json,js,mjs,ts} in the working directory)',
+  },
+};
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Start the Vellum server',
+  synopsis: '',
+  options: {
+    ...CONFIG_OPTIONS,
+    port: { type: 'string', value: 'N', help: 'port (default 3000, or PORT)' },
+    host: { type: 'string', value: 'H', help: 'host (default 0.0.0.0, or HOST)' },
+  },
+  args: { min: 0, max: 0 },
+  notes:
+    'Precedence: flags > environment > config file > defaults. Exit: 78 bad configuration, 69 cannot listen, 1 other start-up failure.',
+  run: ({ flags }) => serve({ configPath: flags.string('config'), port: flags.string('port'), host: flags.string('host') }),
+};
