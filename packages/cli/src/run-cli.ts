@@ -63,7 +63,7 @@ async function runCommand(command: Command, words: string[], args: string[]): Pr
   }
   let parsed;
   try {
-    parsed = parseArgs({ args, options: command.options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: attachDashValues(args, command.options), options: command.options, allowPositionals: true, strict: true });
   } catch (err) {
     throw new CliError(`${parseProblem(err)} (see ${path} --help)`, EXIT.usage);
   }
@@ -73,6 +73,25 @@ async function runCommand(command: Command, words: string[], args: string[]): Pr
   if (positionals.length > command.args.max)
     throw new CliError(`${words.join(' ')}: unexpected argument "${positionals[command.args.max]}" (see ${path} --help)`, EXIT.usage);
   return command.run({ flags: new Flags(parsed.values), args: positionals });
+}
+
+/**
+ * A string option takes the next argument as its value even when it starts with "-", as getopt
+ * does (`--order-by -price`); parseArgs alone would refuse it as ambiguous.
+ */
+function attachDashValues(args: string[], options: OptionDefs): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') return [...out, ...args.slice(i)];
+    const name = arg.startsWith('--') ? arg.slice(2) : Object.keys(options).find((k) => arg === `-${options[k].short ?? '\0'}`);
+    const next = args[i + 1];
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && next.startsWith('-') && next !== '--') {
+      out.push(`--${name}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /** parseArgs' messages, shortened to what the user typed wrong. */

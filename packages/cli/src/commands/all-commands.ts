@@ -1,7 +1,8 @@
 import type { Command, CommandGroup } from '../command.js';
 import { configCommand } from './config.js';
+import { docsCommand } from './docs.js';
 import { mediaCommand } from './media-upload.js';
 import { serveCommand } from './serve.js';
 
 /** Every command, in the order `vellum --help` lists them (docs/cli.md). */
-export const ALL_COMMANDS: Array<Command | CommandGroup> = [serveCommand, configCommand, mediaCommand];
+export const ALL_COMMANDS: Array<Command | CommandGroup> = [serveCommand, docsCommand, mediaCommand, configCommand];

@@ -1,4 +1,3 @@
-import { ConfigError, createApp, EXIT_CONFIG, loadConfig } from '@vellum/server';
 import type { Command, OptionDefs } from '../command.js';
 
 export interface ServeOptions {
@@ -17,6 +16,8 @@ export const EXIT_UNAVAILABLE = 69;
  * and the database before exiting.
  */
 export async function serve(opts: ServeOptions): Promise<number> {
+  // The server package (Fastify, the database drivers, sharp) loads only for commands that run it.
+  const { createApp, loadConfig } = await import('@vellum/server');
   let config;
   try {
     config = await loadConfig({ configPath: opts.configPath, flags: { port: opts.port, host: opts.host } });
@@ -56,7 +57,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   return new Promise<number>(() => undefined);
 }
 
-function reportStartupError(err: unknown): number {
+async function reportStartupError(err: unknown): Promise<number> {
+  const { ConfigError, EXIT_CONFIG } = await import('@vellum/server');
   if (err instanceof ConfigError) {
     process.stderr.write(`vellum: the configuration has problems:\n${err.problems.map((p) => `  ${p}`).join('\n')}\n`);
     return EXIT_CONFIG;
