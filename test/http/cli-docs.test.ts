@@ -206,6 +206,18 @@ describe('vellum docs and vellum config against a running server', () => {
     expect(run.stderr).toBe(`vellum: cannot reach ${url} (ECONNREFUSED)\n`);
   });
 
+  it('vellum types writes the interfaces of the served schemas (stdout, or -o FILE); no token needed', async () => {
+    const toStdout = await runCli(['types', '--url', baseUrl], { env: { VELLUM_CONFIG_DIR: configDir } });
+    expect(toStdout.code, toStdout.stderr).toBe(0);
+    expect(toStdout.stdout).toContain('export interface Post extends VellumDocument {');
+    expect(toStdout.stdout).toContain('  category?: "news" | "guide" | "opinion";');
+    const file = join(work, 'vellum-types.ts');
+    const toFile = await cli(['types', '-o', file]);
+    expect(toFile.code, toFile.stderr).toBe(0);
+    expect(toFile.stderr).toBe(`wrote ${TEST_SCHEMAS.length} schema types to ${file}\n`);
+    expect(readFileSync(file, 'utf8')).toBe(toStdout.stdout);
+  });
+
   describe('profiles', () => {
     let nowhere: string;
     beforeAll(async () => {

@@ -3,6 +3,7 @@ import { configCommand } from './config.js';
 import { docsCommand } from './docs.js';
 import { mediaCommand } from './media-upload.js';
 import { serveCommand } from './serve.js';
+import { typesCommand } from './types.js';
 
 /** Every command, in the order `vellum --help` lists them (docs/cli.md). */
-export const ALL_COMMANDS: Array<Command | CommandGroup> = [serveCommand, docsCommand, mediaCommand, configCommand];
+export const ALL_COMMANDS: Array<Command | CommandGroup> = [serveCommand, docsCommand, mediaCommand, typesCommand, configCommand];
