@@ -38,8 +38,23 @@ export function describeFailure(err: unknown): { line: string; exitCode: number 
     const line = details ? `${err.message} (${details})` : err.message;
     return { line: oneLine(line), exitCode: err.status === 401 || err.status === 403 ? EXIT.noPerm : EXIT.failure };
   }
-  const e = err as Error & { cause?: { message?: string } };
-  const line = e.cause?.message ? `${e.message} (${e.cause.message})` : (e.message ?? String(err));
+  // The server's own errors, from the commands that work on the database (`vellum user`).
+  const app = err as {
+    name?: string;
+    status?: unknown;
+    code?: unknown;
+    message: string;
+    details?: Array<{ field: string; message: string }>;
+  };
+  if (app?.name === 'AppError' && typeof app.status === 'number' && typeof app.code === 'string') {
+    const details = app.details?.map((d) => `${d.field}: ${d.message}`).join('; ');
+    return { line: oneLine(`${app.status} ${app.code}: ${app.message}${details ? ` (${details})` : ''}`), exitCode: EXIT.failure };
+  }
+  // The innermost cause names what failed (`connect ECONNREFUSED 127.0.0.1:5432`).
+  let root = err as Error;
+  while (root?.cause instanceof Error) root = root.cause;
+  const message = (err as Error)?.message ?? String(err);
+  const line = root !== err && root.message ? `${message} (${root.message})` : message;
   return { line: oneLine(line), exitCode: EXIT.failure };
 }
 

@@ -2,8 +2,18 @@ import type { Command, CommandGroup } from '../command.js';
 import { configCommand } from './config.js';
 import { docsCommand } from './docs.js';
 import { mediaCommand } from './media-upload.js';
+import { migrateCommand } from './migrate.js';
 import { serveCommand } from './serve.js';
 import { typesCommand } from './types.js';
+import { userCommand } from './user.js';
 
 /** Every command, in the order `vellum --help` lists them (docs/cli.md). */
-export const ALL_COMMANDS: Array<Command | CommandGroup> = [serveCommand, docsCommand, mediaCommand, typesCommand, configCommand];
+export const ALL_COMMANDS: Array<Command | CommandGroup> = [
+  serveCommand,
+  migrateCommand,
+  userCommand,
+  docsCommand,
+  mediaCommand,
+  typesCommand,
+  configCommand,
+];
