@@ -82,7 +82,7 @@ export const docsCommand: CommandGroup = {
       async run({ flags, args: [type] }) {
         const format = outputFormat(flags.string('format'));
         const query = listQuery(flags).toString();
-        const { client } = connect(flags);
+        const { client } = await connect(flags);
         printList(await client.request<{ data: Document[]; meta: ListMeta }>('GET', `${path(type)}${query ? `?${query}` : ''}`), format);
         return EXIT.ok;
       },
@@ -95,7 +95,7 @@ export const docsCommand: CommandGroup = {
       args: { min: 2, max: 2 },
       async run({ flags, args: [type, id] }) {
         const format = outputFormat(flags.string('format'));
-        const { client } = connect(flags);
+        const { client } = await connect(flags);
         printDocument(await client.get(type, id, flags.string('expand')), format);
         return EXIT.ok;
       },
@@ -110,7 +110,7 @@ export const docsCommand: CommandGroup = {
       async run({ flags, args: [type, dash] }) {
         const format = outputFormat(flags.string('format'));
         const body = await readDocument(flags, checkDash(dash));
-        const { client } = connect(flags);
+        const { client } = await connect(flags);
         printDocument(await client.create(type, body), format);
         return EXIT.ok;
       },
@@ -131,7 +131,7 @@ export const docsCommand: CommandGroup = {
         const format = outputFormat(flags.string('format'));
         const ifMatch = flags.count('if-match');
         const body = await readDocument(flags, checkDash(dash));
-        const { client } = connect(flags);
+        const { client } = await connect(flags);
         printDocument(await client.patch(type, id, body, ifMatch), format);
         return EXIT.ok;
       },
@@ -143,7 +143,7 @@ export const docsCommand: CommandGroup = {
       options: { ...SERVER_OPTIONS, force: { type: 'boolean', help: 'delete even while other documents reference it' } },
       args: { min: 2, max: 2 },
       async run({ flags, args: [type, id] }) {
-        const { client } = connect(flags);
+        const { client } = await connect(flags);
         await client.delete(type, id, flags.boolean('force'));
         process.stderr.write(`deleted ${type} ${id}\n`);
         return EXIT.ok;

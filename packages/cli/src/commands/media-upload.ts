@@ -5,7 +5,7 @@ import { CliError, EXIT, type Command, type CommandGroup, type Flags } from '../
 import { collectFiles } from '../media/collect-files.js';
 import { ProgressDisplay } from '../media/progress-display.js';
 import type { FileJob, FileOutcome } from '../media/upload-outcome.js';
-import { resolveConnection, SERVER_OPTIONS } from '../profiles/resolve-connection.js';
+import { resolveFreshConnection, SERVER_OPTIONS } from '../profiles/resolve-connection.js';
 
 /** No token, or the server refused it (401/403): every other file would fail the same way. */
 export const EXIT_NO_PERMISSION = EXIT.noPerm;
@@ -53,7 +53,7 @@ export async function mediaUpload(flags: Flags, positionals: string[]): Promise<
   const concurrency = flags.string('concurrency') === undefined ? 4 : Number(flags.string('concurrency'));
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new CliError('--concurrency must be a whole number of at least 1', EXIT.usage);
-  const { url, token } = resolveConnection(flags);
+  const { url, token } = await resolveFreshConnection(flags);
   if (!token) {
     process.stderr.write('vellum media upload: no API token: pass --token TOKEN or set VELLUM_TOKEN (the token needs media:upload)\n');
     return EXIT_NO_PERMISSION;

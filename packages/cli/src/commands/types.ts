@@ -15,7 +15,7 @@ export const typesCommand: Command = {
   args: { min: 0, max: 0 },
   notes: 'One interface per schema plus VellumSchemas ({ post: Post; … }). Example: vellum types -o src/vellum-types.ts',
   async run({ flags }) {
-    const { client } = connect(flags);
+    const { client } = await connect(flags);
     const { data } = await client.request<{ data: SchemaInput[] }>('GET', '/config/schemas');
     const source = generateTypes(data);
     const out = flags.string('out');

@@ -2,6 +2,7 @@ import { VellumClient } from '@vellum/client';
 import { CliError, EXIT, type Flags, type OptionDefs } from '../command.js';
 import { reachingFetch } from '../describe-failure.js';
 import { readCredentials, type Env, type StoredProfile } from './credentials.js';
+import { freshOAuthToken } from './refresh-oauth.js';
 
 export const DEFAULT_URL = 'http://localhost:3000/api';
 
@@ -15,6 +16,8 @@ export const SERVER_OPTIONS: OptionDefs = {
 export interface Connection {
   url: string;
   token?: string;
+  /** Where the token came from: an OAuth token from the profile may need a refresh first. */
+  tokenSource: 'flag' | 'env' | 'profile' | 'none';
   /** The profile in use, when one is stored under that name. */
   profileName: string;
   profile?: StoredProfile;
@@ -33,13 +36,23 @@ export function resolveConnection(flags: Flags, env: Env = process.env): Connect
   const profile = credentials.profiles[profileName];
   if (named !== undefined && !profile) throw new CliError(`no profile "${named}" (see vellum config list)`, EXIT.usage);
   const url = flags.string('url') ?? env.VELLUM_URL ?? profile?.url ?? DEFAULT_URL;
-  const token = flags.string('token') ?? env.VELLUM_TOKEN ?? profile?.accessToken;
-  return { url, token: token || undefined, profileName, profile };
+  const flag = flags.string('token');
+  if (flag) return { url, token: flag, tokenSource: 'flag', profileName, profile };
+  if (env.VELLUM_TOKEN) return { url, token: env.VELLUM_TOKEN, tokenSource: 'env', profileName, profile };
+  if (profile?.accessToken) return { url, token: profile.accessToken, tokenSource: 'profile', profileName, profile };
+  return { url, tokenSource: 'none', profileName, profile };
+}
+
+/** The connection with a usable token: an expired OAuth login is refreshed (and stored) first. */
+export async function resolveFreshConnection(flags: Flags, env: Env = process.env): Promise<Connection> {
+  const connection = resolveConnection(flags, env);
+  if (connection.tokenSource !== 'profile' || connection.profile?.tokenType !== 'oauth') return connection;
+  return { ...connection, token: await freshOAuthToken(connection.profileName, env) };
 }
 
 /** A client for the connection whose unreachable server is a one-line error (exit 69). */
-export function connect(flags: Flags, env: Env = process.env): { client: VellumClient; connection: Connection } {
-  const connection = resolveConnection(flags, env);
+export async function connect(flags: Flags, env: Env = process.env): Promise<{ client: VellumClient; connection: Connection }> {
+  const connection = await resolveFreshConnection(flags, env);
   return {
     client: new VellumClient({ baseUrl: connection.url, token: connection.token, fetch: reachingFetch(connection.url) }),
     connection,
