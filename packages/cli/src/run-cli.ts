@@ -108,9 +108,9 @@ function topHelp(): string {
     if (isGroup(c)) for (const s of c.subcommands) rows.push([`${c.name} ${s.name}`, s.summary]);
     else rows.push([c.name, c.summary]);
   }
+  rows.push(['--help, -h', 'help for any command (vellum docs list --help)'], ['--version, -v', 'print the version']);
   return (
     `Usage: vellum <command> [options]\n\nCommands:\n${columns(rows)}` +
-    `\n  --help, -h       help for any command (vellum docs list --help)\n  --version, -v    print the version\n` +
     `\nCommands that call a server take --url, --token and --profile (docs/cli.md).\n`
   );
 }

@@ -6,7 +6,7 @@ import { generateTypes, type SchemaInput } from '../types/generate-types.js';
 /** `vellum types`: TypeScript interfaces for the server's content model (docs/cli.md, "Types"). */
 export const typesCommand: Command = {
   name: 'types',
-  summary: 'Generate TypeScript interfaces from the server’s schemas (GET /config/schemas)',
+  summary: "Generate TypeScript interfaces from the server's schemas (GET /config/schemas)",
   synopsis: '',
   options: {
     ...SERVER_OPTIONS,

@@ -31,7 +31,7 @@ export const userCommand: CommandGroup = {
     {
       name: 'create',
       summary: 'Create a user with a password (the password policy applies)',
-      synopsis: '',
+      synopsis: '--username NAME --email ADDRESS',
       options: {
         ...CONFIG_OPTIONS,
         username: { type: 'string', value: 'NAME', help: 'user name (required)' },
