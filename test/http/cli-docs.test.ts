@@ -174,6 +174,36 @@ describe('vellum docs and vellum config against a running server', () => {
     expect(gone.stderr).toBe('vellum: 404 NOT_FOUND: Document not found\n');
   });
 
+  it('--expand replaces references with documents, --fields narrows a list; deleting a referenced document is 409 unless --force', async () => {
+    const author = json<Doc>((await cli(['docs', 'create', 'author', '--data', '{"name":"Ada"}'])).stdout);
+    const post = json<Doc>(
+      (await cli(['docs', 'create', 'post', '--data', JSON.stringify({ title: 'By Ada', author: author._id })])).stdout,
+    );
+    const plain = json<Doc>((await cli(['docs', 'get', 'post', post._id])).stdout);
+    expect(plain.author).toBe(author._id);
+    const expanded = json<Doc>((await cli(['docs', 'get', 'post', post._id, '--expand', 'author'])).stdout);
+    expect(expanded.author).toMatchObject({ _id: author._id, name: 'Ada' });
+    const listed = ndjson<Doc>(
+      (await cli(['docs', 'list', 'post', '--filter', 'title=By Ada', '--fields', 'title', '--expand', 'author', '--format', 'ndjson']))
+        .stdout,
+    );
+    expect(listed).toHaveLength(1);
+    expect(
+      Object.keys(listed[0])
+        .filter((k) => !k.startsWith('_'))
+        .sort(),
+    ).toEqual(['author', 'title']);
+    expect(listed[0].author).toMatchObject({ name: 'Ada' });
+
+    const refused = await cli(['docs', 'delete', 'author', author._id]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^vellum: 409 CONFLICT: .*\(author: referenced by post /);
+    const forced = await cli(['docs', 'delete', 'author', author._id, '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toBe(`deleted author ${author._id}\n`);
+    expect((await cli(['docs', 'delete', 'post', post._id])).code).toBe(0);
+  });
+
   it('a token without the permission gets the API error as one line and exit 77', async () => {
     const run = await cli(['docs', 'create', 'post', '--data', '{"title":"Nope"}'], { env: { VELLUM_TOKEN: reader } });
     expect(run.code).toBe(77);
