@@ -3,6 +3,11 @@ import { requireOAuth2 } from '../../../domain/oauth2/oauth2-gate.js';
 import type { Services } from '../../../domain/services.js';
 import { asRfcEndpoint } from './rfc-endpoint.js';
 import { tokenRoute } from './token.js';
+import { deviceRoute } from './device.js';
+import { deviceVerifyRoutes } from './device-verify.js';
+import { grantRoutes } from './grants.js';
+import { metadataRoute } from './metadata.js';
+import { revokeRoute } from './revoke.js';
 
 /**
  * The authorization server (docs/oauth2.md). With `oauth2.enabled` unset every route here answers
@@ -14,5 +19,10 @@ export async function oauth2Routes(app: FastifyInstance, { svc }: { svc: Service
   await app.register(async (rfc) => {
     asRfcEndpoint(rfc);
     tokenRoute(rfc, svc);
+    deviceRoute(rfc, svc);
+    revokeRoute(rfc, svc);
   });
+  deviceVerifyRoutes(app, svc);
+  grantRoutes(app, svc);
+  metadataRoute(app, svc);
 }
