@@ -14,6 +14,8 @@ const USER_CODE = /^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/;
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const cli: oauth.Client = { client_id: 'service-cli' };
 const tv: oauth.Client = { client_id: 'tv' };
+const kiosk: oauth.Client = { client_id: 'kiosk' };
+const KIOSK_SECRET = 'kiosk-secret-9f8e7d6c5b4a39281706f5e4d3c2b1a0';
 
 let t: TestApp;
 let admin: string;
@@ -89,6 +91,7 @@ describe('device flow with oauth4webapi', () => {
             clients: [
               { clientId: 'tv', name: 'Living-room TV', grants: ['device_code', 'refresh_token'], scopes: ['content:read'] },
               { clientId: 'web', redirectUris: ['https://app.example.com/cb'] },
+              { clientId: 'kiosk', clientSecret: KIOSK_SECRET, grants: ['device_code', 'refresh_token'] },
             ],
           },
         },
@@ -304,6 +307,36 @@ describe('device flow with oauth4webapi', () => {
     expect(raw.statusCode).toBe(200);
     expect(raw.json()).toEqual({});
     expect(raw.headers['cache-control']).toBe('no-store');
+  });
+
+  it('a confidential client authenticates at the device, token and revocation endpoints (Basic or post); without its secret 401 invalid_client', async () => {
+    const noSecret = await t.request({ method: 'POST', url: '/api/auth/device', ...form({ client_id: 'kiosk' }) });
+    expect(noSecret.statusCode).toBe(401);
+    expect(noSecret.json().error).toBe('invalid_client');
+    const res = await oauth.deviceAuthorizationRequest(
+      as,
+      kiosk,
+      oauth.ClientSecretBasic(KIOSK_SECRET),
+      { scope: 'content:read' },
+      insecure,
+    );
+    const d = await oauth.processDeviceAuthorizationResponse(as, kiosk, res);
+    const pending = await oauth.deviceCodeGrantRequest(as, kiosk, oauth.ClientSecretPost(KIOSK_SECRET), d.device_code, insecure);
+    await expect(oauth.processDeviceCodeResponse(as, kiosk, pending)).rejects.toMatchObject({
+      status: 400,
+      error: 'authorization_pending',
+    });
+    const wrong = await t.request({
+      method: 'POST',
+      url: '/api/auth/token',
+      ...form({ grant_type: DEVICE_GRANT, device_code: d.device_code, client_id: 'kiosk', client_secret: 'x'.repeat(40) }),
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().error).toBe('invalid_client');
+    const revokeWrong = await t.request({ method: 'POST', url: '/api/auth/revoke', ...form({ client_id: 'kiosk', token: 'x' }) });
+    expect(revokeWrong.statusCode).toBe(401);
+    expect(revokeWrong.json().error).toBe('invalid_client');
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, kiosk, oauth.ClientSecretBasic(KIOSK_SECRET), 'x', insecure));
   });
 
   it('revocation errors: an unknown client 401 invalid_client, no token 400 invalid_request', async () => {
