@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VellumClient, type Media } from '../../packages/client/src/index.js';
+import { VellumClient, type Media } from '../../packages/client/src/node.js';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { htmlAsPng, jpeg, pdf, png } from '../helpers/media-fixtures.js';
 

@@ -43,8 +43,26 @@ export interface MediaUpdate {
   title?: string | null;
 }
 
-/** A file path (Node only) or a Blob/File. */
-export type UploadInput = string | Blob;
+/** Reads a file chunk by chunk. */
+export interface ChunkReader {
+  /** `undefined` at the end. */
+  next(): Promise<Uint8Array | undefined>;
+  close(): Promise<void>;
+}
+
+/** A file of known size that can be opened (again) for reading: how `@vellum/client/node` hands over a path. */
+export interface UploadSource {
+  name: string;
+  size: number;
+  type?: string;
+  open(): Promise<ChunkReader>;
+}
+
+/**
+ * A Blob/File, an `UploadSource`, or a file path. Paths are read only by the client of
+ * `@vellum/client/node` (the main entry has no file system: it runs in browsers).
+ */
+export type UploadInput = string | Blob | UploadSource;
 
 export interface UploadMediaOptions {
   /** The name sent to the server; defaults to the path's last segment, the File's name, or `upload`. */

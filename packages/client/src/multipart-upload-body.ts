@@ -1,4 +1,4 @@
-import type { UploadInput, UploadMediaOptions } from './media.js';
+import type { ChunkReader, UploadMediaOptions, UploadSource } from './media.js';
 
 /** A `multipart/form-data` request body whose length is known before a byte of the file is read. */
 export interface MultipartUploadBody {
@@ -7,29 +7,16 @@ export interface MultipartUploadBody {
   contentType: string;
 }
 
-interface ChunkReader {
-  /** `undefined` at the end. */
-  next(): Promise<Uint8Array | undefined>;
-  close(): Promise<void>;
-}
-
-interface UploadSource {
-  name: string;
-  size: number;
-  type?: string;
-  open(): Promise<ChunkReader>;
-}
-
 const encoder = new TextEncoder();
 
 /**
- * The body of `POST /media`: the `file` part streamed from disk or from the Blob, then the `alt`
- * and `title` parts, with `onProgress` called as the consumer pulls each chunk. The stream is
+ * The body of `POST /media`: the `file` part streamed from the Blob or the source (a file on disk
+ * with `@vellum/client/node`), then the `alt` and `title` parts, with `onProgress` called as the consumer pulls each chunk. The stream is
  * pull-driven (high-water mark 0) so progress follows what the request actually sent, and only
  * one chunk of the file is in memory at a time.
  */
-export async function multipartUploadBody(input: UploadInput, opts: UploadMediaOptions = {}): Promise<MultipartUploadBody> {
-  const source = typeof input === 'string' ? await pathSource(input) : blobSource(input);
+export async function multipartUploadBody(input: Blob | UploadSource, opts: UploadMediaOptions = {}): Promise<MultipartUploadBody> {
+  const source = input instanceof Blob ? blobSource(input) : input;
   const boundary = `----VellumBoundary${randomHex(16)}`;
   const filename = opts.filename ?? source.name;
   const preamble = encoder.encode(
@@ -83,33 +70,6 @@ export async function multipartUploadBody(input: UploadInput, opts: UploadMediaO
     { highWaterMark: 0 },
   );
   return { body, length, contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
-/** node:fs is imported on first use so the client still loads in browsers. */
-async function pathSource(path: string): Promise<UploadSource> {
-  const [{ createReadStream }, { stat }] = await Promise.all([import('node:fs'), import('node:fs/promises')]);
-  const info = await stat(path);
-  if (!info.isFile()) throw new Error(`${path} is not a file`);
-  const size = info.size;
-  return {
-    name: path.split(/[\\/]/).pop() || 'upload',
-    size,
-    async open() {
-      if (size === 0) return { next: async () => undefined, close: async () => undefined };
-      // `end` caps the read at the size announced in Content-Length should the file grow meanwhile.
-      const stream = createReadStream(path, { start: 0, end: size - 1 });
-      const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-      return {
-        next: async () => {
-          const r = await chunks.next();
-          return r.done ? undefined : r.value;
-        },
-        close: async () => {
-          stream.destroy();
-        },
-      };
-    },
-  };
 }
 
 function blobSource(blob: Blob): UploadSource {

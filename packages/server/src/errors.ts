@@ -25,9 +25,31 @@ export const STATUS = {
   NOT_IMPLEMENTED: 501,
   /** The database (or another part the request needs) is unreachable or timed out; `Retry-After` says when to try again. */
   SERVICE_UNAVAILABLE: 503,
+  /*
+   * The error strings of the authorization server (RFC 6749 §5.2, RFC 8628 §3.5, RFC 7009 §2.2.1).
+   * The token, device and revocation endpoints send them as `{error, error_description}`
+   * (docs/oauth2.md, "Errors"); no other endpoint throws them.
+   */
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  authorization_pending: 400,
+  slow_down: 400,
+  access_denied: 400,
+  expired_token: 400,
+  unsupported_token_type: 400,
 } as const;
 
 export type ErrorCode = keyof typeof STATUS;
+/** The RFC error strings: lower case, unlike the API's codes. */
+export type OAuthErrorCode = Extract<ErrorCode, Lowercase<ErrorCode>>;
+
+export function isOAuthErrorCode(code: string): code is OAuthErrorCode {
+  return code in STATUS && code === code.toLowerCase();
+}
 
 export interface ErrorDetail {
   field: string;
@@ -74,6 +96,8 @@ export const errors = {
   rateLimited: (retryAfter: number, message = 'Too many requests') => make('RATE_LIMITED', message, undefined, retryAfter),
   notImplemented: (message = 'Not implemented on this instance') => make('NOT_IMPLEMENTED', message),
   internal: (message = 'Internal server error') => make('INTERNAL_ERROR', message),
+  /** An authorization-server error (RFC 6749 §5.2): the OAuth endpoints answer it in the RFC's shape. */
+  oauth: (code: OAuthErrorCode, description: string) => make(code, description),
   serviceUnavailable: (retryAfter: number, message = 'The database is not reachable; try again shortly', cause?: unknown) =>
     make('SERVICE_UNAVAILABLE', message, undefined, retryAfter, cause === undefined ? undefined : { cause }),
 };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { VellumApiError, VellumClient } from '@vellum/client';
+import { VellumApiError, VellumClient } from '@vellum/client/node';
 import { CliError, EXIT, type Command, type CommandGroup, type Flags } from '../command.js';
 import { collectFiles } from '../media/collect-files.js';
 import { ProgressDisplay } from '../media/progress-display.js';

@@ -18,6 +18,8 @@ export const AUDIT_EVENTS = [
   'passkeyRemove',
   'idpLink',
   'idpUnlink',
+  'oauthGrant',
+  'oauthRevoke',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

@@ -9,6 +9,7 @@ import { databaseSection } from './database-section.js';
 import { corsSection } from './cors-section.js';
 import { passkeySection } from './passkey-section.js';
 import { oauthSection } from './oauth-section.js';
+import { oauth2Section } from './oauth2-section.js';
 import type { AdminUserConfig, VellumConfig } from './types.js';
 
 export interface ConfigFlags {
@@ -151,7 +152,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       responseCache: r.bool('documents.responseCache', documents.responseCache, true),
     },
     schemas: validateSchemas(r, root.schemas),
-    oauth2: optionalSection(r, 'oauth2', root.oauth2),
+    oauth2: oauth2Section(r, root.oauth2, typeof server.publicUrl === 'string' ? server.publicUrl : `http://localhost:${port}`),
     media: mediaSection(r, root.media, env),
     mail: mailSection(r, root.mail, env.SMTP_URL),
     webhooks: optionalSection(r, 'webhooks', root.webhooks),

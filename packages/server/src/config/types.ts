@@ -1,3 +1,4 @@
+import type { OAuthGrant, OAuthScope } from './oauth-scopes.js';
 /** Field and schema definitions as written in the config (docs/api.md, "Schemas"). */
 export type FieldType =
   | 'string'
@@ -104,6 +105,26 @@ export interface IdpConfig {
   defaultRole: string;
 }
 
+/** A client registered under `oauth2.clients` (docs/oauth2.md). No `clientSecret`: a public client. */
+export interface OAuthClientConfig {
+  clientId: string;
+  name: string;
+  redirectUris: string[];
+  clientSecret?: string;
+  grants: OAuthGrant[];
+  scopes: OAuthScope[];
+}
+
+/** The authorization server; `enabled: false` (the default) answers 501 on its endpoints. */
+export interface OAuth2Config {
+  enabled: boolean;
+  /** No trailing slash: `<issuer>/api/auth/token`, `<issuer>/studio/auth/device`. */
+  issuer: string;
+  accessTokenTtlMs: number;
+  refreshTokenTtlMs: number;
+  clients: OAuthClientConfig[];
+}
+
 /** The resolved, validated and frozen configuration every layer reads. */
 export interface VellumConfig {
   server: {
@@ -152,7 +173,7 @@ export interface VellumConfig {
   /** `responseCache`: keep rendered document reads until the next write (on by default). */
   documents: { publicRead: boolean; responseCache: boolean };
   schemas: SchemaDef[];
-  oauth2?: Record<string, unknown>;
+  oauth2: OAuth2Config;
   media: MediaConfig;
   mail?: { smtpUrl?: string; from?: string };
   webhooks?: Record<string, unknown>;

@@ -21,6 +21,8 @@ import { mediaRoutes } from './routes/media/index.js';
 import { mfaRoutes } from './routes/mfa/index.js';
 import { passkeyRoutes } from './routes/passkeys/index.js';
 import { idpRoutes } from './routes/idp/index.js';
+import { oauth2Routes } from './routes/oauth2/index.js';
+import { rootMetadataRoutes } from './routes/oauth2/metadata.js';
 import { validatorCompiler } from './validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -64,6 +66,7 @@ export function buildHttpServer(svc: Services): FastifyInstance {
       await api.register(mfaRoutes, { svc });
       await api.register(passkeyRoutes, { svc });
       await api.register(idpRoutes, { svc });
+      await api.register(oauth2Routes, { svc });
       await api.register(tokenRoutes, { svc });
       await api.register(userRoutes, { svc });
       await api.register(auditRoutes, { svc });
@@ -74,6 +77,8 @@ export function buildHttpServer(svc: Services): FastifyInstance {
     },
     { prefix: server.basePath },
   );
-  app.register(studioRoutes);
+  // RFC 8414 §3.1: clients discover an issuer without a path at the root, outside the API prefix.
+  app.register(rootMetadataRoutes, { svc });
+  app.register(studioRoutes, { basePath: server.basePath });
   return app;
 }

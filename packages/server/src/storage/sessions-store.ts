@@ -1,5 +1,6 @@
 import type { Conn } from './connection.js';
 import { preparedQuery } from './prepared-query.js';
+import { PRINCIPAL_USER_COLUMNS, toPrincipalUser, type PrincipalUser } from './principal-user.js';
 
 export interface StoredSession {
   id: string;
@@ -12,17 +13,10 @@ export interface StoredSession {
 }
 
 /** A session joined with the live state of its user: what every authenticated request checks. */
-export interface SessionPrincipalRow {
+export interface SessionPrincipalRow extends PrincipalUser {
   sessionId: string;
   revokedAt: string | null;
   expiresAt: string;
-  userId: string;
-  username: string;
-  firstName: string | null;
-  lastName: string | null;
-  role: string;
-  permissions: string[];
-  active: boolean;
 }
 
 export async function insertSession(conn: Conn, s: StoredSession): Promise<void> {
@@ -47,18 +41,7 @@ const sessionPrincipal = preparedQuery(({ db }, param: (name: 'sessionId') => st
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select([
-      'sessions.id as session_id',
-      'sessions.revoked_at',
-      'sessions.expires_at',
-      'users.id as user_id',
-      'users.username',
-      'users.first_name',
-      'users.last_name',
-      'users.role',
-      'users.permissions',
-      'users.active',
-    ])
+    .select(['sessions.id as session_id', 'sessions.revoked_at', 'sessions.expires_at', ...PRINCIPAL_USER_COLUMNS])
     .where('sessions.id', '=', param('sessionId')),
 );
 
@@ -69,13 +52,7 @@ export async function findSessionPrincipal(conn: Conn, sessionId: string): Promi
     sessionId: row.session_id,
     revokedAt: row.revoked_at,
     expiresAt: row.expires_at,
-    userId: row.user_id,
-    username: row.username,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    role: row.role,
-    permissions: JSON.parse(row.permissions) as string[],
-    active: Boolean(row.active),
+    ...toPrincipalUser(row),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Conn } from './connection.js';
 
 /** Tables of single-use tokens kept as a hash: `token_hash` is the key, `used_at` marks the spend. */
-type SingleUseTokenTable = 'password_tokens' | 'mfa_tokens';
+type SingleUseTokenTable = 'password_tokens' | 'mfa_tokens' | 'oauth_refresh_tokens';
 
 /**
  * Marks a token used; false when it was used already. One conditional update, so of two racing

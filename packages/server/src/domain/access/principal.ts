@@ -2,8 +2,9 @@ import type { Role } from './permissions.js';
 
 /** Who is calling: resolved once per request from the bearer (or nothing), then passed to operations. */
 export interface Principal {
-  kind: 'anonymous' | 'user' | 'token';
-  /** User id or API-token id. */
+  /** `oauth`: a user acting through an OAuth access token, with its scopes and never its role. */
+  kind: 'anonymous' | 'user' | 'token' | 'oauth';
+  /** User id (also for `oauth`) or API-token id. */
   id: string | null;
   role: Role | null;
   /** Effective permissions: role defaults plus the explicit list (users) or the token's own list. */
@@ -11,6 +12,8 @@ export interface Principal {
   sessionId?: string;
   username?: string;
   name?: string;
+  /** The client, grant and scopes of an OAuth access token. */
+  oauth?: { clientId: string; grantId: string; scopes: readonly string[] };
   /** Where the request came from (set per request by the HTTP layer), for the audit log. */
   client?: { ip?: string; userAgent?: string };
 }

@@ -5,7 +5,16 @@ import { ANONYMOUS, type Principal } from '../access/principal.js';
 import { isRole } from '../access/permissions.js';
 import type { Services } from '../services.js';
 import { verifyAccessToken } from './access-tokens.js';
-import { API_TOKEN_PREFIX, MFA_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX, SETUP_TOKEN_PREFIX, sha256Hex } from './secrets.js';
+import { isOAuthAccessToken } from '../oauth2/oauth-access-token.js';
+import { oauthPrincipal } from '../oauth2/oauth-principal.js';
+import {
+  API_TOKEN_PREFIX,
+  MFA_TOKEN_PREFIX,
+  OAUTH_REFRESH_TOKEN_PREFIX,
+  REFRESH_TOKEN_PREFIX,
+  SETUP_TOKEN_PREFIX,
+  sha256Hex,
+} from './secrets.js';
 import { displayName, effectivePermissions } from './user-view.js';
 
 const BEARER = /^Bearer +([\x21-\x7e]+)$/i;
@@ -25,12 +34,13 @@ export async function resolvePrincipal(svc: Services, authorization: string | un
 
 export async function principalFromBearer(svc: Services, credential: string): Promise<Principal> {
   if (credential.startsWith(API_TOKEN_PREFIX)) return apiTokenPrincipal(svc, credential);
-  if (credential.startsWith(REFRESH_TOKEN_PREFIX)) {
-    throw errors.unauthorized('A refresh token is not an access token; exchange it at POST /auth/refresh');
+  if (credential.startsWith(REFRESH_TOKEN_PREFIX) || credential.startsWith(OAUTH_REFRESH_TOKEN_PREFIX)) {
+    throw errors.unauthorized('A refresh token is not an access token; exchange it at POST /auth/refresh or /auth/token');
   }
   if (credential.startsWith(MFA_TOKEN_PREFIX) || credential.startsWith(SETUP_TOKEN_PREFIX)) {
     throw errors.unauthorized('An MFA or setup token is not an access token; finish the login at /auth/mfa/…');
   }
+  if (isOAuthAccessToken(credential)) return oauthPrincipal(svc, credential);
   const now = svc.now();
   const claims = await verifyAccessToken(svc.jwtKey, svc.config.security.issuer, credential, now);
   // The session row is the truth: revoked sessions and deactivated users stop at once, not at expiry.

@@ -33,5 +33,13 @@ export const REFRESH_TOKEN_PREFIX = 'vlr_';
 export const MFA_TOKEN_PREFIX = 'vmf_';
 export const SETUP_TOKEN_PREFIX = 'vms_';
 
+/**
+ * The authorization server's opaque tokens (docs/oauth2.md): refresh tokens (refused as bearers
+ * like ours), device codes and authorization codes. Only their SHA-256 is stored.
+ */
+export const OAUTH_REFRESH_TOKEN_PREFIX = 'vor_';
+export const DEVICE_CODE_PREFIX = 'vdc_';
+export const AUTH_CODE_PREFIX = 'vac_';
+
 export const newApiToken = () => API_TOKEN_PREFIX + randomBase62(43);
 export const newRefreshToken = () => REFRESH_TOKEN_PREFIX + randomBase62(43);

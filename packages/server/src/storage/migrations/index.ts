@@ -12,6 +12,7 @@ import { mfa } from './008-mfa.js';
 import { passkeys } from './009-passkeys.js';
 import { emailCodes } from './010-email-codes.js';
 import { idp } from './011-idp.js';
+import { oauth2 } from './012-oauth2.js';
 
 /** Migrations in order; names never change once released. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -27,6 +28,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '009-passkeys': passkeys(),
     '010-email-codes': emailCodes(),
     '011-idp': idp(),
+    '012-oauth2': oauth2(),
   };
 }
 

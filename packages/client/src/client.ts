@@ -1,0 +1,186 @@
+import { ApiTokensApi } from './api-tokens.js';
+import { listAudit, type AuditQuery, type AuditRecord } from './audit.js';
+import { AuthApi, type LoginOptions, type LoginOutcome } from './auth.js';
+import { AuthorizationCodeApi } from './authorization-code.js';
+import type { Document } from './document-types.js';
+import { DocumentsApi } from './documents.js';
+import { IdentityProviderApi } from './identity-provider.js';
+import { ConfigApi } from './instance-config.js';
+import type { ListMeta, ListResult } from './list-result.js';
+import type { Media, MediaListQuery, MediaUpdate, UploadInput, UploadMediaOptions, UploadSource } from './media.js';
+import { MfaApi } from './mfa.js';
+import { multipartUploadBody } from './multipart-upload-body.js';
+import { OAuthApi } from './oauth.js';
+import { PasskeysApi } from './passkeys.js';
+import { Transport, type ClientTokens, type TransportOptions } from './transport.js';
+import { UsersApi } from './users.js';
+
+export interface ClientOptions extends Omit<TransportOptions, 'tokens'> {
+  /** An access token or API token to start with (no refresh). */
+  token?: string;
+  /** Tokens to start with, e.g. those `onTokens` persisted last time; they win over `token`. */
+  tokens?: ClientTokens;
+  /** Opens a file path for `uploadMedia` (set by `@vellum/client/node`). */
+  openFile?: (path: string) => Promise<UploadSource>;
+}
+
+const enc = encodeURIComponent;
+
+/**
+ * The typed HTTP client for the whole Vellum API (docs/client.md), for the CLI, the studio and
+ * users' code. Requests carry the held access token; a 401 refreshes it once and repeats the
+ * request, a 403 never does (spec: "Errors").
+ */
+export class VellumClient {
+  readonly transport: Transport;
+  readonly auth: AuthApi;
+  readonly mfa: MfaApi;
+  readonly passkeys: PasskeysApi;
+  readonly identityProvider: IdentityProviderApi;
+  readonly oauth: OAuthApi;
+  readonly authorizationCode: AuthorizationCodeApi;
+  readonly users: UsersApi;
+  readonly apiTokens: ApiTokensApi;
+  readonly config: ConfigApi;
+  private readonly openFile?: (path: string) => Promise<UploadSource>;
+
+  constructor(opts: ClientOptions) {
+    const { token, tokens, openFile, ...rest } = opts;
+    this.transport = new Transport({ ...rest, tokens: tokens ?? (token ? { kind: 'session', accessToken: token } : undefined) });
+    this.openFile = openFile;
+    this.auth = new AuthApi(this.transport);
+    this.mfa = new MfaApi(this.transport);
+    this.passkeys = new PasskeysApi(this.transport);
+    this.identityProvider = new IdentityProviderApi(this.transport);
+    this.oauth = new OAuthApi(this.transport);
+    this.authorizationCode = new AuthorizationCodeApi(this.transport);
+    this.users = new UsersApi(this.transport);
+    this.apiTokens = new ApiTokensApi(this.transport);
+    this.config = new ConfigApi(this.transport);
+  }
+
+  /** The credentials held now. */
+  get tokens(): ClientTokens | undefined {
+    return this.transport.tokens;
+  }
+
+  /** Holds an access or API token with no refresh token (or none); `onTokens` is not called. */
+  setToken(token: string | undefined): void {
+    this.transport.replaceTokens(token ? { kind: 'session', accessToken: token } : undefined);
+  }
+
+  /** Holds these tokens (or none) and tells `onTokens`. */
+  setTokens(tokens: ClientTokens | undefined): Promise<void> {
+    return this.transport.setTokens(tokens);
+  }
+
+  /** Any request: JSON body in, parsed JSON out, the typed error otherwise. */
+  request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+    return this.transport.json<T>({ method, path, json: body, headers });
+  }
+
+  /** `POST /auth/login`: signed in (tokens adopted), or the second factor or setup still to give. */
+  login(username: string, password: string, opts?: LoginOptions): Promise<LoginOutcome> {
+    return this.auth.login(username, password, opts);
+  }
+
+  /** The documents of a type, typed by its fields: `client.documents<Post>('post').query().where('views', 'gt', 10)`. */
+  documents<T extends object = Record<string, unknown>>(type: string): DocumentsApi<T> {
+    return new DocumentsApi<T>(this.transport, type, 'documents');
+  }
+
+  /** The same through `/collections`, where every call is permission-checked. */
+  collections<T extends object = Record<string, unknown>>(type: string): DocumentsApi<T> {
+    return new DocumentsApi<T>(this.transport, type, 'collections');
+  }
+
+  /** `GET /audit`, newest first (admins). */
+  audit(query: AuditQuery = {}): Promise<ListResult<AuditRecord>> {
+    return listAudit(this.transport, query);
+  }
+
+  /** Liveness: answers without the database. */
+  async health(): Promise<{ status: string }> {
+    return (await this.transport.json<{ data: { status: string } }>({ method: 'GET', path: '/health', auth: 'none' })).data;
+  }
+
+  /** Readiness: 503 `SERVICE_UNAVAILABLE` (with `retryAfter`) while the database cannot answer. */
+  async ready(): Promise<{ status: string }> {
+    return (await this.transport.json<{ data: { status: string } }>({ method: 'GET', path: '/ready', auth: 'none' })).data;
+  }
+
+  // The first client's document calls, kept for their callers; `documents(type)` is the typed form.
+
+  /** One page of a list with raw query parameters (`filter[views][gt]`: 10). */
+  list(type: string, query: Record<string, string | number> = {}): Promise<{ data: Document[]; meta: ListMeta }> {
+    const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
+    return this.transport.json({ method: 'GET', path: `/documents/${enc(type)}`, query: params });
+  }
+
+  get(type: string, id: string, expand?: string): Promise<Document> {
+    return this.documents(type).get(id, { expand }) as Promise<Document>;
+  }
+
+  create(type: string, doc: Record<string, unknown>): Promise<Document> {
+    return this.documents(type).create(doc) as Promise<Document>;
+  }
+
+  patch(type: string, id: string, patch: Record<string, unknown>, ifMatch?: number): Promise<Document> {
+    return this.documents(type).patch(id, patch, { ifMatch }) as Promise<Document>;
+  }
+
+  delete(type: string, id: string, force = false): Promise<void> {
+    return this.documents(type).delete(id, { force });
+  }
+
+  // Media (docs/api.md, "Media").
+
+  listMedia(query: MediaListQuery = {}): Promise<ListResult<Media>> {
+    return this.transport.json({ method: 'GET', path: '/media', query: { ...query } });
+  }
+
+  async getMedia(id: string): Promise<Media> {
+    return (await this.transport.json<{ data: Media }>({ method: 'GET', path: `/media/${enc(id)}` })).data;
+  }
+
+  async updateMedia(id: string, update: MediaUpdate): Promise<Media> {
+    return (await this.transport.json<{ data: Media }>({ method: 'PATCH', path: `/media/${enc(id)}`, json: update })).data;
+  }
+
+  async deleteMedia(id: string, force = false): Promise<void> {
+    await this.transport.json({ method: 'DELETE', path: `/media/${enc(id)}`, query: { force: force ? 'true' : undefined } });
+  }
+
+  /** The record of a file already in the library with these bytes, if any: lets a caller skip uploading it again. */
+  async findMediaBySha256(hex: string): Promise<Media | undefined> {
+    const { data } = await this.listMedia({ sha256: hex.toLowerCase(), limit: 1 });
+    return data[0];
+  }
+
+  /**
+   * `POST /media` with the file streamed from a Blob, an `UploadSource` or (with
+   * `@vellum/client/node`) a path: never read into memory whole. The body has a known length, so
+   * the request is not chunked. A stream is read once, so the body is built again from the file
+   * for the one retry a 401 earns; a token known to expire within 30 s is refreshed before
+   * sending, so that retry is rare.
+   */
+  async uploadMedia(input: UploadInput, opts: UploadMediaOptions = {}): Promise<Media> {
+    const source = typeof input === 'string' ? await this.openPath(input) : input;
+    const { data } = await this.transport.json<{ data: Media }>({
+      method: 'POST',
+      path: '/media',
+      signal: opts.signal,
+      stream: async () => {
+        const upload = await multipartUploadBody(source, opts);
+        return { body: upload.body, headers: { 'content-type': upload.contentType, 'content-length': String(upload.length) } };
+      },
+    });
+    return data;
+  }
+
+  private openPath(path: string): Promise<UploadSource> {
+    if (!this.openFile)
+      throw new TypeError('Uploading from a file path needs the Node client: import { VellumClient } from "@vellum/client/node"');
+    return this.openFile(path);
+  }
+}

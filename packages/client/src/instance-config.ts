@@ -1,0 +1,58 @@
+import type { Transport } from './transport.js';
+
+/** Instance settings (docs/api.md, "Instance settings and studio configuration"). */
+export interface Settings {
+  mfaRequired: boolean;
+  siteName: string;
+  publicUrl: string | null;
+  defaultLocale: string;
+}
+
+export interface StudioConfig {
+  siteName: string;
+  defaultLocale: string;
+  branding: Record<string, unknown>;
+  pageSize: number;
+  features: Record<string, boolean>;
+}
+
+export interface StructureGroup {
+  title: string;
+  items: Array<{ kind: 'list' | 'singleton'; schema: string; title: string }>;
+}
+
+/** A schema of the content model; fields are `{name, title?, type, required?, …}` plus their type's options (docs/api.md, "Schemas"). */
+export interface SchemaDefinition {
+  name: string;
+  title: string;
+  type: 'document' | 'singleton';
+  public: boolean;
+  fields: Array<{ name: string; type: string; [option: string]: unknown }>;
+}
+
+/** `/config/*`. */
+export class ConfigApi {
+  constructor(private readonly t: Transport) {}
+
+  async settings(): Promise<Settings> {
+    return (await this.t.json<{ data: Settings }>({ method: 'GET', path: '/config/settings' })).data;
+  }
+
+  /** `PUT /config/settings`: the fields given change. */
+  async updateSettings(settings: Partial<Settings>): Promise<Settings> {
+    return (await this.t.json<{ data: Settings }>({ method: 'PUT', path: '/config/settings', json: settings })).data;
+  }
+
+  async schemas(): Promise<SchemaDefinition[]> {
+    return (await this.t.json<{ data: SchemaDefinition[] }>({ method: 'GET', path: '/config/schemas' })).data;
+  }
+
+  async studio(): Promise<StudioConfig> {
+    return (await this.t.json<{ data: StudioConfig }>({ method: 'GET', path: '/config/studio' })).data;
+  }
+
+  /** The studio's navigation; entries the caller may not read are left out. */
+  async structure(): Promise<StructureGroup[]> {
+    return (await this.t.json<{ data: StructureGroup[] }>({ method: 'GET', path: '/config/structure' })).data;
+  }
+}

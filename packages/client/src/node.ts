@@ -1,0 +1,26 @@
+import { VellumClient as BrowserClient, type ClientOptions } from './client.js';
+import { fileUploadSource } from './file-upload-source.js';
+import type { UploadMediaOptions, UploadSource } from './media.js';
+import { multipartUploadBody as bodyOf, type MultipartUploadBody } from './multipart-upload-body.js';
+
+/**
+ * `@vellum/client/node`: everything of `@vellum/client`, with file paths accepted wherever an
+ * upload is (the main entry imports no `node:` module, so it also runs in browsers).
+ */
+export * from './index.js';
+export { fileUploadSource } from './file-upload-source.js';
+
+/** The client, reading upload paths from disk. */
+export class VellumClient extends BrowserClient {
+  constructor(opts: ClientOptions) {
+    super({ openFile: fileUploadSource, ...opts });
+  }
+}
+
+/** `multipartUploadBody` with file paths too. */
+export async function multipartUploadBody(
+  input: string | Blob | UploadSource,
+  opts: UploadMediaOptions = {},
+): Promise<MultipartUploadBody> {
+  return bodyOf(typeof input === 'string' ? await fileUploadSource(input) : input, opts);
+}

@@ -1,0 +1,168 @@
+import type { SystemFields, VellumDocument } from './document-types.js';
+import type { ListResult } from './list-result.js';
+
+/** The filter operators of docs/api.md, "List queries". */
+export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin' | 'contains' | 'startsWith' | 'exists';
+export type FilterValue = string | number | boolean | Date;
+
+type Keys<T> = Extract<keyof T, string>;
+/** A field of `T`, a system field, or a dotted path into an object field (`seo.title`). */
+export type FieldPath<T> = Keys<T> | Keys<SystemFields> | `${Keys<T>}.${string}`;
+
+export type FieldFilter = FilterValue | { [Op in FilterOp]?: Op extends 'in' | 'nin' ? readonly FilterValue[] : FilterValue };
+
+/** A list query as one object: what `documents(type).list(query)` takes and the builder produces. */
+export interface DocumentListQuery<T extends object = Record<string, unknown>> {
+  /** `{views: {gt: 10}, category: {in: ['a', 'b']}, featured: true}`: a bare value means `eq`. */
+  filter?: { [K in FieldPath<T>]?: FieldFilter };
+  search?: string;
+  expand?: string | readonly string[];
+  orderBy?: FieldPath<T>;
+  order?: 'asc' | 'desc';
+  fields?: readonly string[];
+  limit?: number;
+  offset?: number;
+}
+
+/** The query string of a list request: `filter[field][op]=value`, `orderBy`, `order`, `expand`, `fields`, `search`, `limit`, `offset`. */
+export function listQueryParams<T extends object>(query: DocumentListQuery<T>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [field, filter] of Object.entries(query.filter ?? {}) as Array<[string, FieldFilter | undefined]>) {
+    if (filter === undefined) continue;
+    if (isOperatorObject(filter)) {
+      for (const [op, value] of Object.entries(filter))
+        if (value !== undefined) params.append(`filter[${field}][${op}]`, filterText(op, value));
+    } else {
+      params.append(`filter[${field}]`, filterText('eq', filter));
+    }
+  }
+  if (query.search !== undefined) params.set('search', query.search);
+  const expand = typeof query.expand === 'string' ? query.expand : query.expand?.join(',');
+  if (expand) params.set('expand', expand);
+  if (query.fields?.length) params.set('fields', query.fields.join(','));
+  if (query.orderBy !== undefined) params.set('orderBy', query.orderBy);
+  if (query.order !== undefined) params.set('order', query.order);
+  if (query.limit !== undefined) params.set('limit', String(query.limit));
+  if (query.offset !== undefined) params.set('offset', String(query.offset));
+  return params;
+}
+
+function isOperatorObject(filter: FieldFilter): filter is Exclude<FieldFilter, FilterValue> {
+  return typeof filter === 'object' && !(filter instanceof Date);
+}
+
+function filterText(op: string, value: FilterValue | readonly FilterValue[]): string {
+  if (!Array.isArray(value)) return scalarText(value as FilterValue);
+  // The server splits `in`/`nin` lists on commas: a value holding one cannot be sent.
+  return value
+    .map((v) => {
+      const text = scalarText(v);
+      if (text.includes(','))
+        throw new TypeError(`filter ${op}: the value ${JSON.stringify(text)} contains a comma, which separates values`);
+      return text;
+    })
+    .join(',');
+}
+
+const scalarText = (value: FilterValue): string => (value instanceof Date ? value.toISOString() : String(value));
+
+/** Fetches one page of a list (bound to a type by `DocumentsApi`). */
+export type PageLoader<T extends object> = (query: DocumentListQuery<T>) => Promise<ListResult<VellumDocument<T>>>;
+
+/** The page size an iteration uses when the query sets none: the server's largest. */
+const ITERATION_PAGE_SIZE = 100;
+
+/**
+ * An immutable list query: each step returns a new query, so a base query can be shared and
+ * narrowed. `page()` fetches one page; iterating (`for await`, `all()`) walks every matching
+ * document page by page from `offset`, with `limit` as the page size (100 when unset). Offset
+ * paging sees documents written meanwhile shift between pages, as any offset list does.
+ */
+export class DocumentQuery<T extends object = Record<string, unknown>> implements AsyncIterable<VellumDocument<T>> {
+  constructor(
+    private readonly load: PageLoader<T>,
+    readonly query: DocumentListQuery<T> = {},
+  ) {}
+
+  /** `where('views', 'gt', 10)`, `where('category', 'in', ['a', 'b'])`, `where('seo', 'exists', true)`, or `where('featured', true)` for `eq`. */
+  where(field: FieldPath<T>, op: 'in' | 'nin', values: readonly FilterValue[]): DocumentQuery<T>;
+  where(field: FieldPath<T>, op: 'exists', value: boolean): DocumentQuery<T>;
+  where(field: FieldPath<T>, op: Exclude<FilterOp, 'in' | 'nin' | 'exists'>, value: FilterValue): DocumentQuery<T>;
+  where(field: FieldPath<T>, value: FilterValue): DocumentQuery<T>;
+  where(field: FieldPath<T>, opOrValue: FilterOp | FilterValue, value?: FilterValue | readonly FilterValue[]): DocumentQuery<T> {
+    const [op, v] = value === undefined ? ['eq', opOrValue as FilterValue] : [opOrValue as FilterOp, value];
+    const filters = (this.query.filter ?? {}) as Record<string, FieldFilter | undefined>;
+    const current = filters[field];
+    const ops = current === undefined ? {} : isOperatorObject(current) ? { ...current } : { eq: current };
+    return this.with({ filter: { ...filters, [field]: { ...ops, [op]: v } } as DocumentListQuery<T>['filter'] });
+  }
+
+  /** Full-text search: every word must match, the last as a prefix. */
+  search(text: string): DocumentQuery<T> {
+    return this.with({ search: text });
+  }
+
+  /** Reference (and media) paths to replace by the document they name: `expand('author', 'author.company')`. */
+  expand(...paths: string[]): DocumentQuery<T> {
+    const before = typeof this.query.expand === 'string' ? this.query.expand.split(',') : (this.query.expand ?? []);
+    return this.with({ expand: [...before, ...paths] });
+  }
+
+  /** `orderBy('title')`, `orderBy('views', 'desc')`, or `orderBy('-_createdAt')` (a leading `-` is descending). */
+  orderBy(field: FieldPath<T> | `-${FieldPath<T>}`, order?: 'asc' | 'desc'): DocumentQuery<T> {
+    const descending = field.startsWith('-');
+    const name = (descending ? field.slice(1) : field) as FieldPath<T>;
+    return this.with({ orderBy: name, order: order ?? (descending ? 'desc' : 'asc') });
+  }
+
+  /** Only these top-level fields (system fields always come). */
+  fields(fields: ReadonlyArray<Keys<T>> | readonly string[]): DocumentQuery<T> {
+    return this.with({ fields: [...fields] });
+  }
+
+  limit(limit: number): DocumentQuery<T> {
+    return this.with({ limit });
+  }
+
+  offset(offset: number): DocumentQuery<T> {
+    return this.with({ offset });
+  }
+
+  /** One page: `{data, meta: {total, limit, offset}}`. */
+  page(): Promise<ListResult<VellumDocument<T>>> {
+    return this.load(this.query);
+  }
+
+  /** The first matching document, or undefined. */
+  async first(): Promise<VellumDocument<T> | undefined> {
+    return (await this.load({ ...this.query, limit: 1 })).data[0];
+  }
+
+  /** Every matching document, fetched page by page. */
+  async all(): Promise<Array<VellumDocument<T>>> {
+    const out: Array<VellumDocument<T>> = [];
+    for await (const doc of this) out.push(doc);
+    return out;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<VellumDocument<T>> {
+    const limit = this.query.limit ?? ITERATION_PAGE_SIZE;
+    if (limit <= 0) return;
+    let offset = this.query.offset ?? 0;
+    for (;;) {
+      const { data, meta } = await this.load({ ...this.query, limit, offset });
+      yield* data;
+      offset += data.length;
+      if (data.length === 0 || offset >= meta.total) return;
+    }
+  }
+
+  /** The query string this query sends. */
+  toString(): string {
+    return listQueryParams(this.query).toString();
+  }
+
+  private with(change: Partial<DocumentListQuery<T>>): DocumentQuery<T> {
+    return new DocumentQuery(this.load, { ...this.query, ...change });
+  }
+}

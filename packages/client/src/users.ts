@@ -1,0 +1,102 @@
+import type { ListResult } from './list-result.js';
+import type { Transport } from './transport.js';
+
+/** A user as `/users` and `/auth/me` serve it (docs/api.md, "Users"). */
+export interface User {
+  id: string;
+  username: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  /** First and last name, or the username. */
+  name: string;
+  role: string;
+  /** The explicit permissions; the role's defaults come on top. */
+  permissions: string[];
+  active: boolean;
+  mfaEnabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  lastLogin: string | null;
+}
+
+export interface UserListQuery {
+  limit?: number;
+  offset?: number;
+  role?: string;
+  active?: boolean;
+  /** Case-insensitive substring of the username, email, first or last name. */
+  search?: string;
+}
+
+export interface NewUser {
+  username: string;
+  email: string;
+  /** Needed for an active user. */
+  password?: string;
+  firstName?: string;
+  lastName?: string;
+  /** Default `viewer`. */
+  role?: string;
+  permissions?: string[];
+  active?: boolean;
+}
+
+export type UserInvitation = Omit<NewUser, 'password' | 'active'>;
+
+export interface UserUpdate {
+  username?: string;
+  email?: string;
+  password?: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  role?: string;
+  permissions?: string[];
+  active?: boolean;
+}
+
+const userPath = (id: string) => `/users/${encodeURIComponent(id)}`;
+
+/** `/users` (docs/api.md, "Users" and "Password reset and invitations"). */
+export class UsersApi {
+  constructor(private readonly t: Transport) {}
+
+  list(query: UserListQuery = {}): Promise<ListResult<User>> {
+    return this.t.json({ method: 'GET', path: '/users', query: { ...query } });
+  }
+
+  async get(id: string): Promise<User> {
+    return (await this.t.json<{ data: User }>({ method: 'GET', path: userPath(id) })).data;
+  }
+
+  async byUsername(username: string): Promise<User> {
+    return (await this.t.json<{ data: User }>({ method: 'GET', path: `/users/by-username/${encodeURIComponent(username)}` })).data;
+  }
+
+  async byEmail(email: string): Promise<User> {
+    return (await this.t.json<{ data: User }>({ method: 'GET', path: `/users/by-email/${encodeURIComponent(email)}` })).data;
+  }
+
+  async create(user: NewUser): Promise<User> {
+    return (await this.t.json<{ data: User }>({ method: 'POST', path: '/users', json: user })).data;
+  }
+
+  /** An inactive user; the mailed link lets them choose a password, which activates them. */
+  async invite(invitation: UserInvitation): Promise<User> {
+    return (await this.t.json<{ data: User }>({ method: 'POST', path: '/users/invite', json: invitation })).data;
+  }
+
+  /** `PUT /users/:id`: only the fields given change. */
+  async update(id: string, update: UserUpdate): Promise<User> {
+    return (await this.t.json<{ data: User }>({ method: 'PUT', path: userPath(id), json: update })).data;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.t.json({ method: 'DELETE', path: userPath(id) });
+  }
+
+  /** Removes every second factor of the user (admins only). */
+  async resetMfa(id: string): Promise<void> {
+    await this.t.json({ method: 'POST', path: `/admin/users/${encodeURIComponent(id)}/mfa/reset` });
+  }
+}
