@@ -1,6 +1,9 @@
 import type { Command, CommandGroup } from '../command.js';
 import { configCommand } from './config.js';
 import { docsCommand } from './docs.js';
+import { loginCommand } from './login.js';
+import { logoutCommand } from './logout.js';
+import { whoamiCommand } from './whoami.js';
 import { mediaCommand } from './media-upload.js';
 import { migrateCommand } from './migrate.js';
 import { serveCommand } from './serve.js';
@@ -12,6 +15,9 @@ export const ALL_COMMANDS: Array<Command | CommandGroup> = [
   serveCommand,
   migrateCommand,
   userCommand,
+  loginCommand,
+  logoutCommand,
+  whoamiCommand,
   docsCommand,
   mediaCommand,
   typesCommand,
