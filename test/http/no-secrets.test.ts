@@ -124,4 +124,64 @@ describe('no secrets in responses', () => {
     expect(hashes.length).toBeGreaterThan(0);
     for (const h of hashes) expect(everything).not.toContain(h);
   });
+
+  it("OAuth answers carry no device code, refresh token or hash beyond the device and token endpoints' own", async () => {
+    const o = await startTestApp({ oauth2: { enabled: true } });
+    try {
+      const admin = await o.login(ADMIN.username, ADMIN.password);
+      const form = (body: Record<string, string>) => ({
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(body).toString(),
+      });
+      const bodies: Array<[string, unknown]> = [];
+      const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, token?: string, payload?: Record<string, unknown>) => {
+        const res = await o.request({ method, url, token, payload });
+        expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+        bodies.push([`${method} ${url}`, res.json()]);
+        return res.json();
+      };
+      // Allowed: the device code in the device endpoint's answer, the tokens in the token endpoint's.
+      const started = await o.request({
+        method: 'POST',
+        url: '/api/auth/device',
+        ...form({ client_id: 'service-cli', scope: 'content:read' }),
+      });
+      const { device_code: deviceCode, user_code: userCode } = started.json();
+      await call('GET', `/api/auth/device/verify?code=${userCode}`, admin);
+      await call('POST', '/api/auth/device/verify', admin, { user_code: userCode, action: 'approve' });
+      const grant = { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode, client_id: 'service-cli' };
+      const tokens = (await o.request({ method: 'POST', url: '/api/auth/token', ...form(grant) })).json();
+      const rotated = (
+        await o.request({
+          method: 'POST',
+          url: '/api/auth/token',
+          ...form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: 'service-cli' }),
+        })
+      ).json();
+      await call('POST', '/api/auth/validate', rotated.access_token);
+      await call('GET', '/api/auth/me', rotated.access_token);
+      await call('GET', '/api/auth/grants', admin);
+      await call('GET', '/.well-known/oauth-authorization-server');
+      const revoked = await o.request({
+        method: 'POST',
+        url: '/api/auth/revoke',
+        ...form({ client_id: 'service-cli', token: rotated.refresh_token }),
+      });
+      bodies.push(['POST /api/auth/revoke', revoked.json()]);
+      await call('GET', '/api/audit', admin);
+      for (const [name, body] of bodies) expect([name, allKeys(body).filter((k) => SECRET_KEY.test(k))]).toEqual([name, []]);
+      const everything = JSON.stringify(bodies);
+      for (const secret of [deviceCode, tokens.refresh_token, rotated.refresh_token]) expect(everything).not.toContain(secret);
+      const db = o.app.services.database.db;
+      const hashes = [
+        ...(await db.selectFrom('oauth_device_codes').select('device_code_hash as h').execute()),
+        ...(await db.selectFrom('oauth_refresh_tokens').select('token_hash as h').execute()),
+      ].map((r) => r.h);
+      expect(hashes.length).toBeGreaterThan(2);
+      const withEndpoints = everything + started.body + JSON.stringify([tokens, rotated]);
+      for (const h of hashes) expect(withEndpoints).not.toContain(h);
+    } finally {
+      await o.close();
+    }
+  });
 });

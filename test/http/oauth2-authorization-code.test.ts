@@ -5,7 +5,7 @@ import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.j
 import { expectSpecError } from '../helpers/expect-error.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
-// The authorization-code flow with PKCE (docs/oauth2-authorization-code.md; RFC 6749 §4.1,
+// The authorization-code flow with PKCE (docs/oauth2.md, "Authorization code with PKCE"; RFC 6749 §4.1,
 // RFC 7636), driven by oauth4webapi as an independent client over real HTTP. Each error is checked
 // against the RFC's string and status.
 

@@ -40,6 +40,33 @@ describe('oauth2.enabled unset', () => {
       expectSpecError(post, 501, 'NOT_IMPLEMENTED');
     }
   });
+
+  it('the device flow, revocation, grants and the metadata answer 501 too, signed in or not', async () => {
+    const admin = await off.login('admin', 'admin-password-1');
+    const calls: Array<{ method: 'GET' | 'POST' | 'DELETE'; url: string; token?: string; body?: 'form' | 'json' }> = [
+      { method: 'POST', url: '/api/auth/device', body: 'form' },
+      { method: 'POST', url: '/api/auth/revoke', body: 'form' },
+      { method: 'GET', url: '/api/auth/device/verify?code=BCDF-GHJK', token: admin },
+      { method: 'POST', url: '/api/auth/device/verify', token: admin, body: 'json' },
+      { method: 'GET', url: '/api/auth/device/verify?code=BCDF-GHJK' },
+      { method: 'GET', url: '/api/auth/grants', token: admin },
+      { method: 'GET', url: '/api/auth/grants' },
+      { method: 'DELETE', url: '/api/auth/grants/some-id', token: admin },
+      { method: 'GET', url: '/.well-known/oauth-authorization-server' },
+      { method: 'GET', url: '/api/.well-known/oauth-authorization-server' },
+    ];
+    for (const c of calls) {
+      const body =
+        c.body === 'form'
+          ? form({ client_id: 'service-cli', token: 'x' })
+          : c.body === 'json'
+            ? { payload: { user_code: 'BCDF-GHJK', action: 'approve' } }
+            : {};
+      const res = await off.request({ method: c.method, url: c.url, token: c.token, ...body });
+      expect(`${c.method} ${c.url} ${res.statusCode}`).toBe(`${c.method} ${c.url} 501`);
+      expectSpecError(res, 501, 'NOT_IMPLEMENTED');
+    }
+  });
 });
 
 describe('the token endpoint', () => {

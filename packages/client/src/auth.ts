@@ -41,9 +41,11 @@ export interface VerifyMfaInput {
 /** `POST /auth/validate`: the session a token stands for. */
 export interface TokenValidation {
   valid: true;
-  kind: 'user' | 'token';
+  /** `oauth`: an OAuth access token, acting for its user with its scopes (`role` is then `oauth`). */
+  kind: 'user' | 'token' | 'oauth';
   user?: { id: string; username: string; role: string; name: string };
   token?: { id: string; name: string };
+  oauth?: { client: { id: string; name: string }; scopes: string[] };
   sessionId?: string;
   role: string;
   permissions: string[];

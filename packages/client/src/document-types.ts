@@ -19,13 +19,19 @@ export interface SystemFields {
  * system fields. With `fields` or `expand` some fields are absent or hold expanded documents:
  * the type describes the plain read.
  */
-export type VellumDocument<T extends object = Record<string, unknown>> = T & SystemFields;
+export type VellumDocument<T extends object = Record<string, unknown>> = OwnFields<T> & SystemFields;
+
+/**
+ * The schema's own fields of `T`: the interfaces `vellum types` generates carry the system fields
+ * too (so they describe a served document on their own), and the server sets those itself.
+ */
+export type OwnFields<T extends object> = Omit<T, keyof SystemFields>;
 
 /** A body for create and PUT: the schema's fields, optionally the `_id` (create) and `_status`. */
-export type DocumentInput<T extends object> = T & { _id?: string; _status?: DocumentStatus };
+export type DocumentInput<T extends object> = OwnFields<T> & { _id?: string; _status?: DocumentStatus };
 
 /** An RFC 7396 merge patch: the fields to change, `null` to remove one, optionally `_status`. */
-export type DocumentPatch<T extends object> = { [K in keyof T]?: T[K] | null } & { _status?: DocumentStatus };
+export type DocumentPatch<T extends object> = { [K in keyof OwnFields<T>]?: OwnFields<T>[K] | null } & { _status?: DocumentStatus };
 
 /** One stored version of a document (`GET …/:id/revisions`), newest first; the current one included. */
 export interface Revision<T extends object = Record<string, unknown>> {

@@ -42,7 +42,16 @@ export {
   type FilterOp,
   type FilterValue,
 } from './query-builder.js';
-export type { Document, DocumentInput, DocumentPatch, DocumentStatus, Revision, SystemFields, VellumDocument } from './document-types.js';
+export type {
+  Document,
+  DocumentInput,
+  OwnFields,
+  DocumentPatch,
+  DocumentStatus,
+  Revision,
+  SystemFields,
+  VellumDocument,
+} from './document-types.js';
 export type {
   ChunkReader,
   Media,

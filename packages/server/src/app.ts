@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createMailer } from './mail/mailer.js';
 import { AttemptLimiter } from './domain/security/attempt-limiter.js';
+import { DEVICE_CODE_GUESSES } from './domain/oauth2/user-codes.js';
 import { memoryCounters } from './storage/counters/memory-counters.js';
 import type { VellumConfig } from './config/types.js';
 import { ensureAdminUser, loadJwtKey, prepareClaim, warnOnExampleAdminPassword } from './domain/identity/bootstrap.js';
@@ -68,6 +69,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       loginLimiter: new AttemptLimiter(counters, config.security.rateLimit.login, 'login'),
       resetLimiter: new AttemptLimiter(counters, config.security.rateLimit.login, 'reset'),
       mfaLimiter: new AttemptLimiter(counters, config.security.rateLimit.login, 'mfa'),
+      deviceCodeLimiter: new AttemptLimiter(counters, DEVICE_CODE_GUESSES, 'device'),
       secretBox: await loadSecretBox(database, config),
       log,
       files,

@@ -19,6 +19,7 @@ export const AUDIT_EVENTS = [
   'idpLink',
   'idpUnlink',
   'oauthGrant',
+  'oauthRevoke',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

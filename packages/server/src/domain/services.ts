@@ -38,6 +38,8 @@ export interface Services {
   loginLimiter: AttemptLimiter;
   /** Wrong second-factor codes (TOTP, backup codes) per client IP and per account (same rule as sign-in). */
   mfaLimiter: AttemptLimiter;
+  /** User codes of the device flow that named no pending request, per user and per client IP (a fixed rule: docs/oauth2.md). */
+  deviceCodeLimiter: AttemptLimiter;
   /** Encrypts secrets kept at rest (TOTP secrets, trusted device ids). */
   secretBox: SecretBox;
   /** Password-reset requests per client IP and per address (same rule as sign-in). */

@@ -22,6 +22,7 @@ import { mfaRoutes } from './routes/mfa/index.js';
 import { passkeyRoutes } from './routes/passkeys/index.js';
 import { idpRoutes } from './routes/idp/index.js';
 import { oauth2Routes } from './routes/oauth2/index.js';
+import { rootMetadataRoutes } from './routes/oauth2/metadata.js';
 import { validatorCompiler } from './validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -76,6 +77,8 @@ export function buildHttpServer(svc: Services): FastifyInstance {
     },
     { prefix: server.basePath },
   );
+  // RFC 8414 §3.1: clients discover an issuer without a path at the root, outside the API prefix.
+  app.register(rootMetadataRoutes, { svc });
   app.register(studioRoutes, { basePath: server.basePath });
   return app;
 }

@@ -22,7 +22,7 @@ export interface AuthorizationRequest {
 export type CheckedAuthorization = { ok: true; request: AuthorizationRequest } | { ok: false; redirectUrl: string };
 
 /**
- * Checks an authorization request (docs/oauth2-authorization-code.md, "Errors"):
+ * Checks an authorization request (docs/oauth2.md, "Authorization code with PKCE"):
  * 1. the client and the redirect URI: a problem with either is shown to the user as 400
  *    `INVALID_INPUT` and never redirected, or the server would be an open redirector
  *    (RFC 6749 §4.1.2.1, RFC 9700 §4.11);

@@ -5,7 +5,7 @@ import { checkAuthorizationRequest, type AuthorizationParams } from './authoriza
 import { requireOAuth2 } from './oauth2-gate.js';
 import { requireSignedInUser } from './signed-in-user.js';
 
-/** What the consent page shows (docs/oauth2-authorization-code.md, "The consent page"). */
+/** What the consent page shows (docs/oauth2.md, "The consent page"). */
 export interface Consent {
   client: { id: string; name: string };
   scopes: OAuthScope[];

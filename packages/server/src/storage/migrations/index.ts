@@ -34,9 +34,10 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
 
 /**
  * Brings the schema up to date. On PostgreSQL Kysely's migrator takes an advisory lock, so several
- * nodes starting together run each migration once.
+ * nodes starting together run each migration once. Answers the names of the migrations it
+ * applied, in order (none when the database was up to date).
  */
-export async function migrateToLatest({ db, dialect }: Conn): Promise<void> {
+export async function migrateToLatest({ db, dialect }: Conn): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
   const migrator = new Migrator({ db, provider });
   let { error, results } = await migrator.migrateToLatest();
@@ -50,4 +51,5 @@ export async function migrateToLatest({ db, dialect }: Conn): Promise<void> {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message}`, { cause: error });
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { errors } from '../../../errors.js';
-import { requireAuthenticated } from '../../../domain/access/policy.js';
 import { changePassword } from '../../../domain/identity/change-password.js';
 import { requestPasswordReset, resetPassword, verifyPasswordToken } from '../../../domain/identity/password-reset.js';
 import { claimInstance, claimStatus } from '../../../domain/identity/claim.js';
 import { currentUser } from '../../../domain/identity/current-user.js';
+import { describeCredential } from '../../../domain/identity/describe-credential.js';
 import { login } from '../../../domain/identity/login.js';
 import { logout } from '../../../domain/identity/logout.js';
 import { refreshSession } from '../../../domain/identity/refresh.js';
@@ -34,21 +34,7 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
     async (req) => {
       // The token to check comes in the body, or is the bearer itself.
       const p = req.body?.token ? await resolvePrincipal(svc, `Bearer ${req.body.token}`) : req.principal;
-      requireAuthenticated(p);
-      return {
-        data: {
-          valid: true as const,
-          kind: p.kind as 'user' | 'token',
-          user:
-            p.kind === 'user'
-              ? { id: p.id as string, username: p.username as string, role: p.role as string, name: p.name as string }
-              : undefined,
-          token: p.kind === 'token' ? { id: p.id as string, name: p.name as string } : undefined,
-          sessionId: p.sessionId,
-          role: p.role ?? 'api',
-          permissions: [...p.permissions].sort(),
-        },
-      };
+      return { data: await describeCredential(svc, p) };
     },
   );
 

@@ -43,9 +43,12 @@ export const ValidateBody = Type.Object({ token: Type.Optional(Type.String({ max
 export const ValidateResponse = data(
   Type.Object({
     valid: Type.Literal(true),
-    kind: Type.Union([Type.Literal('user'), Type.Literal('token')]),
+    kind: Type.Union([Type.Literal('user'), Type.Literal('token'), Type.Literal('oauth')]),
     user: Type.Optional(Type.Object({ id: Type.String(), username: Type.String(), role: Type.String(), name: Type.String() })),
     token: Type.Optional(Type.Object({ id: Type.String(), name: Type.String() })),
+    oauth: Type.Optional(
+      Type.Object({ client: Type.Object({ id: Type.String(), name: Type.String() }), scopes: Type.Array(Type.String()) }),
+    ),
     sessionId: Type.Optional(Type.String()),
     role: Type.String(),
     permissions: Type.Array(Type.String()),

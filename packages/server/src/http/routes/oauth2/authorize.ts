@@ -33,7 +33,7 @@ const Consent = data(
 const Decision = data(Type.Object({ redirectUrl: Type.String() }));
 
 /**
- * `GET` and `POST /auth/authorize` (docs/oauth2-authorization-code.md): the browser-facing half of
+ * `GET` and `POST /auth/authorize` (docs/oauth2.md, "Authorization code with PKCE"): the browser-facing half of
  * the authorization-code flow, in the API's error body. Answers carry a code or the user's
  * choices, so nothing here is cached (RFC 6749 §5.1 asks the same of the token endpoint).
  */

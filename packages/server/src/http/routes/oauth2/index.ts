@@ -4,6 +4,11 @@ import type { Services } from '../../../domain/services.js';
 import { authorizeRoutes } from './authorize.js';
 import { asRfcEndpoint } from './rfc-endpoint.js';
 import { tokenRoute } from './token.js';
+import { deviceRoute } from './device.js';
+import { deviceVerifyRoutes } from './device-verify.js';
+import { grantRoutes } from './grants.js';
+import { metadataRoute } from './metadata.js';
+import { revokeRoute } from './revoke.js';
 
 /**
  * The authorization server (docs/oauth2.md). With `oauth2.enabled` unset every route here answers
@@ -16,5 +21,10 @@ export async function oauth2Routes(app: FastifyInstance, { svc }: { svc: Service
   await app.register(async (rfc) => {
     asRfcEndpoint(rfc);
     tokenRoute(rfc, svc);
+    deviceRoute(rfc, svc);
+    revokeRoute(rfc, svc);
   });
+  deviceVerifyRoutes(app, svc);
+  grantRoutes(app, svc);
+  metadataRoute(app, svc);
 }

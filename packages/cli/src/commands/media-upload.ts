@@ -1,28 +1,39 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { VellumApiError, VellumClient } from '@vellum/client/node';
-import { collectFiles } from './collect-files.js';
-import { ProgressDisplay } from './progress-display.js';
-import type { FileJob, FileOutcome } from './upload-outcome.js';
+import { CliError, EXIT, type Command, type CommandGroup, type Flags } from '../command.js';
+import { collectFiles } from '../media/collect-files.js';
+import { ProgressDisplay } from '../media/progress-display.js';
+import type { FileJob, FileOutcome } from '../media/upload-outcome.js';
+import { resolveFreshConnection, SERVER_OPTIONS } from '../profiles/resolve-connection.js';
 
-export const EXIT_USAGE = 64;
 /** No token, or the server refused it (401/403): every other file would fail the same way. */
-export const EXIT_NO_PERMISSION = 77;
+export const EXIT_NO_PERMISSION = EXIT.noPerm;
 const EXIT_INTERRUPTED = 130;
 
-export const MEDIA_UPLOAD_USAGE = `  media upload <files or directories…>
-           Upload files to the media library. Directories are walked (dotfiles skipped).
-           Resumable: a file whose SHA-256 the library already has is skipped.
-           --url URL          API base URL (default: VELLUM_URL, or http://localhost:3000/api)
-           --token TOKEN      API token with media:upload (default: VELLUM_TOKEN)
-           --concurrency N    parallel uploads (default 4)
-           --alt TEXT         alt text for every file
-           --title TEXT       title for every file
-           --json             one JSON object per file on stdout: {file, status, id?, error?}
-           Exit: 0 nothing failed, 1 a file failed, 64 bad usage,
-                 77 no token or the token was refused (401/403), 130 interrupted
-`;
+export const mediaUploadCommand: Command = {
+  name: 'upload',
+  summary: 'Upload files to the media library (directories walked, dotfiles skipped; resumable)',
+  synopsis: '<files or directories…>',
+  options: {
+    ...SERVER_OPTIONS,
+    concurrency: { type: 'string', value: 'N', help: 'parallel uploads (default 4)' },
+    alt: { type: 'string', value: 'TEXT', help: 'alt text for every file' },
+    title: { type: 'string', value: 'TEXT', help: 'title for every file' },
+    json: { type: 'boolean', help: 'one JSON object per file on stdout: {file, status, id?, error?}' },
+  },
+  args: { min: 1, max: Infinity },
+  notes:
+    'Resumable: a file whose SHA-256 the library already has is skipped. The token needs media:upload and media:read.\n' +
+    'Exit: 0 nothing failed, 1 a file failed, 64 bad usage, 77 no token or the token was refused (401/403), 130 interrupted.',
+  run: ({ flags, args }) => mediaUpload(flags, args),
+};
+
+export const mediaCommand: CommandGroup = {
+  name: 'media',
+  summary: 'The media library.',
+  subcommands: [mediaUploadCommand],
+};
 
 /** Errors that would repeat for every remaining file: stop starting new ones. */
 class FatalError extends Error {
@@ -37,29 +48,17 @@ class FatalError extends Error {
 const RATE_LIMIT_RETRIES = 3;
 
 /** `vellum media upload`: returns the exit code. */
-export async function mediaUpload(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      url: { type: 'string' },
-      token: { type: 'string' },
-      concurrency: { type: 'string' },
-      alt: { type: 'string' },
-      title: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-  });
-  if (positionals.length === 0) return usageError('name at least one file or directory');
-  const concurrency = values.concurrency === undefined ? 4 : Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) return usageError('--concurrency must be a whole number of at least 1');
-  const token = values.token ?? process.env.VELLUM_TOKEN;
+export async function mediaUpload(flags: Flags, positionals: string[]): Promise<number> {
+  const values = { alt: flags.string('alt'), title: flags.string('title'), json: flags.boolean('json') };
+  const concurrency = flags.string('concurrency') === undefined ? 4 : Number(flags.string('concurrency'));
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new CliError('--concurrency must be a whole number of at least 1', EXIT.usage);
+  const { url, token } = await resolveFreshConnection(flags);
   if (!token) {
     process.stderr.write('vellum media upload: no API token: pass --token TOKEN or set VELLUM_TOKEN (the token needs media:upload)\n');
     return EXIT_NO_PERMISSION;
   }
-  const client = new VellumClient({ baseUrl: values.url ?? process.env.VELLUM_URL ?? 'http://localhost:3000/api', token });
+  const client = new VellumClient({ baseUrl: url, token });
 
   const { jobs, unreadable } = await collectFiles(positionals);
   const display = new ProgressDisplay(
@@ -106,13 +105,6 @@ export async function mediaUpload(args: string[]): Promise<number> {
   if (interrupt.signal.aborted) return EXIT_INTERRUPTED;
   if (fatal) return fatal.exitCode;
   return count('failed') > 0 ? 1 : 0;
-}
-
-function usageError(message: string): number {
-  process.stderr.write(
-    `vellum media upload: ${message}\n\nUsage: vellum media upload <files or directories…> [options]\n${MEDIA_UPLOAD_USAGE}`,
-  );
-  return EXIT_USAGE;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ConfigError, createApp, EXIT_CONFIG, loadConfig } from '@vellum/server';
+import type { Command, OptionDefs } from '../command.js';
 
 export interface ServeOptions {
   configPath?: string;
@@ -16,6 +16,8 @@ export const EXIT_UNAVAILABLE = 69;
  * and the database before exiting.
  */
 export async function serve(opts: ServeOptions): Promise<number> {
+  // The server package (Fastify, the database drivers, sharp) loads only for commands that run it.
+  const { createApp, loadConfig } = await import('@vellum/server');
   let config;
   try {
     config = await loadConfig({ configPath: opts.configPath, flags: { port: opts.port, host: opts.host } });
@@ -55,7 +57,8 @@ export async function serve(opts: ServeOptions): Promise<number> {
   return new Promise<number>(() => undefined);
 }
 
-function reportStartupError(err: unknown): number {
+async function reportStartupError(err: unknown): Promise<number> {
+  const { ConfigError, EXIT_CONFIG } = await import('@vellum/server');
   if (err instanceof ConfigError) {
     process.stderr.write(`vellum: the configuration has problems:\n${err.problems.map((p) => `  ${p}`).join('\n')}\n`);
     return EXIT_CONFIG;
@@ -75,3 +78,27 @@ function reportListenError(err: unknown, port: number, host: string): number {
   else process.stderr.write(`vellum: cannot listen on port ${port} of ${host}: ${(err as Error).message}\n`);
   return EXIT_UNAVAILABLE;
 }
+
+/** The flags of every command that opens the configured database (`serve`, `migrate`, `user`). */
+export const CONFIG_OPTIONS: OptionDefs = {
+  config: {
+    type: 'string',
+    value: 'FILE',
+    help: 'config file (default: VELLUM_CONFIG, or vellum.config.{json,js,mjs,ts} in the working directory)',
+  },
+};
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Start the Vellum server',
+  synopsis: '',
+  options: {
+    ...CONFIG_OPTIONS,
+    port: { type: 'string', value: 'N', help: 'port (default 3000, or PORT)' },
+    host: { type: 'string', value: 'H', help: 'host (default 0.0.0.0, or HOST)' },
+  },
+  args: { min: 0, max: 0 },
+  notes:
+    'Precedence: flags > environment > config file > defaults. Exit: 78 bad configuration, 69 cannot listen, 1 other start-up failure.',
+  run: ({ flags }) => serve({ configPath: flags.string('config'), port: flags.string('port'), host: flags.string('host') }),
+};

@@ -1,0 +1,25 @@
+import type { Command, CommandGroup } from '../command.js';
+import { configCommand } from './config.js';
+import { docsCommand } from './docs.js';
+import { loginCommand } from './login.js';
+import { logoutCommand } from './logout.js';
+import { whoamiCommand } from './whoami.js';
+import { mediaCommand } from './media-upload.js';
+import { migrateCommand } from './migrate.js';
+import { serveCommand } from './serve.js';
+import { typesCommand } from './types.js';
+import { userCommand } from './user.js';
+
+/** Every command, in the order `vellum --help` lists them (docs/cli.md). */
+export const ALL_COMMANDS: Array<Command | CommandGroup> = [
+  serveCommand,
+  migrateCommand,
+  userCommand,
+  loginCommand,
+  logoutCommand,
+  whoamiCommand,
+  docsCommand,
+  mediaCommand,
+  typesCommand,
+  configCommand,
+];

@@ -1,0 +1,34 @@
+import { writeFileSync } from 'node:fs';
+import { CliError, EXIT, type Command } from '../command.js';
+import { connect, SERVER_OPTIONS } from '../profiles/resolve-connection.js';
+import { generateTypes, type SchemaInput } from '../types/generate-types.js';
+
+/** `vellum types`: TypeScript interfaces for the server's content model (docs/cli.md, "Types"). */
+export const typesCommand: Command = {
+  name: 'types',
+  summary: "Generate TypeScript interfaces from the server's schemas (GET /config/schemas)",
+  synopsis: '',
+  options: {
+    ...SERVER_OPTIONS,
+    out: { type: 'string', short: 'o', value: 'FILE', help: 'write to FILE instead of stdout' },
+  },
+  args: { min: 0, max: 0 },
+  notes: 'One interface per schema plus VellumSchemas ({ post: Post; … }). Example: vellum types -o src/vellum-types.ts',
+  async run({ flags }) {
+    const { client } = await connect(flags);
+    const { data } = await client.request<{ data: SchemaInput[] }>('GET', '/config/schemas');
+    const source = generateTypes(data);
+    const out = flags.string('out');
+    if (out === undefined) {
+      process.stdout.write(source);
+      return EXIT.ok;
+    }
+    try {
+      writeFileSync(out, source);
+    } catch (err) {
+      throw new CliError(`cannot write ${out}: ${(err as Error).message}`, EXIT.cantCreate);
+    }
+    process.stderr.write(`wrote ${data.length} schema types to ${out}\n`);
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { assertCliBuilt, runCli } from '../helpers/cli.js';
+import { TEST_SCHEMAS } from '../helpers/schemas.js';
+
+/**
+ * `vellum types` (docs/cli.md, "Types") end to end: the real binary reads a started server's
+ * schemas, and its output type-checks with `tsc` against the typed client, the way a user plugs
+ * it in: `client.documents<Post>('post')`.
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+let t: TestApp;
+let url: string;
+let dir: string;
+
+beforeAll(async () => {
+  assertCliBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'vellum-cli-types-'));
+  t = await startTestApp({ schemas: TEST_SCHEMAS });
+  await t.app.server.listen({ port: 0, host: '127.0.0.1' });
+  url = `http://127.0.0.1:${(t.app.server.server.address() as AddressInfo).port}/api`;
+});
+afterAll(async () => {
+  await t?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Type-checks the files strict, with `@vellum/client` resolved to the built client's declarations. */
+function typeCheck(files: string[]): string[] {
+  const program = ts.createProgram(files, {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    types: [],
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    paths: { '@vellum/client': [join(ROOT, 'packages/client/dist/index.d.ts')] },
+  });
+  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+}
+
+describe('vellum types', () => {
+  it('writes the interfaces of the server schemas, and they compile against the client', async () => {
+    const out = join(dir, 'vellum-types.ts');
+    const run = await runCli(['types', '-o', out, '--url', url]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe(`wrote ${TEST_SCHEMAS.length} schema types to ${out}\n`);
+    expect(readFileSync(out, 'utf8')).toContain('export interface Post');
+    const usage = join(dir, 'usage.ts');
+    writeFileSync(
+      usage,
+      `import { VellumClient } from '@vellum/client';
+import type { Post } from './vellum-types';
+
+export async function newest(client: VellumClient): Promise<string[]> {
+  const posts = client.documents<Post>('post');
+  const page = await posts.query().where('category', 'in', ['news', 'guide']).where('views', 'gt', 10).orderBy('-_createdAt').limit(5).page();
+  const created = await posts.create({ title: 'Hello', category: 'news' });
+  // @ts-expect-error: not a field of Post
+  posts.query().where('nope', 'eq', 1);
+  // @ts-expect-error: not one of the select's options
+  await posts.patch(created._id, { category: 'sports' });
+  return page.data.map((p) => p.title);
+}
+`,
+    );
+    expect(typeCheck([out, usage])).toEqual([]);
+  });
+});

@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { generateTypes } from '../../packages/cli/src/types/generate-types.js';
+import { TEST_SCHEMAS } from '../helpers/schemas.js';
+
+/** Type-checks `files` (name → source) together, strict, from a temp folder; returns the diagnostics as text. */
+function typeCheck(files: Record<string, string>): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'vellum-types-'));
+  try {
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const options: ts.CompilerOptions = {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      types: [],
+    };
+    const program = ts.createProgram(
+      Object.keys(files).map((n) => join(dir, n)),
+      options,
+    );
+    return ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('generateTypes', () => {
+  const source = generateTypes(TEST_SCHEMAS);
+
+  it('maps each field type as docs/api.md "Schemas" describes what it stores; required fields are not optional', () => {
+    expect(source).toContain('export interface Post extends VellumDocument {\n  _type: "post";\n');
+    for (const line of [
+      '  title: string;',
+      '  slug?: { current: string };',
+      '  body?: string;',
+      '  price?: number;',
+      '  views?: number;',
+      '  featured?: boolean;',
+      '  category?: "news" | "guide" | "opinion";',
+      '  tags?: string[];',
+      '  author?: string;',
+      '  related?: string[];',
+      '  location?: { lat: number; lng: number };',
+      '  publishAt?: string;',
+      '  cover?: string;',
+      '  meta?: unknown;',
+      '  seo?: {\n    title?: string;\n    description?: string;\n  };',
+    ])
+      expect(source).toContain(line);
+    expect(source).toContain(
+      'export interface Company extends VellumDocument {\n  _type: "company";\n  name: string;\n  country?: "de" | "fr" | "us";\n}',
+    );
+    expect(source).toContain('/** Id of a author: `expand` replaces it with the document */\n  author?: string;');
+  });
+
+  it('ends with VellumSchemas naming every schema', () => {
+    expect(source).toMatch(
+      /export interface VellumSchemas \{\n {2}company: Company;\n {2}author: Author;\n {2}post: Post;\n {2}secret: Secret;\n {2}site: Site;\n\}\n$/,
+    );
+  });
+
+  it('gives clashing or odd names their own interface name and quotes odd property names', () => {
+    const out = generateTypes([
+      { name: 'vellumDocument', fields: [{ name: 'a-b', type: 'string' }] },
+      {
+        name: 'blog_post',
+        fields: [{ name: 'x', type: 'object', fields: [{ name: 'y', type: 'array', of: { type: 'select', options: ['a'] } }] }],
+      },
+    ]);
+    expect(out).toContain('export interface VellumDocumentDocument extends VellumDocument {');
+    expect(out).toContain('  "a-b"?: string;');
+    expect(out).toContain('export interface BlogPost extends VellumDocument {');
+    expect(out).toContain('    y?: Array<"a">;');
+    expect(typeCheck({ 'odd.ts': out })).toEqual([]);
+  });
+
+  it('compiles with the TypeScript compiler, strict, and types real documents', () => {
+    const usage = `
+import type { Post, VellumSchemas } from './vellum-types';
+const post: VellumSchemas['post'] = {
+  _id: 'p1', _type: 'post', _status: 'published', _rev: 1, _createdAt: '', _updatedAt: '',
+  title: 'Hello', slug: { current: 'hello' }, category: 'news', tags: ['a'], location: { lat: 1, lng: 2 },
+  seo: { title: 'x' }, meta: { anything: [1] },
+};
+// @ts-expect-error: not one of the select's options
+const wrongCategory: Post['category'] = 'sports';
+// @ts-expect-error: title is required
+const noTitle: Post = { _id: 'p2', _type: 'post', _status: 'draft', _rev: 1, _createdAt: '', _updatedAt: '' };
+export { post, wrongCategory, noTitle };
+`;
+    expect(typeCheck({ 'vellum-types.ts': source, 'usage.ts': usage })).toEqual([]);
+  });
+});
