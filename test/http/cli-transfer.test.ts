@@ -18,7 +18,7 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
 /**
  * `vellum export` / `vellum import` as libraries (packages/cli/src/transfer/), between two apps
  * on two fresh databases, both listening on real ports: what the first holds arrives in the
- * second with its ids, references, revisions and files (docs/cli-transfer.md).
+ * second with its ids, references, revisions and files (docs/cli.md, "Export and import").
  */
 
 interface Server {
@@ -54,7 +54,7 @@ async function exportText(from: Server, opts: Partial<ExportOptions> = {}): Prom
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function importText(into: Server, text: string, events: TransferEvent[] = [], source?: VellumClient): Promise<ImportSummary> {
+function importText(into: Server, text: string, events: TransferEvent[] = [], source?: () => VellumClient): Promise<ImportSummary> {
   return importFrom(into.client, Readable.from([Buffer.from(text)]), { onProgress: (e) => events.push(e), source });
 }
 
@@ -416,7 +416,7 @@ describe('export then import into an empty second database', () => {
     const sixth = await startServer();
     const anonymous = await importText(sixth, referenced);
     expect(anonymous.failed).toEqual([{ id: m._id, type: 'media', error: expect.stringMatching(/answered 401/) }]);
-    expect(await importText(sixth, referenced, [], closed.client)).toMatchObject({ failed: [], media: { uploaded: 1 } });
+    expect(await importText(sixth, referenced, [], () => closed.client)).toMatchObject({ failed: [], media: { uploaded: 1 } });
     expect((await sixth.client.getMedia(m._id)).sha256).toBe(m.sha256);
   });
 });

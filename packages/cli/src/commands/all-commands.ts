@@ -7,6 +7,7 @@ import { whoamiCommand } from './whoami.js';
 import { mediaCommand } from './media-upload.js';
 import { migrateCommand } from './migrate.js';
 import { serveCommand } from './serve.js';
+import { exportCommand, importCommand } from './transfer.js';
 import { typesCommand } from './types.js';
 import { userCommand } from './user.js';
 
@@ -20,6 +21,8 @@ export const ALL_COMMANDS: Array<Command | CommandGroup> = [
   whoamiCommand,
   docsCommand,
   mediaCommand,
+  exportCommand,
+  importCommand,
   typesCommand,
   configCommand,
 ];

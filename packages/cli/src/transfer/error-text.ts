@@ -5,3 +5,15 @@ export function errorText(err: unknown): string {
   if (!Array.isArray(details) || details.length === 0) return err.message;
   return `${err.message} (${details.map((d) => `${d.field}: ${d.message}`).join('; ')})`;
 }
+
+/** A problem of one item of the file, not of the connection: the import lists it and goes on. */
+export class ItemError extends Error {}
+
+/**
+ * Whether an import may list this failure and go on: the server refused one item (an HTTP
+ * status), or the item itself is faulty. Anything else (a server that no longer answers, a full
+ * disk) would fail every item after it, so it stops the import, which can be run again.
+ */
+export function isItemFailure(err: unknown): boolean {
+  return err instanceof ItemError || typeof (err as { status?: unknown } | null)?.status === 'number';
+}

@@ -14,6 +14,9 @@ import type { OnProgress } from './transfer-progress.js';
 import { fetchMediaFile } from './fetch-media-file.js';
 import { whenNotLimited } from './when-not-limited.js';
 
+/** `types` names a type the server does not have: nothing was written. */
+export class UnknownTypesError extends Error {}
+
 export interface ExportOptions {
   /** Schema names; all by default. */
   types?: readonly string[];
@@ -24,7 +27,7 @@ export interface ExportOptions {
 const PAGE = 100;
 
 /**
- * Writes the export to `out` as it is read (docs/cli-transfer.md): nothing but one page of a list
+ * Writes the export to `out` as it is read (docs/cli.md, "Export and import"): nothing but one page of a list
  * and one document's history is held in memory, and each line waits for `out` to drain.
  * 1. The schemas: check the types asked for, order them so references point backwards.
  * 2. The header.
@@ -37,7 +40,7 @@ export async function exportTo(client: VellumClient, out: Writable, opts: Export
   const { data: schemas } = await client.request<{ data: SchemaDef[] }>('GET', '/config/schemas');
   const known = schemas.map((s) => s.name);
   const unknown = (opts.types ?? []).filter((t) => !known.includes(t));
-  if (unknown.length > 0) throw new Error(`Unknown type${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+  if (unknown.length > 0) throw new UnknownTypesError(`unknown type${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
   const types = orderTypes(schemas, opts.types ?? known);
 
   await write({

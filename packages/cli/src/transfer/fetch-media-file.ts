@@ -1,4 +1,5 @@
 import type { Media, VellumClient } from '@vellum/client';
+import { ItemError } from './error-text.js';
 
 /**
  * The bytes of a media file as they arrive. `url` is origin-relative (`/api/media/files/<key>`)
@@ -13,7 +14,7 @@ export async function fetchMediaFile(
 ): Promise<AsyncIterable<Buffer>> {
   const url = new URL(record.url, baseUrl);
   // The URL may come from an export file: nothing but the web (no `file:`, `data:`…).
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`media ${record._id}: not an http(s) URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ItemError(`media ${record._id}: not an http(s) URL`);
   const base = new URL(baseUrl);
   const basePath = base.pathname.replace(/\/$/, '');
   const underApi = url.origin === base.origin && url.pathname.startsWith(`${basePath}/`);
@@ -23,7 +24,7 @@ export async function fetchMediaFile(
       : await fetch(url, { redirect: 'error' });
   if (!res.ok || !res.body) {
     await res.body?.cancel();
-    throw new Error(`media ${record._id}: GET ${url.pathname} answered ${res.status}`);
+    throw new ItemError(`media ${record._id}: GET ${url.pathname} answered ${res.status}`);
   }
   const body = res.body;
   return {

@@ -1,7 +1,7 @@
 import type { Document, VellumClient } from '@vellum/client';
 import { referencesIn, type SchemaDef } from './schema-walk.js';
 import { fieldsOf, type DocumentLine } from './transfer-format.js';
-import { errorText } from './error-text.js';
+import { errorText, isItemFailure, ItemError } from './error-text.js';
 import { isNotFound } from './is-not-found.js';
 import { whenNotLimited } from './when-not-limited.js';
 
@@ -20,7 +20,7 @@ interface Deferred {
 }
 
 /**
- * The documents half of an import (docs/cli-transfer.md):
+ * The documents half of an import (docs/cli.md, "Export and import"):
  * - an id the target has with the same fields and status is skipped (re-runs change nothing);
  *   with other content, its current version is written over it (PUT);
  * - a new one is replayed: created with its `_id` from its oldest version, then each later version
@@ -48,7 +48,7 @@ export class DocumentImporter {
   async write(line: DocumentLine): Promise<DocumentOutcome> {
     const { type, document } = line;
     const schema = this.schemas.get(type);
-    if (!schema) throw new Error(`the target has no type ${type}`);
+    if (!schema) throw new ItemError(`the target has no type ${type}`);
     const current: Version = { _status: document._status, data: fieldsOf(document) };
 
     // 1. Already there: skipped when equal, replaced when not.
@@ -94,6 +94,7 @@ export class DocumentImporter {
         for (const [i, v] of d.versions.entries()) await this.writeVersion(i === d.versions.length - 1, () => this.put(d.type, d.id, v));
         report(d.type, d.id);
       } catch (err) {
+        if (!isItemFailure(err)) throw err;
         report(d.type, d.id, errorText(err));
       }
     }

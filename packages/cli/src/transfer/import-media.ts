@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Media, VellumClient } from '@vellum/client';
 import { fetchMediaFile } from './fetch-media-file.js';
-import { errorText } from './error-text.js';
+import { errorText, isItemFailure, ItemError } from './error-text.js';
 import { isNotFound } from './is-not-found.js';
 import { whenNotLimited } from './when-not-limited.js';
 
@@ -56,7 +56,7 @@ export class MediaImporter {
 
   async data(seq: number, base64: string): Promise<void> {
     const s = this.spool!;
-    if (seq !== s.nextSeq) throw new Error(`media ${s.record._id}: chunk ${seq} where ${s.nextSeq} was expected`);
+    if (seq !== s.nextSeq) throw new ItemError(`media ${s.record._id}: chunk ${seq} where ${s.nextSeq} was expected`);
     s.nextSeq++;
     await this.append(Buffer.from(base64, 'base64'));
   }
@@ -80,6 +80,7 @@ export class MediaImporter {
       await whenNotLimited(() => this.upload(s.record, s.path, s.size));
       return { status: 'uploaded' };
     } catch (err) {
+      if (!isItemFailure(err)) throw err;
       return { status: 'failed', error: errorText(err) };
     } finally {
       await rm(s.path, { force: true });
@@ -98,6 +99,7 @@ export class MediaImporter {
       return await this.end();
     } catch (err) {
       await this.drop();
+      if (!isItemFailure(err)) throw err;
       return { status: 'failed', error: errorText(err) };
     }
   }

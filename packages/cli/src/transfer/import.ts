@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Media, VellumClient } from '@vellum/client';
 import { DocumentImporter } from './import-documents.js';
-import { errorText } from './error-text.js';
+import { errorText, isItemFailure } from './error-text.js';
 import { MediaImporter, type MediaOutcome } from './import-media.js';
 import { readLines } from './read-lines.js';
 import type { SchemaDef } from './schema-walk.js';
@@ -11,9 +11,10 @@ import type { OnProgress } from './transfer-progress.js';
 export interface ImportOptions {
   /**
    * For `reference` exports whose source serves files only to signed-in callers (`media.publicRead`
-   * off): a client of the source, signed in. Without it files are read with no credential.
+   * off): a signed-in client of the source, given its URL from the header. Without it files are
+   * read with no credential.
    */
-  source?: VellumClient;
+  source?: (sourceUrl: string) => VellumClient;
   onProgress?: OnProgress;
 }
 
@@ -23,9 +24,12 @@ export interface ImportSummary {
   skipped: number;
   failed: Array<{ id: string; type: string; error: string }>;
   media: { uploaded: number; skipped: number };
-  /** Earlier versions the target's schemas refused, left out of the histories (docs/cli-transfer.md). */
+  /** Earlier versions the target's schemas refused, left out of the histories (docs/cli.md, "Export and import"). */
   versionsLeftOut: number;
 }
+
+/** The first line is not the header of an export this version reads: nothing was imported. */
+export class NotAnExportError extends Error {}
 
 /** The file ended before its trailer (or was not well-formed there): what came before it was imported. */
 export class IncompleteImportError extends Error {
@@ -39,7 +43,7 @@ export class IncompleteImportError extends Error {
 }
 
 /**
- * Reads an export (docs/cli-transfer.md) line by line and writes it to the target:
+ * Reads an export (docs/cli.md, "Export and import") line by line and writes it to the target:
  * 1. the header: the format and version this reader knows (anything else: nothing is imported);
  * 2. media: skipped when the id holds the same bytes, else uploaded with its `_id`;
  * 3. documents: skipped when equal, else created with their history or replaced;
@@ -83,6 +87,7 @@ class ImportRun {
   /** Why the file is not complete; cleared by a trailer that matches. */
   problem: string | undefined = 'the file is empty';
   private header?: HeaderLine;
+  private sourceClient?: VellumClient;
   private documents?: DocumentImporter;
   private readonly media: MediaImporter;
   private readonly seen: ExportCounts = { media: 0, documents: 0, revisions: 0 };
@@ -109,6 +114,7 @@ class ImportRun {
         if (this.media.receiving(line.id)) {
           await this.media.data(line.seq, line.data).catch(async (err: unknown) => {
             await this.media.drop();
+            if (!isItemFailure(err)) throw err;
             this.mediaDone(line.id, { status: 'failed', error: errorText(err) }, 0);
           });
         }
@@ -150,10 +156,11 @@ class ImportRun {
   }
 
   private async start(line: ExportLine): Promise<void> {
-    if (line.kind !== 'vellum-export') throw new Error('not a Vellum export (the first line is not its header)');
+    if (line.kind !== 'vellum-export') throw new NotAnExportError('not a Vellum export (the first line is not its header)');
     if (line.version !== EXPORT_VERSION)
-      throw new Error(`export format version ${line.version} is not supported (expected ${EXPORT_VERSION})`);
+      throw new NotAnExportError(`export format version ${line.version} is not supported (expected ${EXPORT_VERSION})`);
     this.header = line;
+    this.sourceClient = this.opts.source?.(line.source);
     this.problem = 'the file ends before its trailer (it was cut short)';
     const { data: schemas } = await this.client.request<{ data: SchemaDef[] }>('GET', '/config/schemas');
     this.documents = new DocumentImporter(this.client, schemas);
@@ -162,10 +169,13 @@ class ImportRun {
   private async mediaRecord(record: Media): Promise<void> {
     this.seen.media++;
     if (this.header!.media === 'reference') {
-      this.mediaDone(record._id, await this.media.fromSource(record, this.header!.source, this.opts.source), record.size);
+      this.mediaDone(record._id, await this.media.fromSource(record, this.header!.source, this.sourceClient), record.size);
       return;
     }
-    const outcome = await this.media.begin(record).catch((err: unknown): MediaOutcome => ({ status: 'failed', error: errorText(err) }));
+    const outcome = await this.media.begin(record).catch((err: unknown): MediaOutcome => {
+      if (!isItemFailure(err)) throw err;
+      return { status: 'failed', error: errorText(err) };
+    });
     // Already there (or failed): its data lines are passed over.
     if (outcome) this.mediaDone(record._id, outcome, record.size);
   }
@@ -178,6 +188,7 @@ class ImportRun {
       if (outcome !== 'deferred') this.summary[outcome]++;
       this.opts.onProgress?.({ kind: 'document', type: line.type, id: line.document._id, status: outcome });
     } catch (err) {
+      if (!isItemFailure(err)) throw err;
       this.documentFailed(line.type, line.document._id, errorText(err));
     }
   }

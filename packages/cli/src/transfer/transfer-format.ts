@@ -4,7 +4,7 @@ import type { Media } from '@vellum/client';
  * The lines of a `vellum export` file (NDJSON: one JSON object per line), in this order: the
  * header, the media (each record, then with `--media include` its bytes and an end line), the
  * documents type by type, and the trailer, whose absence tells a truncated file. The format is
- * described for users in docs/cli-transfer.md.
+ * described for users in docs/cli.md, "Export and import".
  */
 export const EXPORT_VERSION = 1;
 
