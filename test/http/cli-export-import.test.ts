@@ -151,5 +151,11 @@ describe('vellum export and vellum import (the real binary)', () => {
       env: { VELLUM_URL: target.baseUrl, VELLUM_CONFIG_DIR: configDir },
     });
     expect(anonymous.code).toBe(77);
+    // A token the server refuses stops the import at the first request that needs it.
+    const refused = await runCli(['import', join(work, 'site.ndjson')], {
+      env: { VELLUM_URL: target.baseUrl, VELLUM_TOKEN: 'vlm_not-a-token', VELLUM_CONFIG_DIR: configDir },
+    });
+    expect([refused.code, refused.stdout]).toEqual([77, '']);
+    expect(refused.stderr.trimEnd().split('\n').at(-1)).toMatch(/^vellum: 401 UNAUTHORIZED: /);
   });
 });

@@ -11,9 +11,12 @@ export class ItemError extends Error {}
 
 /**
  * Whether an import may list this failure and go on: the server refused one item (an HTTP
- * status), or the item itself is faulty. Anything else (a server that no longer answers, a full
- * disk) would fail every item after it, so it stops the import, which can be run again.
+ * status; a 403 may concern one type only), or the item itself is faulty. Anything else (a
+ * server that no longer answers, a token refused with 401, a full disk) would fail every item
+ * after it, so it stops the import, which can be run again.
  */
 export function isItemFailure(err: unknown): boolean {
-  return err instanceof ItemError || typeof (err as { status?: unknown } | null)?.status === 'number';
+  if (err instanceof ItemError) return true;
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status !== 401;
 }
