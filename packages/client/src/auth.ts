@@ -47,6 +47,10 @@ export interface TokenValidation {
   token?: { id: string; name: string };
   oauth?: { client: { id: string; name: string }; scopes: string[] };
   sessionId?: string;
+  /**
+   * The role the credential acts with: the user's for a session, `api` for API tokens, and
+   * `oauth` for OAuth access tokens, which never act with their user's role (docs/oauth2.md, "Scopes").
+   */
   role: string;
   permissions: string[];
 }

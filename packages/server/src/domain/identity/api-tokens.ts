@@ -1,3 +1,4 @@
+import type { ApiToken } from '@vellum/client';
 import { errors, type ErrorDetail } from '../../errors.js';
 import { deleteApiToken, insertApiToken, listApiTokens as listRows, type StoredApiToken } from '../../storage/api-tokens-store.js';
 import { isValidPermission } from '../access/permissions.js';
@@ -10,16 +11,8 @@ import { recordAudit } from '../audit/record-audit.js';
 import { newApiToken, sha256Hex } from './secrets.js';
 import { DATETIME } from '../documents/validate-document.js';
 
-/** The stored record as served: never the hash. */
-export interface ApiTokenView {
-  id: string;
-  name: string;
-  permissions: string[];
-  expiresAt: string | null;
-  createdBy: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+/** The stored record as served, never the hash; declared once, by the client (docs/architecture.md, "Packages"). */
+export type ApiTokenView = ApiToken;
 
 export function toApiTokenView(t: StoredApiToken): ApiTokenView {
   return {

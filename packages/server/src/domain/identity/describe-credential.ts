@@ -1,24 +1,12 @@
+import type { TokenValidation } from '@vellum/client';
 import { requireAuthenticated } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { findClient } from '../oauth2/clients.js';
 import type { Services } from '../services.js';
 import { currentUser } from './current-user.js';
 
-/** What `POST /auth/validate` says about a valid credential (docs/api.md, "Authentication"). */
-export interface CredentialView {
-  valid: true;
-  kind: 'user' | 'token' | 'oauth';
-  user?: { id: string; username: string; role: string; name: string };
-  token?: { id: string; name: string };
-  oauth?: { client: { id: string; name: string }; scopes: string[] };
-  sessionId?: string;
-  /**
-   * The role the credential acts with: the user's for a session, `api` for API tokens, and
-   * `oauth` for OAuth access tokens, which never act with their user's role (docs/oauth2.md, "Scopes").
-   */
-  role: string;
-  permissions: string[];
-}
+/** What `POST /auth/validate` says about a valid credential (docs/api.md, "Authentication"); declared by the client. */
+export type CredentialView = TokenValidation;
 
 export async function describeCredential(svc: Services, p: Principal): Promise<CredentialView> {
   requireAuthenticated(p);

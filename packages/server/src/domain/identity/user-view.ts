@@ -1,22 +1,12 @@
+import type { User } from '@vellum/client';
 import type { StoredUser } from '../../storage/users-store.js';
 import { ROLE_PERMISSIONS, isRole } from '../access/permissions.js';
 
-/** The user as served by `/users` and `/auth/me` (docs/api.md, "Users"): never a hash or secret. */
-export interface UserView {
-  id: string;
-  username: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  name: string;
-  role: string;
-  permissions: string[];
-  active: boolean;
-  mfaEnabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-  lastLogin: string | null;
-}
+/**
+ * The user as served by `/users` and `/auth/me` (docs/api.md, "Users"): never a hash or secret.
+ * Declared once, by the client (docs/architecture.md, "Packages").
+ */
+export type UserView = User;
 
 export function displayName(u: { username: string; firstName: string | null; lastName: string | null }): string {
   return [u.firstName, u.lastName].filter(Boolean).join(' ') || u.username;

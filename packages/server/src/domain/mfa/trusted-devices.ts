@@ -1,3 +1,4 @@
+import type { TrustedDevice } from '@vellum/client';
 import { errors } from '../../errors.js';
 import { deleteTrustedDevices, listTrustedDevices, putTrustedDevice, touchTrustedDevice } from '../../storage/trusted-devices-store.js';
 import type { Principal } from '../access/principal.js';
@@ -10,14 +11,7 @@ import type { Services } from '../services.js';
  * second factor for `security.mfa.trustedDeviceDays` (30 by default), identified by the
  * `deviceId` sent at login. Not the known devices of the login limit (identity/known-devices.ts).
  */
-export interface TrustedDeviceView {
-  id: string;
-  deviceId: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string;
-  expiresAt: string;
-}
+export type TrustedDeviceView = TrustedDevice;
 
 /** Whether the device is trusted by the user now; a trusted device's last use is recorded. */
 export async function isTrustedDevice(svc: Services, userId: string, deviceId: string | undefined): Promise<boolean> {

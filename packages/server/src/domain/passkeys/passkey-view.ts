@@ -1,15 +1,8 @@
+import type { PasskeyCredential } from '@vellum/client';
 import type { StoredPasskey } from '../../storage/passkeys-store.js';
 
-/** A credential as its owner sees it: never the public key or the sign counter. */
-export interface PasskeyView {
-  id: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  deviceType: string;
-  backedUp: boolean;
-  transports: string[];
-}
+/** A credential as its owner sees it, never the public key or the counter; declared once, by the client (docs/architecture.md, "Packages"). */
+export type PasskeyView = PasskeyCredential;
 
 export function toPasskeyView(p: StoredPasskey): PasskeyView {
   return {
