@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Conn } from './connection.js';
+import type { OAuthDeviceCodesTable } from './tables.js';
 import { writeUnlessTaken } from './write-unless-taken.js';
 
 /** Where a device authorization request stands (RFC 8628 §3.5; docs/oauth2.md, "Device flow"). */
@@ -104,20 +106,7 @@ export async function attachDeviceGrant(conn: Conn, userCode: string, grantId: s
   await conn.db.updateTable('oauth_device_codes').set({ grant_id: grantId }).where('user_code', '=', userCode).execute();
 }
 
-function toDeviceCode(r: {
-  user_code: string;
-  device_code_hash: string;
-  client_id: string;
-  scope: string;
-  status: string;
-  interval_s: number;
-  last_polled_at: string | null;
-  user_id: string | null;
-  granted_scope: string | null;
-  grant_id: string | null;
-  created_at: string;
-  expires_at: string;
-}): StoredDeviceCode {
+function toDeviceCode(r: Selectable<OAuthDeviceCodesTable>): StoredDeviceCode {
   return {
     userCode: r.user_code,
     deviceCodeHash: r.device_code_hash,
