@@ -1,4 +1,4 @@
-import { VellumApiError } from '@vellum/client';
+import { VellumApiError } from '@vellum/client/node';
 import { CliError, EXIT } from './command.js';
 
 /** Network error codes that mean "nothing answered at that address". */

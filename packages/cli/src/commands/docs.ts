@@ -1,4 +1,4 @@
-import type { Document, ListMeta } from '@vellum/client';
+import type { Document, ListMeta } from '@vellum/client/node';
 import { CliError, EXIT, type CommandGroup, type Flags, type OptionDefs } from '../command.js';
 import { readDocument } from '../input/read-document.js';
 import { outputFormat, printDocument, printList } from '../output/print-documents.js';

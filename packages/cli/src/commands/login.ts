@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { VellumApiError, VellumClient } from '@vellum/client';
-import { CLI_CLIENT_ID } from '@vellum/client';
+import { CLI_CLIENT_ID, VellumApiError, VellumClient } from '@vellum/client/node';
 import { CliError, EXIT, type Command } from '../command.js';
 import { reachingFetch } from '../describe-failure.js';
 import { readCredentials, saveProfile } from '../profiles/credentials.js';

@@ -1,4 +1,4 @@
-import { CLI_CLIENT_ID, VellumClient } from '@vellum/client';
+import { CLI_CLIENT_ID, VellumClient } from '@vellum/client/node';
 import { CliError, EXIT, type Command } from '../command.js';
 import { reachingFetch } from '../describe-failure.js';
 import { clearTokens, readCredentials } from '../profiles/credentials.js';

@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { VellumClient } from '@vellum/client';
+import { VellumClient } from '@vellum/client/node';
 import { CliError, EXIT, type Command } from '../command.js';
 import { reachingFetch } from '../describe-failure.js';
 import { connect, SERVER_OPTIONS } from '../profiles/resolve-connection.js';

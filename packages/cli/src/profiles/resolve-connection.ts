@@ -1,4 +1,4 @@
-import { VellumClient } from '@vellum/client';
+import { VellumClient } from '@vellum/client/node';
 import { CliError, EXIT, type Flags, type OptionDefs } from '../command.js';
 import { reachingFetch } from '../describe-failure.js';
 import { readCredentials, type Env, type StoredProfile } from './credentials.js';

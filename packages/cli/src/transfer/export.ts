@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import type { Document, Media, VellumClient } from '@vellum/client';
+import type { Document, Media, VellumClient } from '@vellum/client/node';
 import { orderTypes, type SchemaDef } from './schema-walk.js';
 import {
   EXPORT_VERSION,

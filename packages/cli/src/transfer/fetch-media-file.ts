@@ -1,4 +1,4 @@
-import type { Media, VellumClient } from '@vellum/client';
+import type { Media, VellumClient } from '@vellum/client/node';
 import { ItemError } from './error-text.js';
 
 /**

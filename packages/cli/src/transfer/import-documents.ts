@@ -1,4 +1,4 @@
-import type { Document, VellumClient } from '@vellum/client';
+import type { Document, VellumClient } from '@vellum/client/node';
 import { referencesIn, type SchemaDef } from './schema-walk.js';
 import { fieldsOf, type DocumentLine } from './transfer-format.js';
 import { errorText, isItemFailure, ItemError } from './error-text.js';

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import type { Media, VellumClient } from '@vellum/client';
+import type { Media, VellumClient } from '@vellum/client/node';
 import { fetchMediaFile } from './fetch-media-file.js';
 import { errorText, isItemFailure, ItemError } from './error-text.js';
 import { isNotFound } from './is-not-found.js';

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Media, VellumClient } from '@vellum/client';
+import type { Media, VellumClient } from '@vellum/client/node';
 import { DocumentImporter } from './import-documents.js';
 import { errorText, isItemFailure } from './error-text.js';
 import { MediaImporter, type MediaOutcome } from './import-media.js';

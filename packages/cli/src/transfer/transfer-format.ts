@@ -1,4 +1,4 @@
-import type { Media } from '@vellum/client';
+import type { Media } from '@vellum/client/node';
 
 /**
  * The lines of a `vellum export` file (NDJSON: one JSON object per line), in this order: the
