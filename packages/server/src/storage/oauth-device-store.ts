@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Conn } from './connection.js';
-import type { OAuthDeviceCodesTable } from './tables.js';
+import type { OAuthDeviceCodesTable } from './oauth-tables.js';
 import { writeUnlessTaken } from './write-unless-taken.js';
 
 /** Where a device authorization request stands (RFC 8628 §3.5; docs/oauth2.md, "Device flow"). */

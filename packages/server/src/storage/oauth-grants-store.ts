@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Conn } from './connection.js';
 import { PRINCIPAL_USER_COLUMNS, toPrincipalUser, type PrincipalUser } from './principal-user.js';
-import type { OAuthGrantsTable } from './tables.js';
+import type { OAuthGrantsTable } from './oauth-tables.js';
 import { preparedQuery } from './prepared-query.js';
 import { spendTokenOnce } from './spend-token-once.js';
 
