@@ -34,7 +34,7 @@ export function GlobalSearch() {
     queryFn: async () => {
       const pages = await Promise.all(
         types.map(async (t) => {
-          const { data } = await client.documents(t.schema).query().search(query).limit(5).page();
+          const { data } = await client.collections(t.schema).query().search(query).limit(5).page();
           return data.map((d): Hit => ({ type: t.schema, typeTitle: t.title, id: String(d._id), title: documentTitle(d) }));
         }),
       );

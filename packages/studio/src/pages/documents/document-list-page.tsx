@@ -11,7 +11,7 @@ export default function DocumentListPage() {
   usePageTitle(type);
   const list = useQuery({
     queryKey: ['documents', type, 'list'],
-    queryFn: () => client.documents(type).query().orderBy('-_updatedAt').limit(50).page(),
+    queryFn: () => client.collections(type).query().orderBy('-_updatedAt').limit(50).page(),
   });
   return (
     <>
