@@ -5,6 +5,11 @@ import { ErrorMessage } from '../ui/error-message';
 
 type Choice = MfaMethod | 'backup';
 const LABELS: Record<Choice, string> = { totp: 'Authenticator app', email: 'Emailed code', backup: 'Backup code' };
+const CODE_LABELS: Record<Choice, string> = {
+  totp: 'Code from your authenticator app',
+  email: 'Code from the email',
+  backup: 'One of your backup codes',
+};
 
 /** The second factor (docs/authentication.md, "2. The second factor"): a TOTP, emailed or backup code, and "trust this device". */
 export function MfaStep({
@@ -83,7 +88,7 @@ export function MfaStep({
       )}
       {sent && method === 'email' && <p role="status">A code was sent to your email address.</p>}
       <label>
-        {LABELS[method]}
+        {CODE_LABELS[method]}
         <input
           name="code"
           type="text"
