@@ -78,6 +78,32 @@ describe('mailed links and the identity provider', () => {
     await page.close();
   });
 
+  it('a second factor by email: the login mails the code (the only method), and the mailed code signs in', async () => {
+    const created = await b.t.request({
+      method: 'POST',
+      url: '/api/users',
+      token: admin,
+      payload: { username: 'mailer', email: 'mailer@example.com', password: 'mailer-password-1', role: 'editor' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const session = await b.t.login('mailer', 'mailer-password-1');
+    const codeIn = (text: string) => /is (\d{6})\./.exec(text)![1];
+    expect((await b.t.request({ method: 'POST', url: '/api/auth/mfa/setup/email', token: session })).statusCode).toBe(200);
+    const setupCode = codeIn((await mail.waitFor('mailer@example.com')).decoded);
+    const on = await b.t.request({ method: 'POST', url: '/api/auth/mfa/setup/email/verify', token: session, payload: { code: setupCode } });
+    expect(on.statusCode, on.body).toBe(200);
+
+    const page = await b.newPage();
+    await signIn(page, b.origin, 'mailer', 'mailer-password-1');
+    await page.getByText('A code was sent to your email address.').waitFor();
+    await page.getByRole('button', { name: 'Send the code again' }).waitFor();
+    const loginCode = codeIn((await mail.waitFor('mailer@example.com', 2)).decoded);
+    await page.getByRole('textbox', { name: 'Code from the email' }).fill(loginCode);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: /Welcome/ }).waitFor();
+    await page.close();
+  });
+
   it('the identity provider button signs in through the provider and its callback page', async () => {
     idp.state.claims = { sub: 'sso-user-1', email: 'sso@idp.example', email_verified: true, preferred_username: 'ssouser' };
     const page = await b.newPage();
