@@ -94,6 +94,8 @@ export function checkLayering(files: ReadonlyMap<string, string>): LayeringRepor
     if (toPackage && toPackage !== fromPackage) {
       const allowed =
         (fromPackage === 'cli' && (toPackage === 'server' || toPackage === 'client')) ||
+        // The studio runs in browsers: the client's browser entry only, never `@vellum/client/node`.
+        (fromPackage === 'studio' && toPackage === 'client' && e.specifier === '@vellum/client') ||
         // The client owns the wire types; the server builds them (type-only: no client code runs in it).
         (fromPackage === 'server' && toPackage === 'client' && e.typeOnly && !relative);
       if (!allowed) report.packages.push(`${where(e)} (${fromPackage} → ${toPackage})`);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
-// What /studio serves until the studio is built: the placeholder, and the interim page that signs
-// a user in and approves a device or an authorization request (docs/oauth2.md, "The approval page").
+// The built studio at /studio (docs/studio.md, "Serving"): hashed assets cached for a year,
+// index.html for every other path, the API base path written into the page, no framing.
 let t: TestApp;
 
 describe('studio pages', () => {
@@ -11,23 +11,48 @@ describe('studio pages', () => {
   });
   afterAll(() => t.close());
 
-  it('the device and consent addresses serve the approval page, calling the API under the configured base path', async () => {
-    for (const url of ['/studio/auth/device?code=ABCD-EFGH', '/studio/auth/authorize?client_id=x']) {
+  it('every studio address serves index.html, not cached, calling the API under the configured base path, never framed', async () => {
+    for (const url of [
+      '/studio',
+      '/studio/',
+      '/studio/documents/post',
+      '/studio/auth/device?code=ABCD-EFGH',
+      '/studio/auth/authorize?client_id=x',
+    ]) {
       const res = await t.request({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(res.body).toContain('<meta name="vellum-api" content="/cms-api">');
-      expect(res.body).toContain('/auth/device/verify');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<meta name="vellum-api" content="/cms-api" />');
+      expect(res.body).toMatch(/<script type="module" crossorigin src="\/studio\/assets\/index-[\w-]+\.js"><\/script>/);
       // Clickjacking: the approve button must not be framed by another site.
       expect(res.headers['x-frame-options']).toBe('DENY');
-      expect(res.headers['content-security-policy']).toBe("frame-ancestors 'none'");
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
     }
   });
 
-  it('other studio addresses serve the placeholder page', async () => {
-    const res = await t.request({ method: 'GET', url: '/studio/documents/post' });
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('Vellum Studio');
-    expect(res.body).not.toContain('vellum-api');
+  it('hashed assets are served with their type and cached as immutable for a year; an unknown one is 404', async () => {
+    const html = (await t.request({ method: 'GET', url: '/studio/' })).body;
+    const script = /src="(\/studio\/assets\/[^"]+\.js)"/.exec(html)![1];
+    const style = /href="(\/studio\/assets\/[^"]+\.css)"/.exec(html)![1];
+    const js = await t.request({ method: 'GET', url: script });
+    expect(js.statusCode).toBe(200);
+    expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const css = await t.request({ method: 'GET', url: style });
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    const missing = await t.request({ method: 'GET', url: '/studio/assets/nope-123.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('a path climbing out of the build is only ever a studio page', async () => {
+    for (const url of ['/studio/../package.json', '/studio/%2e%2e/package.json', '/studio/assets/..%2f..%2fpackage.json']) {
+      const res = await t.request({ method: 'GET', url });
+      expect(res.body, url).not.toContain('"name": "@vellum/studio"');
+    }
   });
 });

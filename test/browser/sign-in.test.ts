@@ -1,0 +1,124 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN } from '../helpers/app.js';
+import { expectAccessible, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { TEST_SCHEMAS } from '../helpers/schemas.js';
+
+// Signing in to the studio in Chromium, and what the studio does with 401 and 403 afterwards
+// (docs/studio.md, "Signing in").
+let b: BrowserApp;
+let admin: string;
+const PASSWORD = 'browser-password-1';
+
+beforeAll(async () => {
+  b = await startBrowserApp({ schemas: TEST_SCHEMAS, security: { rateLimit: { login: { windowMs: 900_000, max: 1000 } } } });
+  admin = await b.t.login(ADMIN.username, ADMIN.password);
+});
+afterAll(() => b?.close());
+
+async function createUser(username: string, role: string, permissions: string[] = []): Promise<string> {
+  const res = await b.t.request({
+    method: 'POST',
+    url: '/api/users',
+    token: admin,
+    payload: { username, email: `${username}@example.com`, password: PASSWORD, role, permissions },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data.id as string;
+}
+
+describe('studio sign-in', () => {
+  it('signs in with a password, lands on the page asked for, shows the navigation from /config/structure', async () => {
+    const page = await b.newPage();
+    await page.goto(`${b.origin}/studio/account`);
+    await expect.poll(() => page.url()).toContain('/studio/sign-in?next=%2Faccount');
+    await expectAccessible(page, 'sign-in page');
+    await screenshot(page, 'sign-in');
+    await page.getByLabel('Username or email').fill(ADMIN.username);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    expect(page.url()).toBe(`${b.origin}/studio/account`);
+    const nav = page.getByRole('navigation', { name: 'Studio' });
+    for (const name of ['Post', 'Author', 'Media', 'Users', 'API tokens']) await nav.getByRole('link', { name, exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Vellum Studio' }).click();
+    await page.getByRole('heading', { name: /Welcome/ }).waitFor();
+    await expectAccessible(page, 'home page');
+    await screenshot(page, 'home');
+    // A reload keeps the sign-in (the refresh token of this tab).
+    await page.reload();
+    await page.getByRole('heading', { name: /Welcome/ }).waitFor();
+    await page.close();
+  });
+
+  it('a wrong password is refused with a message and stays on the sign-in page', async () => {
+    const page = await b.newPage();
+    await signIn(page, b.origin, ADMIN.username, 'not-the-password');
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/invalid|incorrect|wrong/i);
+    expect(page.url()).toContain('/studio/sign-in');
+    await page.close();
+  });
+
+  it('the global search finds documents by title across types', async () => {
+    for (const title of ['Zephyr launch notes', 'Zephyr roadmap'])
+      expect((await b.t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title } })).statusCode).toBe(201);
+    const page = await b.newPage();
+    await signIn(page, b.origin, ADMIN.username, ADMIN.password);
+    await page.getByRole('searchbox', { name: 'Search documents' }).fill('zeph');
+    const results = page.getByRole('region', { name: 'Search results' });
+    await results.getByRole('link', { name: /Zephyr roadmap/ }).waitFor();
+    expect(await results.getByRole('link').count()).toBe(2);
+    await screenshot(page, 'global-search');
+    await results.getByRole('link', { name: /Zephyr launch notes/ }).click();
+    await expect.poll(() => page.url()).toMatch(/\/studio\/documents\/post\/[\w-]+$/);
+    await page.close();
+  });
+
+  it('a user without studio:access is told so', async () => {
+    await createUser('nostudio', 'api', ['content:read']);
+    const page = await b.newPage();
+    await signIn(page, b.origin, 'nostudio', PASSWORD);
+    await page.getByRole('heading', { name: 'No access to the studio' }).waitFor();
+    expect(await page.getByRole('alert').textContent()).toContain('may not use the studio');
+    await expectAccessible(page, 'no-access page');
+    await screenshot(page, 'no-studio-access');
+    await page.close();
+  });
+
+  it('a 403 shows a message and never signs out', async () => {
+    await createUser('postonly', 'api', ['studio:access', 'post:read']);
+    const page = await b.newPage();
+    await signIn(page, b.origin, 'postonly', PASSWORD, '/studio/documents/author');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('You do not have permission');
+    expect(page.url()).toBe(`${b.origin}/studio/documents/author`);
+    await screenshot(page, 'forbidden');
+    // Still signed in: the shell is there and another page opens.
+    await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Post', exact: true }).click();
+    await page.getByRole('heading', { name: 'post' }).waitFor();
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+    await page.close();
+  });
+
+  it('a 401 whose refresh is refused goes to sign-in, and signing in again returns to the page', async () => {
+    const id = await createUser('deactivated', 'editor');
+    const page = await b.newPage();
+    await signIn(page, b.origin, 'deactivated', PASSWORD, '/studio/documents/post');
+    await page.getByRole('heading', { name: 'post' }).waitFor();
+    const off = await b.t.request({ method: 'PUT', url: `/api/users/${id}`, token: admin, payload: { active: false } });
+    expect(off.statusCode, off.body).toBe(200);
+    await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Author', exact: true }).click();
+    await page.getByText('Your session has ended').waitFor();
+    expect(page.url()).toBe(`${b.origin}/studio/sign-in?next=%2Fdocuments%2Fauthor`);
+    const on = await b.t.request({ method: 'PUT', url: `/api/users/${id}`, token: admin, payload: { active: true } });
+    expect(on.statusCode, on.body).toBe(200);
+    await page.getByLabel('Username or email').fill('deactivated');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'author' }).waitFor();
+    expect(page.url()).toBe(`${b.origin}/studio/documents/author`);
+    await page.close();
+  });
+});

@@ -1,0 +1,128 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { startTestApp, type TestApp } from './app.js';
+
+/**
+ * The studio in a real browser (docs/studio.md, "Browser tests"): Debian's Chromium driven by
+ * playwright-core, headless, on a fresh profile, against the app started on a port of
+ * `localhost` (a host name: WebAuthn refuses IP addresses as relying party ids).
+ */
+export const CHROMIUM = process.env.VELLUM_CHROMIUM ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const RESULTS = join(import.meta.dirname, '../../test-results');
+
+export interface BrowserApp {
+  t: TestApp;
+  /** `http://localhost:<port>` */
+  origin: string;
+  context: BrowserContext;
+  /** A new tab (its own sessionStorage: signed out). */
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
+function deepMerge(base: Obj, extra: Obj): Obj {
+  const out: Obj = { ...base };
+  for (const [k, v] of Object.entries(extra)) out[k] = isObj(out[k]) && isObj(v) ? deepMerge(out[k] as Obj, v) : v;
+  return out;
+}
+
+/** Starts the app (passkeys on, `server.publicUrl` its own address) and Chromium with a fresh profile; `config` may depend on the address. */
+export async function startBrowserApp(config: Obj | ((origin: string) => Obj) = {}): Promise<BrowserApp> {
+  const port = await freePort();
+  const origin = `http://localhost:${port}`;
+  if (typeof config === 'function') config = config(origin);
+  const t = await startTestApp(
+    deepMerge(
+      { server: { publicUrl: origin }, security: { passkey: { enabled: true, rpId: 'localhost', rpName: 'Vellum', origin } } },
+      config,
+    ),
+  );
+  await t.app.server.listen({ port, host: '127.0.0.1' });
+  const profile = mkdtempSync(join(tmpdir(), 'vellum-chromium-'));
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [...FLAGS, '--host-resolver-rules=MAP localhost 127.0.0.1'],
+      viewport: { width: 1280, height: 800 },
+    });
+  } catch (err) {
+    await t.close();
+    rmSync(profile, { recursive: true, force: true });
+    throw err;
+  }
+  mkdirSync(RESULTS, { recursive: true });
+  return {
+    t,
+    origin,
+    context,
+    async newPage() {
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      return page;
+    },
+    async close() {
+      await context.close().catch(() => {});
+      await t.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A full-page screenshot under test-results/ (ignored by git), to be looked at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(RESULTS, `${name}.png`), fullPage: true });
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core on the page as it is now: no serious or critical violation. It is evaluated through
+ * the DevTools protocol, which the page's Content-Security-Policy does not apply to.
+ */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  await page.evaluate(axeSource);
+  // A string: it runs in the page, where `axe` and `document` exist (this file has no DOM types).
+  const violations = (await page.evaluate(
+    `axe.run(document).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) })))`,
+  )) as Array<{ id: string; impact: string; help: string; targets: string[] }>;
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious, `${what}: ${JSON.stringify(serious, null, 1)}`).toEqual([]);
+}
+
+/** Signs in through the sign-in form (username and password). */
+export async function signIn(page: Page, origin: string, username: string, password: string, path = '/studio/'): Promise<void> {
+  await page.goto(origin + path);
+  await page.getByLabel('Username or email').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
