@@ -1,0 +1,54 @@
+import type { Media } from '@vellum/client';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { client } from '../../api/client';
+import { onUploadProgress } from '../../api/upload-fetch';
+import { errorText } from '../../ui/error-message';
+
+export interface Upload {
+  key: string;
+  name: string;
+  sent: number;
+  total: number;
+  state: 'uploading' | 'done' | 'failed';
+  error?: string;
+  media?: Media;
+}
+
+let next = 0;
+
+/**
+ * Uploads files side by side through `client.uploadMedia`, each with its own progress bar. The library's lists are
+ * refetched as each file lands.
+ */
+export function useUploads() {
+  const queryClient = useQueryClient();
+  const [uploads, setUploads] = useState<Upload[]>([]);
+
+  const patch = (key: string, change: Partial<Upload>) => setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...change } : u)));
+
+  const start = useCallback(
+    (files: File[]) => {
+      const started = files.map((f) => ({ key: `u${++next}`, name: f.name, sent: 0, total: f.size, state: 'uploading' as const }));
+      setUploads((list) => [...started, ...list.filter((u) => u.state === 'uploading')]);
+      files.forEach((file, i) => {
+        const { key } = started[i]!;
+        // The bytes sent, as the browser reports them (src/api/upload-fetch.ts): the client's own
+        // onProgress counts what its body stream hands out, which a browser reads ahead in one go.
+        const { signal } = new AbortController();
+        onUploadProgress(signal, (sent, total) => patch(key, { sent, total }));
+        client
+          .uploadMedia(file, { signal })
+          .then((media) => {
+            patch(key, { state: 'done', media, sent: 1, total: 1 });
+            void queryClient.invalidateQueries({ queryKey: ['media'] });
+          })
+          .catch((err: unknown) => patch(key, { state: 'failed', error: errorText(err) }));
+      });
+    },
+    [queryClient],
+  );
+
+  const clearFinished = useCallback(() => setUploads((list) => list.filter((u) => u.state === 'uploading')), []);
+  return { uploads, start, clearFinished };
+}
