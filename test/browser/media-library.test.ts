@@ -92,6 +92,14 @@ describe('studio media library', () => {
     await page.getByLabel('Choose files').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: text() });
     await card(page, 'notes.txt').waitFor();
     expect(await card(page, 'notes.txt').textContent()).toContain('TXT');
+    // A type outside media.allowedTypes fails on its own line with the server's reason (415).
+    await page
+      .getByLabel('Choose files')
+      .setInputFiles({ name: 'page.html', mimeType: 'text/html', buffer: Buffer.from('<!doctype html><html><body>x</body></html>') });
+    const failed = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: 'page.html' });
+    await failed.getByRole('alert').waitFor();
+    expect(await failed.getByRole('alert').textContent()).toMatch(/type|allowed/i);
+    expect((await api.listMedia({ search: 'page.html' })).meta.total).toBe(0);
 
     await page.getByLabel('Type').selectOption({ label: 'Images' });
     await expect.poll(() => page.getByRole('list', { name: 'Media items' }).getByRole('button').count()).toBe(2);

@@ -1,4 +1,5 @@
-import { useId, useRef, useState, type DragEvent } from 'react';
+import { useId, useState, type DragEvent } from 'react';
+import { ErrorMessage } from '../../ui/error-message';
 import { useUploads } from './use-uploads';
 
 /**
@@ -8,7 +9,6 @@ import { useUploads } from './use-uploads';
 export function UploadZone() {
   const { uploads, start, clearFinished } = useUploads();
   const [over, setOver] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
   const hintId = useId();
 
   const dragOver = (e: DragEvent) => {
@@ -42,7 +42,6 @@ export function UploadZone() {
         <label className="media-file-button">
           Choose files
           <input
-            ref={input}
             type="file"
             multiple
             aria-describedby={hintId}
@@ -66,11 +65,7 @@ export function UploadZone() {
                   </progress>
                 )}
                 {u.state === 'done' && <span className="media-upload-done">Uploaded</span>}
-                {u.state === 'failed' && (
-                  <span role="alert" className="error">
-                    {u.error}
-                  </span>
-                )}
+                {u.state === 'failed' && <ErrorMessage error={u.error} />}
               </li>
             ))}
           </ul>

@@ -3,7 +3,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { client } from '../../api/client';
 import { onUploadProgress } from '../../api/upload-fetch';
-import { errorText } from '../../ui/error-message';
 
 export interface Upload {
   key: string;
@@ -11,7 +10,7 @@ export interface Upload {
   sent: number;
   total: number;
   state: 'uploading' | 'done' | 'failed';
-  error?: string;
+  error?: unknown;
   media?: Media;
 }
 
@@ -43,7 +42,7 @@ export function useUploads() {
             patch(key, { state: 'done', media, sent: 1, total: 1 });
             void queryClient.invalidateQueries({ queryKey: ['media'] });
           })
-          .catch((err: unknown) => patch(key, { state: 'failed', error: errorText(err) }));
+          .catch((err: unknown) => patch(key, { state: 'failed', error: err }));
       });
     },
     [queryClient],
