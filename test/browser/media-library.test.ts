@@ -133,6 +133,8 @@ describe('studio media library', () => {
     await panel.getByText('URL copied to the clipboard.').waitFor();
     expect(await page.evaluate(() => (globalThis as unknown as Browser).navigator.clipboard.readText())).toBe(`${b.origin}${saved.url}`);
     await expectAccessible(page, 'media detail panel');
+    // Tall enough for the whole panel (it is fixed: a full-page screenshot shows the viewport's part of it).
+    await page.setViewportSize({ width: 1280, height: 1100 });
     await screenshot(page, 'media-detail');
 
     // Emptying a field clears it (null).
@@ -163,6 +165,7 @@ describe('studio media library', () => {
     // Nothing was deleted.
     expect((await api.getMedia(blue._id))._id).toBe(blue._id);
     await expectAccessible(page, 'media delete conflict');
+    await page.setViewportSize({ width: 1280, height: 1200 });
     await screenshot(page, 'media-delete-409');
 
     await panel.getByRole('button', { name: 'Delete anyway' }).click();

@@ -148,8 +148,8 @@ export function MediaDetailDialog({ media, onClose }: { media: Media; onClose: (
             <section className="media-delete stack" aria-labelledby="media-delete-title">
               <h2 id="media-delete-title">Delete</h2>
               {usages ? (
-                <div role="alert" className="stack">
-                  <p>Documents use this file. Remove it from them first, or delete it anyway (they keep a broken link).</p>
+                <div className="stack">
+                  <p role="alert">Documents use this file. Remove it from them first, or delete it anyway (they keep a broken link).</p>
                   <ul aria-label="Documents that use this file">
                     {usages.map((u) => (
                       <li key={`${u.field} ${u.text}`}>
