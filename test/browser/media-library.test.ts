@@ -83,6 +83,33 @@ describe('studio media library', () => {
     expect(await card(page, 'red-square.png').textContent()).toContain('640 × 480');
     await expectAccessible(page, 'media library');
     await screenshot(page, 'media-library');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page, 'media library (dark)');
+    await screenshot(page, 'media-library-dark');
+    await page.close();
+  });
+
+  it('shows a progress bar per file while it uploads', async () => {
+    const page = await openLibrary();
+    // The server's answer is held until the test has seen the bar: the bytes are sent, the upload not finished.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/media', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      await held;
+      await route.continue();
+    });
+    const bytes = await png(1200, 900, { r: 20, g: 140, b: 60 });
+    await dropFiles(page, [{ name: 'green.png', type: 'image/png', bytes }]);
+    const bar = page.getByRole('progressbar', { name: 'Uploading green.png' });
+    await bar.waitFor();
+    expect(Number(await bar.getAttribute('max'))).toBeGreaterThanOrEqual(bytes.length);
+    await screenshot(page, 'media-upload-progress');
+    release();
+    await page.getByRole('list', { name: 'Uploads' }).getByText('Uploaded').waitFor();
+    await card(page, 'green.png').waitFor();
+    await page.unroute('**/api/media');
+    await api.deleteMedia((await mediaNamed('green.png'))._id);
     await page.close();
   });
 
@@ -158,7 +185,7 @@ describe('studio media library', () => {
     await panel.getByRole('button', { name: 'Yes, delete' }).click();
     const used = panel.getByRole('list', { name: 'Documents that use this file' });
     await used.waitFor();
-    const link = used.getByRole('link', { name: `post ${String(post._id)}` });
+    const link = used.getByRole('link', { name: 'Blue post' });
     await link.waitFor();
     expect(await link.getAttribute('href')).toBe(`/studio/documents/post/${String(post._id)}`);
     expect(await used.textContent()).toContain('field cover');

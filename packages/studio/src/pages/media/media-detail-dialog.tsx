@@ -1,10 +1,11 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { VellumApiError, type Media } from '@vellum/client';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { client } from '../../api/client';
 import { can, useSession } from '../../auth/session';
+import { documentTitle } from '../../shell/global-search';
 import { ErrorMessage } from '../../ui/error-message';
 import { absoluteUrl, formatSize, mediaName } from './media-format';
 import { MediaThumbnail } from './media-thumbnail';
@@ -23,6 +24,19 @@ function usagesOf(error: unknown): Usage[] | undefined {
     const m = /^used by (\S+) (\S+)$/.exec(d.message);
     return { field: d.field, type: m?.[1], id: m?.[2], text: d.message };
   });
+}
+
+/** A document that uses the file, named by its title once read (its type and id until then, or when it may not be read). */
+function UsageLink({ type, id }: { type: string; id: string }) {
+  const doc = useQuery({ queryKey: ['media', 'usage', type, id], queryFn: () => client.collections(type).get(id), retry: false });
+  return (
+    <>
+      <Link to={`/documents/${encodeURIComponent(type)}/${encodeURIComponent(id)}`}>
+        {doc.data ? documentTitle(doc.data) : `${type} ${id}`}
+      </Link>{' '}
+      <span className="muted">({type})</span>
+    </>
+  );
 }
 
 /** The detail panel of one media item: preview, facts, alt and title, copy URL, delete (with the 409 list and force). */
@@ -153,14 +167,7 @@ export function MediaDetailDialog({ media, onClose }: { media: Media; onClose: (
                   <ul aria-label="Documents that use this file">
                     {usages.map((u) => (
                       <li key={`${u.field} ${u.text}`}>
-                        {u.type && u.id ? (
-                          <Link to={`/documents/${encodeURIComponent(u.type)}/${encodeURIComponent(u.id)}`}>
-                            {u.type} {u.id}
-                          </Link>
-                        ) : (
-                          u.text
-                        )}{' '}
-                        <span className="muted">field {u.field}</span>
+                        {u.type && u.id ? <UsageLink type={u.type} id={u.id} /> : u.text} <span className="muted">field {u.field}</span>
                       </li>
                     ))}
                   </ul>

@@ -60,9 +60,12 @@ export function UploadZone() {
               <li key={u.key}>
                 <span className="media-upload-name">{u.name}</span>
                 {u.state === 'uploading' && (
-                  <progress max={u.total || 1} value={u.sent} aria-label={`Uploading ${u.name}`}>
-                    {u.total ? Math.round((u.sent / u.total) * 100) : 0}%
-                  </progress>
+                  <>
+                    <progress max={u.total || 1} value={u.sent} aria-label={`Uploading ${u.name}`} />
+                    <span className="muted" aria-hidden="true">
+                      {u.total ? Math.round((u.sent / u.total) * 100) : 0}%
+                    </span>
+                  </>
                 )}
                 {u.state === 'done' && <span className="media-upload-done">Uploaded</span>}
                 {u.state === 'failed' && <ErrorMessage error={u.error} />}
