@@ -46,6 +46,7 @@ interface Browser {
   File: new (parts: Uint8Array[], name: string, opts: { type: string }) => unknown;
   atob(data: string): string;
   navigator: { clipboard: { readText(): Promise<string> } };
+  document: { activeElement: { textContent: string | null } | null };
 }
 
 function card(page: Page, name: string) {
@@ -170,6 +171,10 @@ describe('studio media library', () => {
     await expect.poll(async () => (await api.getMedia(saved._id)).title).toBeNull();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    // Focus is back on the item that opened the panel.
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as Browser).document.activeElement?.textContent))
+      .toMatch(/^red-square\.png/);
     // The grid names it by its title (set, then cleared: its file name again) and its picture carries no alt: the caption names it.
     await card(page, 'red-square.png').waitFor();
     await page.close();

@@ -47,6 +47,8 @@ export function MediaDetailDialog({ media, onClose }: { media: Media; onClose: (
   const [title, setTitle] = useState(media.title ?? '');
   const [copied, setCopied] = useState<string>();
   const [confirming, setConfirming] = useState(false);
+  // The grid's button that opened the panel: focus goes back to it on close (the panel has no Radix Trigger).
+  const [opener] = useState(() => document.activeElement as HTMLElement | null);
   const mayEdit = can(session, 'media:edit');
   const mayDelete = can(session, 'media:delete');
 
@@ -82,7 +84,14 @@ export function MediaDetailDialog({ media, onClose }: { media: Media; onClose: (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="media-overlay" />
-        <Dialog.Content className="media-panel" aria-describedby={undefined}>
+        <Dialog.Content
+          className="media-panel"
+          aria-describedby={undefined}
+          onCloseAutoFocus={(e) => {
+            e.preventDefault();
+            opener?.focus();
+          }}
+        >
           <div className="media-panel-head">
             <Dialog.Title>{mediaName(media)}</Dialog.Title>
             <Dialog.Close asChild>
@@ -136,11 +145,29 @@ export function MediaDetailDialog({ media, onClose }: { media: Media; onClose: (
           <form className="stack" onSubmit={submit}>
             <label>
               Alt text
-              <textarea value={alt} onChange={(e) => setAlt(e.target.value)} rows={2} maxLength={1000} disabled={!mayEdit} />
+              <textarea
+                value={alt}
+                onChange={(e) => {
+                  setAlt(e.target.value);
+                  save.reset();
+                }}
+                rows={2}
+                maxLength={1000}
+                disabled={!mayEdit}
+              />
             </label>
             <label>
               Title
-              <input type="text" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={1000} disabled={!mayEdit} />
+              <input
+                type="text"
+                value={title}
+                onChange={(e) => {
+                  setTitle(e.target.value);
+                  save.reset();
+                }}
+                maxLength={1000}
+                disabled={!mayEdit}
+              />
             </label>
             <ErrorMessage error={save.error} />
             {save.isSuccess && !save.isPending && (
