@@ -207,6 +207,26 @@ describe('studio media library', () => {
     await page.close();
   });
 
+  it('a writer uploads but may not edit or delete', async () => {
+    await api.request('POST', '/users', {
+      username: 'mediawriter',
+      email: 'mediawriter@example.com',
+      password: 'writer-password-1',
+      role: 'writer',
+    });
+    const page = await b.newPage();
+    await signIn(page, b.origin, 'mediawriter', 'writer-password-1', '/studio/media');
+    await page.getByRole('heading', { name: 'Media', exact: true }).waitFor();
+    await page.getByLabel('Choose files').waitFor();
+    await card(page, 'red-square.png').click();
+    const panel = page.getByRole('dialog');
+    await panel.getByText('You may not edit media.').waitFor();
+    expect(await panel.getByLabel('Alt text').isDisabled()).toBe(true);
+    expect(await panel.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    expect(await panel.getByRole('button', { name: /Delete/ }).count()).toBe(0);
+    await page.close();
+  });
+
   it('deletes an unused file after confirming, and pages through a long library', async () => {
     const notes = await mediaNamed('notes.txt');
     for (let i = 0; i < 24; i++)
