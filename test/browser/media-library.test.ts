@@ -109,8 +109,24 @@ describe('studio media library', () => {
     release();
     await page.getByRole('list', { name: 'Uploads' }).getByText('Uploaded').waitFor();
     await card(page, 'green.png').waitFor();
-    await page.unroute('**/api/media');
     await api.deleteMedia((await mediaNamed('green.png'))._id);
+
+    // Cancel aborts the request: nothing is stored.
+    let releaseAgain!: () => void;
+    const heldAgain = new Promise<void>((resolve) => (releaseAgain = resolve));
+    await page.unroute('**/api/media');
+    await page.route('**/api/media', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      await heldAgain;
+      await route.continue().catch(() => {});
+    });
+    await dropFiles(page, [{ name: 'cancelled.png', type: 'image/png', bytes }]);
+    await page.getByRole('button', { name: 'Cancel uploading cancelled.png' }).click();
+    const line = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: 'cancelled.png' });
+    await line.getByText('Cancelled', { exact: true }).waitFor();
+    releaseAgain();
+    await page.unroute('**/api/media');
+    expect((await api.listMedia({ search: 'cancelled.png' })).meta.total).toBe(0);
     await page.close();
   });
 

@@ -7,7 +7,7 @@ import { useUploads } from './use-uploads';
  * bar, then "Uploaded" or the server's reason (an unsupported type is 415, a large file 413).
  */
 export function UploadZone() {
-  const { uploads, start, clearFinished } = useUploads();
+  const { uploads, start, cancel, clearFinished } = useUploads();
   const [over, setOver] = useState(false);
   const hintId = useId();
 
@@ -65,10 +65,14 @@ export function UploadZone() {
                     <span className="muted" aria-hidden="true">
                       {u.total ? Math.round((u.sent / u.total) * 100) : 0}%
                     </span>
+                    <button type="button" onClick={() => cancel(u.key)} aria-label={`Cancel uploading ${u.name}`}>
+                      Cancel
+                    </button>
                   </>
                 )}
                 {u.state === 'done' && <span className="media-upload-done">Uploaded</span>}
                 {u.state === 'failed' && <ErrorMessage error={u.error} />}
+                {u.state === 'cancelled' && <span className="muted">Cancelled</span>}
               </li>
             ))}
           </ul>

@@ -9,12 +9,14 @@ export interface Upload {
   name: string;
   sent: number;
   total: number;
-  state: 'uploading' | 'done' | 'failed';
+  state: 'uploading' | 'done' | 'failed' | 'cancelled';
   error?: unknown;
   media?: Media;
 }
 
 let next = 0;
+/** The uploads under way, by key: their Cancel button aborts the request. */
+const controllers = new Map<string, AbortController>();
 
 /**
  * Uploads files side by side through `client.uploadMedia`, each with its own progress bar. The library's lists are
@@ -29,12 +31,14 @@ export function useUploads() {
   const start = useCallback(
     (files: File[]) => {
       const started = files.map((f) => ({ key: `u${++next}`, name: f.name, sent: 0, total: f.size, state: 'uploading' as const }));
-      setUploads((list) => [...started, ...list.filter((u) => u.state === 'uploading')]);
+      setUploads((list) => [...started, ...list]);
       files.forEach((file, i) => {
         const { key } = started[i]!;
         // The bytes sent, as the browser reports them (src/api/upload-fetch.ts): the client's own
         // onProgress counts what its body stream hands out, which a browser reads ahead in one go.
-        const { signal } = new AbortController();
+        const controller = new AbortController();
+        const { signal } = controller;
+        controllers.set(key, controller);
         onUploadProgress(signal, (sent, total) => patch(key, { sent, total }));
         client
           .uploadMedia(file, { signal })
@@ -42,12 +46,14 @@ export function useUploads() {
             patch(key, { state: 'done', media, sent: 1, total: 1 });
             void queryClient.invalidateQueries({ queryKey: ['media'] });
           })
-          .catch((err: unknown) => patch(key, { state: 'failed', error: err }));
+          .catch((err: unknown) => patch(key, signal.aborted ? { state: 'cancelled' } : { state: 'failed', error: err }))
+          .finally(() => controllers.delete(key));
       });
     },
     [queryClient],
   );
 
+  const cancel = useCallback((key: string) => controllers.get(key)?.abort(), []);
   const clearFinished = useCallback(() => setUploads((list) => list.filter((u) => u.state === 'uploading')), []);
-  return { uploads, start, clearFinished };
+  return { uploads, start, cancel, clearFinished };
 }
