@@ -87,6 +87,8 @@ describe('studio media library', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await expectAccessible(page, 'media library (dark)');
     await screenshot(page, 'media-library-dark');
+    await page.setViewportSize({ width: 820, height: 1000 });
+    await screenshot(page, 'media-library-tablet');
     await page.close();
   });
 
