@@ -1,0 +1,59 @@
+import type { Media } from '@vellum/client';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { client } from '../../api/client';
+import { onUploadProgress } from '../../api/upload-fetch';
+
+export interface Upload {
+  key: string;
+  name: string;
+  sent: number;
+  total: number;
+  state: 'uploading' | 'done' | 'failed' | 'cancelled';
+  error?: unknown;
+  media?: Media;
+}
+
+let next = 0;
+/** The uploads under way, by key: their Cancel button aborts the request. */
+const controllers = new Map<string, AbortController>();
+
+/**
+ * Uploads files side by side through `client.uploadMedia`, each with its own progress bar. The library's lists are
+ * refetched as each file lands.
+ */
+export function useUploads() {
+  const queryClient = useQueryClient();
+  const [uploads, setUploads] = useState<Upload[]>([]);
+
+  const patch = (key: string, change: Partial<Upload>) => setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...change } : u)));
+
+  const start = useCallback(
+    (files: File[]) => {
+      const started = files.map((f) => ({ key: `u${++next}`, name: f.name, sent: 0, total: f.size, state: 'uploading' as const }));
+      setUploads((list) => [...started, ...list]);
+      files.forEach((file, i) => {
+        const { key } = started[i]!;
+        // The bytes sent, as the browser reports them (src/api/upload-fetch.ts): the client's own
+        // onProgress counts what its body stream hands out, which a browser reads ahead in one go.
+        const controller = new AbortController();
+        const { signal } = controller;
+        controllers.set(key, controller);
+        onUploadProgress(signal, (sent, total) => patch(key, { sent, total }));
+        client
+          .uploadMedia(file, { signal })
+          .then((media) => {
+            patch(key, { state: 'done', media, sent: 1, total: 1 });
+            void queryClient.invalidateQueries({ queryKey: ['media'] });
+          })
+          .catch((err: unknown) => patch(key, signal.aborted ? { state: 'cancelled' } : { state: 'failed', error: err }))
+          .finally(() => controllers.delete(key));
+      });
+    },
+    [queryClient],
+  );
+
+  const cancel = useCallback((key: string) => controllers.get(key)?.abort(), []);
+  const clearFinished = useCallback(() => setUploads((list) => list.filter((u) => u.state === 'uploading')), []);
+  return { uploads, start, cancel, clearFinished };
+}
