@@ -1,4 +1,5 @@
 import { VellumClient, type ClientTokens } from '@vellum/client';
+import { browserFetch } from './browser-fetch';
 
 /**
  * The one client the studio talks to the server through (docs/client.md). The access token lives
@@ -15,6 +16,7 @@ const listeners = new Set<Listener>();
 
 export const client = new VellumClient({
   baseUrl: apiBase,
+  fetch: browserFetch,
   onTokens(tokens) {
     if (tokens?.refreshToken) {
       const { kind, refreshToken, clientId } = tokens;
