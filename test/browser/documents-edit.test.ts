@@ -116,7 +116,7 @@ describe('studio documents', () => {
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     const referrers = page.getByRole('list', { name: 'Referenced by' });
-    await referrers.getByRole('link', { name: `post ${id}` }).waitFor();
+    await referrers.getByRole('link', { name: 'Analytical engines, revised (post)' }).waitFor();
     await screenshot(page, 'documents-delete-referenced');
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     expect((await api('GET', `/collections/author/${author.body.data._id}`)).status).toBe(200);

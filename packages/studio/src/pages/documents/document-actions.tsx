@@ -1,8 +1,10 @@
 import { VellumApiError } from '@vellum/client';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { client } from '../../api/client';
 import type { Session } from '../../auth/session';
+import { documentTitle } from '../../shell/global-search';
 import { ErrorMessage } from '../../ui/error-message';
 import { ConfirmDialog } from './confirm-dialog';
 import { allows, type Doc } from './schema';
@@ -125,7 +127,7 @@ export function DocumentActions(props: {
             <button type="button" onClick={() => setConfirming(false)}>
               Cancel
             </button>
-            <button type="button" className="primary" disabled={deleting} onClick={() => void remove(!!referrers)}>
+            <button type="button" className="danger" disabled={deleting} onClick={() => void remove(!!referrers)}>
               {referrers ? 'Delete anyway' : 'Delete'}
             </button>
           </>
@@ -137,13 +139,7 @@ export function DocumentActions(props: {
             <ul aria-label="Referenced by">
               {referrers.map((r, i) => (
                 <li key={i}>
-                  {r.type && r.id ? (
-                    <Link to={`/documents/${r.type}/${r.id}`} onClick={() => setConfirming(false)}>
-                      {r.type} {r.id}
-                    </Link>
-                  ) : (
-                    r.message
-                  )}{' '}
+                  {r.type && r.id ? <ReferrerLink type={r.type} id={r.id} onClick={() => setConfirming(false)} /> : r.message}{' '}
                   <span className="muted">({r.field})</span>
                 </li>
               ))}
@@ -155,5 +151,15 @@ export function DocumentActions(props: {
         <ErrorMessage error={failure} />
       </ConfirmDialog>
     </section>
+  );
+}
+
+/** A referring document by its title (read when the 409 lists it), else by type and id. */
+function ReferrerLink({ type, id, onClick }: { type: string; id: string; onClick(): void }) {
+  const doc = useQuery({ queryKey: ['documents', type, 'one', id], queryFn: () => client.collections(type).get(id), retry: false });
+  return (
+    <Link to={`/documents/${type}/${id}`} onClick={onClick}>
+      {doc.data ? `${documentTitle(doc.data)} (${type})` : `${type} ${id}`}
+    </Link>
   );
 }

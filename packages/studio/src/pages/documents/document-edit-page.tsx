@@ -194,7 +194,7 @@ export default function DocumentEditPage() {
             />
           ))}
           {editable && (
-            <div className="row">
+            <div className="row doc-save">
               <button type="submit" className="primary" disabled={saving}>
                 {saving ? 'Saving…' : isNew ? 'Create' : 'Save'}
               </button>

@@ -37,8 +37,10 @@ function Labelled({
   return (
     <div className="field" data-field={p.path}>
       <label htmlFor={id} id={`${id}-label`}>
-        {p.label ?? fieldLabel(p.field)}
-        {p.field.required && <span aria-hidden="true"> *</span>}
+        <span>
+          {p.label ?? fieldLabel(p.field)}
+          {p.field.required && <span aria-hidden="true"> *</span>}
+        </span>
       </label>
       {children({ id, describedBy, invalid: !!error, required: !!p.field.required })}
       {p.field.description && (
