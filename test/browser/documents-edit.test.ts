@@ -48,6 +48,9 @@ describe('studio documents', () => {
     await page.keyboard.type('Rich words');
     await page.keyboard.press('Control+a');
     await page.getByRole('button', { name: 'Bold' }).click();
+    await page.getByRole('button', { name: 'Link' }).click();
+    await page.getByLabel('Link address').fill('https://example.com/engines');
+    await page.getByRole('button', { name: 'Add link' }).click();
     await page.getByLabel('Category').selectOption('guide');
     await page.getByRole('button', { name: 'Add to Tags' }).click();
     await page.getByLabel('Tags 1', { exact: true }).fill('history');
@@ -82,7 +85,8 @@ describe('studio documents', () => {
       meta: { pages: 3 },
       _status: 'draft',
     });
-    expect(created.body.data.content).toMatch(/<(b|strong)>Rich words<\/(b|strong)>/);
+    expect(created.body.data.content).toMatch(/<(b|strong)>.*Rich words.*<\/(b|strong)>/);
+    expect(created.body.data.content).toContain('<a href="https://example.com/engines">');
     const cover = await api('GET', `/media/${created.body.data.cover}`);
     expect(cover.body.data.originalFilename).toBe('cover.png');
 
@@ -195,6 +199,19 @@ describe('studio documents', () => {
     await page.getByText('revision 3', { exact: true }).waitFor();
     await expect.poll(() => page.getByLabel('Title *').inputValue()).toBe('First words');
     expect((await api('GET', `/collections/post/${id}`)).body.data).toMatchObject({ title: 'First words', views: 1, _rev: 3 });
+    await page.close();
+  });
+
+  it('a singleton opens its one document: the form creating it, then the document', async () => {
+    const page = await adminPage('/studio/documents/site');
+    await expect.poll(() => page.url()).toBe(`${b.origin}/studio/documents/site/new`);
+    await page.getByLabel('Site name').fill('My site');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('revision 1', { exact: true }).waitFor();
+    const id = idFromUrl(page);
+    await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Site settings' }).click();
+    await expect.poll(() => page.url()).toBe(`${b.origin}/studio/documents/site/${id}`);
+    expect(await page.getByLabel('Site name').inputValue()).toBe('My site');
     await page.close();
   });
 

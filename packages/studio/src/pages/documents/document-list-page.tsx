@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { client } from '../../api/client';
 import { useSession } from '../../auth/session';
@@ -53,6 +53,13 @@ export default function DocumentListPage() {
       return q.page();
     },
   });
+
+  // A singleton has one document: its page is that document's form (or the form creating it).
+  const first = list.data?.data[0];
+  const singleton = schema?.type === 'singleton';
+  useEffect(() => {
+    if (singleton && list.data && !list.isFetching) navigate(`/documents/${type}/${first ? String(first._id) : 'new'}`, { replace: true });
+  }, [singleton, list.data, list.isFetching, first, type, navigate]);
 
   const set = (key: string, value: string) => {
     const next = new URLSearchParams(params);

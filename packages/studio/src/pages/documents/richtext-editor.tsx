@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 /**
  * Rich text as HTML the server's sanitizer keeps (docs/api.md, "Documents": paragraphs, headings,
@@ -32,9 +32,30 @@ export default function RichTextEditor(props: {
     document.execCommand(command, false, arg);
     emit();
   };
-  const link = () => {
-    const url = window.prompt('Link address (https://…)');
-    if (url && /^(https?:|mailto:|tel:)/i.test(url.trim())) run('createLink', url.trim());
+  // The link form takes the focus, so the selection is kept and put back before the link is made.
+  const [linking, setLinking] = useState<Range | null>(null);
+  const [url, setUrl] = useState('');
+  const startLink = () => {
+    const sel = window.getSelection();
+    const range = sel && sel.rangeCount > 0 && ref.current?.contains(sel.anchorNode) ? sel.getRangeAt(0).cloneRange() : null;
+    setUrl('https://');
+    setLinking(range ?? document.createRange());
+  };
+  const addLink = () => {
+    const address = url.trim();
+    const range = linking;
+    setLinking(null);
+    if (!range || !/^(https?:|mailto:|tel:)/i.test(address)) return;
+    ref.current?.focus();
+    const sel = window.getSelection();
+    sel?.removeAllRanges();
+    sel?.addRange(range);
+    if (range.collapsed)
+      run(
+        'insertHTML',
+        `<a href="${address.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`)}">${address.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`)}</a>`,
+      );
+    else run('createLink', address);
   };
 
   return (
@@ -49,7 +70,7 @@ export default function RichTextEditor(props: {
             <em>I</em>
             <span className="visually-hidden">Italic</span>
           </button>
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={link}>
+          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={startLink} aria-expanded={!!linking}>
             Link
           </button>
           <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('insertUnorderedList')}>
@@ -63,6 +84,31 @@ export default function RichTextEditor(props: {
           </button>
           <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('formatBlock', 'p')}>
             Paragraph
+          </button>
+        </div>
+      )}
+      {linking && (
+        <div className="row">
+          <label className="inline">
+            Link address
+            <input
+              type="url"
+              value={url}
+              autoFocus
+              onChange={(e) => setUrl(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault();
+                  addLink();
+                } else if (e.key === 'Escape') setLinking(null);
+              }}
+            />
+          </label>
+          <button type="button" onClick={addLink}>
+            Add link
+          </button>
+          <button type="button" onClick={() => setLinking(null)}>
+            Cancel
           </button>
         </div>
       )}
