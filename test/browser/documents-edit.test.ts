@@ -195,6 +195,13 @@ describe('studio documents', () => {
     await diff.getByRole('row', { name: /Views\s+1\s+2/ }).waitFor();
     await expectAccessible(page, 'revision history');
     await screenshot(page, 'documents-history');
+    // Dark theme at tablet width: one column, contrast still checked by axe.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 820, height: 1100 });
+    await expectAccessible(page, 'revision history, dark, tablet');
+    await screenshot(page, 'documents-history-dark-tablet');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
     await diff.getByRole('button', { name: 'Restore revision 1' }).click();
     await page.getByText('revision 3', { exact: true }).waitFor();
     await expect.poll(() => page.getByLabel('Title *').inputValue()).toBe('First words');
