@@ -72,9 +72,7 @@ export default function DocumentListPage() {
   const total = list.data?.meta.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const canWrite = allows(session, 'content:write', type);
-  const shown = fields
-    .filter((f) => ['string', 'select', 'reference', 'date', 'datetime', 'number', 'integer'].includes(f.type))
-    .slice(1, 3);
+  const shown = fields.filter((f) => ['string', 'select', 'date', 'datetime', 'number', 'integer'].includes(f.type)).slice(1, 3);
 
   return (
     <>
