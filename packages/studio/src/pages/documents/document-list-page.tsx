@@ -1,32 +1,221 @@
-import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useId, type ReactNode } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { client } from '../../api/client';
+import { useSession } from '../../auth/session';
 import { documentTitle } from '../../shell/global-search';
 import { ErrorMessage } from '../../ui/error-message';
 import { usePageTitle } from '../../ui/page-title';
+import './documents.css';
+import { StatusBadge } from './status-badge';
+import { allows, fieldLabel, fieldsOf, referenceTargets, selectOptions, STATUSES, useSchema, type Field } from './schema';
 
-/** The documents of one type: a plain list until the document pages land. */
+const PAGE_SIZE = 20;
+
+/**
+ * The documents of one type: full-text search, filters on status, select and reference fields,
+ * sort and pages (docs/api.md, "List queries"). The state lives in the address (`?q=&sort=&page=
+ * &f.<field>=`), so a filtered list can be reloaded and shared.
+ */
 export default function DocumentListPage() {
   const { type = '' } = useParams();
-  usePageTitle(type);
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const session = useSession();
+  const { schema, error: schemaError } = useSchema(type);
+  const title = schema?.title ?? type;
+  usePageTitle(title);
+  const id = useId();
+
+  const fields = fieldsOf(schema);
+  const filterable = fields.filter((f) => f.type === 'select' || f.type === 'reference');
+  const sortable = fields.filter((f) =>
+    ['string', 'email', 'url', 'number', 'integer', 'date', 'datetime', 'select', 'boolean'].includes(f.type),
+  );
+  const search = params.get('q') ?? '';
+  const sort = params.get('sort') ?? '-_updatedAt';
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const filters: Record<string, string> = {};
+  for (const [k, v] of params) if (k.startsWith('f.') && v) filters[k.slice(2)] = v;
+
   const list = useQuery({
-    queryKey: ['documents', type, 'list'],
-    queryFn: () => client.collections(type).query().orderBy('-_updatedAt').limit(50).page(),
+    queryKey: ['documents', type, 'list', search, sort, page, filters],
+    placeholderData: keepPreviousData,
+    queryFn: () => {
+      let q = client
+        .collections(type)
+        .query()
+        .orderBy(sort as '_updatedAt')
+        .limit(PAGE_SIZE)
+        .offset((page - 1) * PAGE_SIZE);
+      if (search.trim()) q = q.search(search.trim());
+      for (const [field, value] of Object.entries(filters)) q = q.where(field as '_status', value);
+      return q.page();
+    },
   });
+
+  // A singleton has one document: its page is that document's form (or the form creating it).
+  const first = list.data?.data[0];
+  const singleton = schema?.type === 'singleton';
+  useEffect(() => {
+    if (singleton && list.data && !list.isFetching) navigate(`/documents/${type}/${first ? String(first._id) : 'new'}`, { replace: true });
+  }, [singleton, list.data, list.isFetching, first, type, navigate]);
+
+  const set = (key: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    if (key !== 'page') next.delete('page');
+    setParams(next, { replace: true });
+  };
+
+  const total = list.data?.meta.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const canWrite = allows(session, 'content:write', type);
+  const shown = fields.filter((f) => ['string', 'select', 'date', 'datetime', 'number', 'integer'].includes(f.type)).slice(1, 3);
+
   return (
     <>
-      <h1>{type}</h1>
+      <div className="doc-header">
+        <h1>{title}</h1>
+        {canWrite && (
+          <button type="button" className="primary" onClick={() => navigate(`/documents/${type}/new`)}>
+            New {title}
+          </button>
+        )}
+      </div>
+      <ErrorMessage error={schemaError} />
+      <div className="doc-toolbar" role="search" aria-label={`Search ${title}`}>
+        <Control label={`Search ${title}`}>
+          {(cid) => (
+            <input
+              id={cid}
+              type="search"
+              value={search}
+              onChange={(e) => set('q', e.target.value)}
+              placeholder="Words in any text field…"
+            />
+          )}
+        </Control>
+        <Control label="Status">
+          {(cid) => (
+            <select id={cid} value={filters._status ?? ''} onChange={(e) => set('f._status', e.target.value)}>
+              <option value="">Any</option>
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          )}
+        </Control>
+        {filterable.map((f) => (
+          <FilterSelect key={f.name} field={f} value={filters[f.name] ?? ''} onChange={(v) => set(`f.${f.name}`, v)} />
+        ))}
+        <Control label="Sort by">
+          {(cid) => (
+            <select id={cid} value={sort} onChange={(e) => set('sort', e.target.value)}>
+              <option value="-_updatedAt">Last updated</option>
+              <option value="-_createdAt">Newest</option>
+              <option value="_createdAt">Oldest</option>
+              {sortable.flatMap((f) => [
+                <option key={f.name} value={f.name}>
+                  {fieldLabel(f)} (A→Z)
+                </option>,
+                <option key={`-${f.name}`} value={`-${f.name}`}>
+                  {fieldLabel(f)} (Z→A)
+                </option>,
+              ])}
+            </select>
+          )}
+        </Control>
+      </div>
       <ErrorMessage error={list.error} />
-      {list.data && list.data.data.length === 0 && <p className="muted">No documents yet.</p>}
-      {list.data && list.data.data.length > 0 && (
-        <ul>
-          {list.data.data.map((d) => (
-            <li key={String(d._id)}>
-              <Link to={`/documents/${type}/${String(d._id)}`}>{documentTitle(d)}</Link> <span className="muted">{String(d._status)}</span>
-            </li>
-          ))}
-        </ul>
+      {list.data && list.data.data.length === 0 && (
+        <p className="muted">{search || Object.keys(filters).length ? 'No documents match.' : 'No documents yet.'}</p>
       )}
+      {list.data && list.data.data.length > 0 && (
+        <table className="doc-table" aria-describedby={`${id}-count`}>
+          <thead>
+            <tr>
+              <th scope="col">Title</th>
+              {shown.map((f) => (
+                <th scope="col" key={f.name}>
+                  {fieldLabel(f)}
+                </th>
+              ))}
+              <th scope="col">Status</th>
+              <th scope="col">Updated</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.data.map((d) => (
+              <tr key={String(d._id)}>
+                <td>
+                  <Link to={`/documents/${type}/${String(d._id)}`}>{documentTitle(d)}</Link>
+                </td>
+                {shown.map((f) => (
+                  <td key={f.name}>{d[f.name] === undefined || d[f.name] === null ? '' : String(d[f.name])}</td>
+                ))}
+                <td>
+                  <StatusBadge status={d._status} />
+                </td>
+                <td>{new Date(String(d._updatedAt)).toLocaleString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav className="pager" aria-label="Pages">
+        <span id={`${id}-count`} className="muted">
+          {total} document{total === 1 ? '' : 's'} · page {page} of {pages}
+        </span>
+        <button type="button" disabled={page <= 1} onClick={() => set('page', String(page - 1))}>
+          Previous page
+        </button>
+        <button type="button" disabled={page >= pages} onClick={() => set('page', String(page + 1))}>
+          Next page
+        </button>
+      </nav>
     </>
+  );
+}
+
+/** A filter on a select field (its options) or a reference field (the first 100 documents it may point at). */
+function FilterSelect({ field, value, onChange }: { field: Field; value: string; onChange: (v: string) => void }) {
+  const targets = referenceTargets(field);
+  const refs = useQuery({
+    queryKey: ['documents', 'filter-options', targets],
+    enabled: field.type === 'reference',
+    queryFn: async () => {
+      const lists = await Promise.all(targets.map((t) => client.collections(t).query().orderBy('-_updatedAt').limit(100).page()));
+      return lists.flatMap((l) => l.data.map((d) => ({ value: String(d._id), title: documentTitle(d) })));
+    },
+  });
+  const options = field.type === 'select' ? selectOptions(field) : (refs.data ?? []);
+  return (
+    <Control label={fieldLabel(field)}>
+      {(cid) => (
+        <select id={cid} value={value} onChange={(e) => onChange(e.target.value)}>
+          <option value="">Any</option>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.title}
+            </option>
+          ))}
+        </select>
+      )}
+    </Control>
+  );
+}
+
+/** A toolbar control with a `for` label (a wrapping label would name a select by its options too). */
+function Control({ label, children }: { label: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className="doc-control">
+      <label htmlFor={id}>{label}</label>
+      {children(id)}
+    </div>
   );
 }

@@ -1,0 +1,165 @@
+import { VellumApiError } from '@vellum/client';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { client } from '../../api/client';
+import type { Session } from '../../auth/session';
+import { documentTitle } from '../../shell/global-search';
+import { ErrorMessage } from '../../ui/error-message';
+import { ConfirmDialog } from './confirm-dialog';
+import { allows, type Doc } from './schema';
+
+interface Referrer {
+  field: string;
+  type?: string;
+  id?: string;
+  message: string;
+}
+
+/**
+ * Publish, unpublish, archive and delete, as the user's permissions allow (docs/api.md,
+ * "Permissions"): an action the user may not take is left out or disabled, with the reason.
+ * A status change saves the form with it (one `PUT` with `If-Match`).
+ */
+export function DocumentActions(props: {
+  type: string;
+  doc: Doc;
+  session: Session;
+  busy: boolean;
+  dirty: boolean;
+  onStatus(status: 'draft' | 'published' | 'archived'): void;
+  onDeleted(): void;
+}) {
+  const { type, doc, session, busy, onStatus } = props;
+  const status = String(doc._status);
+  const canWrite = allows(session, 'content:write', type);
+  const canPublish = allows(session, 'content:publish', type);
+  const canDelete = allows(session, 'content:delete', type);
+  const published = status === 'published';
+  const [confirming, setConfirming] = useState(false);
+  const [referrers, setReferrers] = useState<Referrer[]>();
+  const [failure, setFailure] = useState<unknown>();
+  const [deleting, setDeleting] = useState(false);
+
+  async function remove(force: boolean) {
+    setDeleting(true);
+    setFailure(undefined);
+    try {
+      await client.collections(type).delete(String(doc._id), { force });
+      setConfirming(false);
+      props.onDeleted();
+    } catch (err) {
+      if (err instanceof VellumApiError && err.code === 'CONFLICT' && err.details?.length) {
+        setReferrers(
+          err.details.map((d) => {
+            const m = /referenced by (\S+) (\S+)/.exec(d.message);
+            return { field: d.field, type: m?.[1], id: m?.[2], message: d.message };
+          }),
+        );
+      } else setFailure(err);
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  const reasons: string[] = [];
+  if (!canPublish) reasons.push('Publishing and unpublishing need the content:publish permission.');
+  if (!canDelete) reasons.push('Deleting needs the content:delete permission.');
+
+  return (
+    <section className="stack" aria-labelledby="doc-actions-title">
+      <h2 id="doc-actions-title">Status</h2>
+      <div className="row">
+        {canPublish && !published && (
+          <button type="button" className="primary" disabled={busy} onClick={() => onStatus('published')}>
+            {props.dirty ? 'Save and publish' : 'Publish'}
+          </button>
+        )}
+        {canPublish && published && (
+          <button type="button" disabled={busy} onClick={() => onStatus('draft')}>
+            Unpublish
+          </button>
+        )}
+        {canWrite && status !== 'archived' && (
+          <button
+            type="button"
+            disabled={busy || (published && !canPublish)}
+            title={published && !canPublish ? 'Archiving a published document unpublishes it: that needs content:publish.' : undefined}
+            onClick={() => onStatus('archived')}
+          >
+            Archive
+          </button>
+        )}
+        {canWrite && status === 'archived' && (
+          <button type="button" disabled={busy} onClick={() => onStatus('draft')}>
+            Move to draft
+          </button>
+        )}
+        {canDelete && (
+          <button
+            type="button"
+            className="danger"
+            disabled={busy}
+            onClick={() => {
+              setReferrers(undefined);
+              setFailure(undefined);
+              setConfirming(true);
+            }}
+          >
+            Delete
+          </button>
+        )}
+      </div>
+      {canWrite && published && !canPublish && (
+        <p className="field-help">Archiving a published document unpublishes it: that needs content:publish.</p>
+      )}
+      {reasons.map((r) => (
+        <p key={r} className="field-help">
+          {r}
+        </p>
+      ))}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={referrers ? 'This document is referenced' : 'Delete this document?'}
+        actions={
+          <>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+            <button type="button" className="danger" disabled={deleting} onClick={() => void remove(!!referrers)}>
+              {referrers ? 'Delete anyway' : 'Delete'}
+            </button>
+          </>
+        }
+      >
+        {referrers ? (
+          <>
+            <p>Other documents point at it. Deleted anyway, they keep an id that leads nowhere.</p>
+            <ul aria-label="Referenced by">
+              {referrers.map((r, i) => (
+                <li key={i}>
+                  {r.type && r.id ? <ReferrerLink type={r.type} id={r.id} onClick={() => setConfirming(false)} /> : r.message}{' '}
+                  <span className="muted">({r.field})</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p>It is removed with its history. This cannot be undone.</p>
+        )}
+        <ErrorMessage error={failure} />
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+/** A referring document by its title (read when the 409 lists it), else by type and id. */
+function ReferrerLink({ type, id, onClick }: { type: string; id: string; onClick(): void }) {
+  const doc = useQuery({ queryKey: ['documents', type, 'one', id], queryFn: () => client.collections(type).get(id), retry: false });
+  return (
+    <Link to={`/documents/${type}/${id}`} onClick={onClick}>
+      {doc.data ? `${documentTitle(doc.data)} (${type})` : `${type} ${id}`}
+    </Link>
+  );
+}

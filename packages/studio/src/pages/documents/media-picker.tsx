@@ -1,0 +1,130 @@
+import type { Media } from '@vellum/client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDeferredValue, useState } from 'react';
+import { client } from '../../api/client';
+import { useSession } from '../../auth/session';
+import { errorText } from '../../ui/error-message';
+import { allows, type Field } from './schema';
+
+/** The MIME types an image or file field accepts (`accept`), as the file input's `accept`. */
+function acceptOf(field: Field): string | undefined {
+  const accept = Array.isArray(field.accept) ? (field.accept as string[]) : field.accept ? [String(field.accept)] : [];
+  const list = accept.length ? accept : field.type === 'image' ? ['image/'] : [];
+  return list.length ? list.map((a) => (a.endsWith('/') ? `${a}*` : a)).join(',') : undefined;
+}
+
+/**
+ * An image or file field: the chosen media (thumbnail or name), an upload in place
+ * (`POST /media`, then the field holds the new id), or a choice from the library by search.
+ */
+export function MediaPicker(props: { field: Field; value?: string; onChange(v: unknown): void; disabled?: boolean; label: string }) {
+  const { field, value, onChange, disabled, label } = props;
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const [browsing, setBrowsing] = useState(false);
+  const [search, setSearch] = useState('');
+  const deferred = useDeferredValue(search.trim());
+  const [progress, setProgress] = useState<number>();
+  const [error, setError] = useState<string>();
+  const isImage = field.type === 'image';
+
+  const media = useQuery({ queryKey: ['media', value], enabled: !!value, queryFn: () => client.getMedia(value!) });
+  const library = useQuery({
+    queryKey: ['media', 'picker', field.type, deferred],
+    enabled: browsing,
+    queryFn: () => client.listMedia({ limit: 12, type: isImage ? 'image/' : undefined, search: deferred || undefined }),
+  });
+
+  async function upload(file: File) {
+    setError(undefined);
+    setProgress(0);
+    try {
+      const m = await client.uploadMedia(file, { onProgress: (sent, total) => setProgress(Math.round((sent / total) * 100)) });
+      queryClient.setQueryData(['media', m._id], m);
+      onChange(m._id);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setProgress(undefined);
+    }
+  }
+
+  return (
+    <div className="stack">
+      <div className="row">
+        {value && media.data && <MediaPreview media={media.data} />}
+        {value && media.isError && <span className="muted">Missing media {value}</span>}
+        {!value && <span className="muted">None chosen</span>}
+      </div>
+      {!disabled && (
+        <div className="row">
+          {allows(session, 'media:upload') && (
+            <label className="inline">
+              Upload {label}
+              <input
+                type="file"
+                accept={acceptOf(field)}
+                onChange={(e) => {
+                  const file = e.target.files?.[0];
+                  e.target.value = '';
+                  if (file) void upload(file);
+                }}
+              />
+            </label>
+          )}
+          <button type="button" aria-expanded={browsing} onClick={() => setBrowsing(!browsing)}>
+            Choose from library
+          </button>
+          {value && (
+            <button type="button" onClick={() => onChange(undefined)} aria-label={`Clear ${label}`}>
+              Clear
+            </button>
+          )}
+        </div>
+      )}
+      {progress !== undefined && <progress max={100} value={progress} aria-label={`Uploading ${label}`} />}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {browsing && !disabled && (
+        <div className="stack">
+          <label>
+            Search media
+            <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+          </label>
+          {library.data && library.data.data.length === 0 && <span className="muted">Nothing found.</span>}
+          <ul className="picker-results" aria-label="Media results">
+            {library.data?.data.map((m) => (
+              <li key={m._id}>
+                <button
+                  type="button"
+                  onClick={() => {
+                    queryClient.setQueryData(['media', m._id], m);
+                    onChange(m._id);
+                    setBrowsing(false);
+                  }}
+                >
+                  {m.title || m.originalFilename}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function MediaPreview({ media }: { media: Media }) {
+  const thumb = media.variants.thumb ?? (media.mimeType.startsWith('image/') ? media.url : undefined);
+  return (
+    <figure className="stack media-figure">
+      {thumb && <img className="media-thumb" src={thumb} alt={media.alt ?? media.title ?? media.originalFilename} />}
+      <figcaption className="muted">
+        <a href={media.url}>{media.originalFilename}</a>
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,99 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { client } from '../../api/client';
+import { StatusBadge } from './status-badge';
+import { ErrorMessage } from '../../ui/error-message';
+import { ownValues, stable } from './document-values';
+import { fieldLabel, type Doc, type Field } from './schema';
+
+/** A field's value as one line of text for the diff. */
+const shown = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v : stable(v));
+
+/**
+ * The stored versions of the document, newest first (`GET …/revisions`): one chosen is compared
+ * field by field with the current one, and can be restored (a new revision with its fields; the
+ * status is kept, docs/api.md "Documents").
+ */
+export function RevisionHistory(props: { type: string; doc: Doc; fields: Field[]; canRestore: boolean; onRestored(): void }) {
+  const { type, doc, fields } = props;
+  const id = String(doc._id);
+  const api = client.collections(type);
+  const queryClient = useQueryClient();
+  const [chosen, setChosen] = useState<number>();
+  const [failure, setFailure] = useState<unknown>();
+  const [restoring, setRestoring] = useState(false);
+  const revisions = useQuery({
+    queryKey: ['documents', type, 'revisions', id, doc._rev],
+    queryFn: () => api.revisions(id, { limit: 50 }),
+  });
+  const revision = revisions.data?.data.find((r) => r._rev === chosen);
+  const before = ownValues(revision?.data as Doc | undefined, fields);
+  const now = ownValues(doc, fields);
+  const changed = fields.filter((f) => stable(before[f.name]) !== stable(now[f.name]));
+
+  async function restore(rev: number) {
+    setRestoring(true);
+    setFailure(undefined);
+    try {
+      await api.restore(id, rev);
+      setChosen(undefined);
+      await queryClient.invalidateQueries({ queryKey: ['documents', type, 'revisions', id] });
+      props.onRestored();
+    } catch (err) {
+      setFailure(err);
+    } finally {
+      setRestoring(false);
+    }
+  }
+
+  return (
+    <section className="stack" aria-labelledby="doc-history-title">
+      <h2 id="doc-history-title">History</h2>
+      <ErrorMessage error={revisions.error} />
+      <ul className="revision-list">
+        {revisions.data?.data.map((r) => (
+          <li key={r._rev}>
+            <button type="button" aria-pressed={chosen === r._rev} onClick={() => setChosen(chosen === r._rev ? undefined : r._rev)}>
+              Revision {r._rev}
+            </button>{' '}
+            <StatusBadge status={r._status} /> <span className="muted">{new Date(r._updatedAt).toLocaleString()}</span>
+            {r._rev === doc._rev && <span className="muted"> (current)</span>}
+          </li>
+        ))}
+      </ul>
+      {revision && (
+        <div className="stack" role="region" aria-label={`Changes since revision ${revision._rev}`}>
+          {changed.length === 0 ? (
+            <p className="muted">Revision {revision._rev} has the same fields as the current one.</p>
+          ) : (
+            <table className="diff-table">
+              <caption className="visually-hidden">Fields that differ between revision {revision._rev} and the current one</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col">Revision {revision._rev}</th>
+                  <th scope="col">Current</th>
+                </tr>
+              </thead>
+              <tbody>
+                {changed.map((f) => (
+                  <tr key={f.name}>
+                    <th scope="row">{fieldLabel(f)}</th>
+                    <td className="diff-removed">{shown(before[f.name])}</td>
+                    <td className="diff-added">{shown(now[f.name])}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {props.canRestore && revision._rev !== doc._rev && (
+            <button type="button" disabled={restoring} onClick={() => void restore(revision._rev)}>
+              Restore revision {revision._rev}
+            </button>
+          )}
+          <ErrorMessage error={failure} />
+        </div>
+      )}
+    </section>
+  );
+}

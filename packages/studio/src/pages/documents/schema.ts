@@ -1,0 +1,75 @@
+import type { SchemaDefinition } from '@vellum/client';
+import { useQuery } from '@tanstack/react-query';
+import { client } from '../../api/client';
+import type { Session } from '../../auth/session';
+
+/** A field of a schema (docs/api.md, "Schemas"): `{name, title?, type, required?, …}` plus its type's options. */
+export interface Field {
+  name: string;
+  type: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+  [option: string]: unknown;
+}
+
+export type Doc = Record<string, unknown>;
+
+/** `GET /config/schemas`, read once per session and kept. */
+export function useSchemas() {
+  return useQuery({ queryKey: ['config', 'schemas'], queryFn: () => client.config.schemas(), staleTime: Infinity });
+}
+
+export function useSchema(type: string): { schema?: SchemaDefinition; error: unknown; loading: boolean } {
+  const q = useSchemas();
+  return { schema: q.data?.find((s) => s.name === type), error: q.error, loading: q.isPending };
+}
+
+export const fieldsOf = (schema: SchemaDefinition | undefined): Field[] => (schema?.fields ?? []) as Field[];
+
+/** The label of a field: its `title`, else its name with the first letter up and camelCase split. */
+export function fieldLabel(f: Pick<Field, 'name' | 'title'>): string {
+  if (f.title) return f.title;
+  const words = f.name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The options of a select field: strings, or `{value, title}` objects. */
+export function selectOptions(f: Field): Array<{ value: string; title: string }> {
+  const raw = (f.options ?? f.list ?? []) as unknown[];
+  return raw.map((o) =>
+    typeof o === 'object' && o !== null
+      ? { value: String((o as Doc).value), title: String((o as Doc).title ?? (o as Doc).value) }
+      : { value: String(o), title: String(o) },
+  );
+}
+
+/** The schema names a reference field may point at (`to`: one name or several). */
+export const referenceTargets = (f: Field): string[] => (Array.isArray(f.to) ? (f.to as string[]) : f.to ? [String(f.to)] : []);
+
+/**
+ * Whether the session may do `area:action` (`media:upload`), or with `type` an action on that
+ * schema's documents: the rule of the spec's permissions, which the server applies — an admin,
+ * `<type>:<action>`, `<type>:*`, `content:<action>` or `content:*`.
+ */
+export function allows(session: Session, permission: string, type?: string): boolean {
+  if (session.user?.role === 'admin') return true;
+  const [area, action] = permission.split(':');
+  const held = new Set(session.permissions);
+  if (held.has(permission) || held.has(`${area}:*`)) return true;
+  return !!type && area === 'content' && (held.has(`${type}:${action}`) || held.has(`${type}:*`));
+}
+
+/** The slug rule of docs/api.md ("Documents"), for the "Generate" button: the server applies the same. */
+export function slugify(text: string, max = 96): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, max)
+    .replace(/-+$/, '');
+}
+
+export const STATUSES = ['draft', 'published', 'archived'] as const;
