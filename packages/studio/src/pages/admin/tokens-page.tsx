@@ -11,6 +11,7 @@ import { CopyOnce } from './copy-once';
 import { hasPermission, isAdmin, NotAllowed, useAllowed } from './not-allowed';
 import { PermissionPicker } from './permission-picker';
 
+const TABLE_LABEL = 'API tokens';
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
 /**
@@ -90,7 +91,7 @@ export default function TokensPage() {
         <ErrorMessage error={tokens.error} />
         {tokens.data && tokens.data.data.length === 0 && <p className="muted">No API tokens yet.</p>}
         {tokens.data && tokens.data.data.length > 0 && (
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0} role="region" aria-label={TABLE_LABEL}>
             <table className="data-table">
               <thead>
                 <tr>
