@@ -55,7 +55,7 @@ describe('studio account', () => {
     await page.getByRole('alert').waitFor();
     expect(await loginStatus('pwuser', 'third-password-3')).toBe(401);
     await expectAccessible(page, 'account page');
-    await screenshot(page, 'account');
+    await screenshot(page, 'account-password');
     await page.close();
   });
 
@@ -115,6 +115,95 @@ describe('studio account', () => {
     expect((await b.t.request({ method: 'POST', url: '/api/auth/validate', token: tokens.access_token })).statusCode).toBe(401);
     const grants = await b.t.request({ method: 'GET', url: '/api/auth/grants', token: bearer });
     expect(grants.json().data).toEqual([]);
+    await page.close();
+  });
+
+  it('adds a passkey with the virtual authenticator, renames it and deletes it', async () => {
+    await createUser('keyuser');
+    const bearer = await b.t.login('keyuser', PASSWORD);
+    const passkeys = async () => (await b.t.request({ method: 'GET', url: '/api/auth/passkey/credentials', token: bearer })).json().data;
+    const page = await b.newPage();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    });
+    await signIn(page, b.origin, 'keyuser', PASSWORD, '/studio/account');
+    const section = page.getByRole('region', { name: 'Passkeys' });
+    await section.getByRole('button', { name: 'Add a passkey' }).click();
+    await section.getByText('Passkey added.').waitFor();
+    const [added] = await passkeys();
+    await section.getByRole('button', { name: `Rename ${added.name}` }).click();
+    await section.getByLabel(`New name for ${added.name}`).fill('Work laptop');
+    await section.getByRole('button', { name: 'Save name' }).click();
+    await section.getByText('Work laptop').waitFor();
+    expect((await passkeys())[0].name).toBe('Work laptop');
+    await screenshot(page, 'account-passkeys');
+    await section.getByRole('button', { name: 'Delete Work laptop' }).click();
+    await page.getByRole('dialog', { name: 'Delete the passkey “Work laptop”?' }).getByRole('button', { name: 'Delete passkey' }).click();
+    await section.getByText('No passkeys yet.').waitFor();
+    expect(await passkeys()).toEqual([]);
+    await page.close();
+  });
+
+  it('lists trusted devices and revokes one, then all', async () => {
+    await createUser('trustuser');
+    const page = await b.newPage();
+    await signIn(page, b.origin, 'trustuser', PASSWORD, '/studio/account');
+    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    const bearer = await b.t.login('trustuser', PASSWORD);
+    const devices = async () => (await b.t.request({ method: 'GET', url: '/api/auth/mfa/trusted-devices', token: bearer })).json().data;
+    // A fresh authenticator (a code works once, so each device gets its own), then a sign-in that trusts the device.
+    const trust = async (name: string, again = false) => {
+      // Turning the method off forgets the trusted devices: the second device is made after that.
+      if (again) {
+        const off = await b.t.request({
+          method: 'POST',
+          url: '/api/auth/mfa/disable',
+          token: bearer,
+          payload: { method: 'totp', password: PASSWORD },
+        });
+        expect(off.statusCode, off.body).toBe(200);
+      }
+      const secret = (await b.t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', token: bearer })).json().data.secret as string;
+      const on = await b.t.request({
+        method: 'POST',
+        url: '/api/auth/mfa/setup/totp/verify',
+        token: bearer,
+        payload: { code: totp(secret) },
+      });
+      expect(on.statusCode, on.body).toBe(200);
+      const login = await b.t.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'trustuser', password: PASSWORD } });
+      const verified = await b.t.request({
+        method: 'POST',
+        url: '/api/auth/mfa/verify',
+        payload: {
+          mfaToken: login.json().data.mfaToken,
+          code: totp(secret, 1),
+          method: 'totp',
+          trustDevice: true,
+          deviceId: `browser-test-device-${name}`,
+          deviceName: name,
+        },
+      });
+      expect(verified.statusCode, verified.body).toBe(200);
+    };
+    await trust('Phone');
+    expect(await devices()).toHaveLength(1);
+    await page.reload();
+    const section = page.getByRole('region', { name: 'Trusted devices' });
+    await section.getByRole('button', { name: 'Revoke Phone' }).click();
+    await page.getByRole('dialog', { name: 'Stop trusting “Phone”?' }).getByRole('button', { name: 'Revoke' }).click();
+    await section.getByText('No trusted devices').waitFor();
+    expect(await devices()).toEqual([]);
+
+    await trust('Tablet', true);
+    await page.reload();
+    await section.getByText('Tablet').waitFor();
+    await section.getByRole('button', { name: 'Revoke all devices' }).click();
+    await page.getByRole('dialog', { name: 'Stop trusting every device?' }).getByRole('button', { name: 'Revoke all' }).click();
+    await section.getByText('No trusted devices').waitFor();
+    expect(await devices()).toEqual([]);
     await page.close();
   });
 });
