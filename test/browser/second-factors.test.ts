@@ -131,6 +131,9 @@ describe('second factors', () => {
 
     await page.getByRole('button', { name: /Account/ }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    // Signing out is not a session that ended by itself.
+    await expect(page.getByText('Your session has ended').count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.getByRole('heading', { name: /Welcome/ }).waitFor();
     expect(await page.getByRole('button', { name: /Account/ }).textContent()).toContain('admin');

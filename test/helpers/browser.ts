@@ -54,10 +54,11 @@ function deepMerge(base: Obj, extra: Obj): Obj {
   return out;
 }
 
-/** Starts the app (passkeys on, `server.publicUrl` its own address) and Chromium with a fresh profile. */
-export async function startBrowserApp(config: Record<string, unknown> = {}): Promise<BrowserApp> {
+/** Starts the app (passkeys on, `server.publicUrl` its own address) and Chromium with a fresh profile; `config` may depend on the address. */
+export async function startBrowserApp(config: Obj | ((origin: string) => Obj) = {}): Promise<BrowserApp> {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
+  if (typeof config === 'function') config = config(origin);
   const t = await startTestApp(
     deepMerge(
       { server: { publicUrl: origin }, security: { passkey: { enabled: true, rpId: 'localhost', rpName: 'Vellum', origin } } },

@@ -36,7 +36,7 @@ describe('layering of packages/*/src', () => {
 
   it('database drivers and Kysely are imported only in storage/', () => holds('databaseDrivers', 'database packages outside storage/'));
 
-  it('the client never imports the server or the CLI; the server uses only the client’s wire types, type-only', () =>
+  it('the client never imports the server or the CLI; the server uses only the client’s wire types, type-only; the studio only the client’s browser entry', () =>
     holds('packages', 'imports across packages against their direction'));
 
   it('has no import cycle, type-only imports included', () => holds('cycles', 'import cycles'));

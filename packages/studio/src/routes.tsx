@@ -3,6 +3,7 @@ import { createBrowserRouter } from 'react-router';
 import { RequireAuth } from './auth/require-auth';
 import SignInPage from './auth/sign-in-page';
 import { Layout } from './shell/layout';
+import { RouteError } from './ui/route-error';
 
 /**
  * The studio's pages (docs/studio.md, "Pages"). Every page but sign-in is its own chunk
@@ -37,31 +38,36 @@ const page = (Page: LazyExoticComponent<ComponentType>) => (
 
 export const router = createBrowserRouter(
   [
-    { path: '/sign-in', element: <SignInPage /> },
-    { path: '/reset-password', element: page(ResetPasswordPage) },
-    { path: '/accept-invite', element: page(ResetPasswordPage) },
-    { path: '/claim', element: page(ClaimPage) },
-    { path: '/auth/idp/callback', element: page(IdpCallbackPage) },
-    { path: '/auth/device', element: <RequireAuth studio={false}>{page(DevicePage)}</RequireAuth> },
-    { path: '/auth/authorize', element: <RequireAuth studio={false}>{page(AuthorizePage)}</RequireAuth> },
     {
-      path: '/',
-      element: (
-        <RequireAuth>
-          <Layout />
-        </RequireAuth>
-      ),
+      errorElement: <RouteError />,
       children: [
-        { index: true, element: <HomePage /> },
-        { path: 'documents/:type', element: <DocumentListPage /> },
-        { path: 'documents/:type/:id', element: <DocumentEditPage /> },
-        { path: 'media', element: <MediaPage /> },
-        { path: 'admin/users', element: <UsersPage /> },
-        { path: 'admin/tokens', element: <TokensPage /> },
-        { path: 'admin/settings', element: <SettingsPage /> },
-        { path: 'admin/audit', element: <AuditPage /> },
-        { path: 'account', element: <AccountPage /> },
-        { path: '*', element: <NotFoundPage /> },
+        { path: '/sign-in', element: <SignInPage /> },
+        { path: '/reset-password', element: page(ResetPasswordPage) },
+        { path: '/accept-invite', element: page(ResetPasswordPage) },
+        { path: '/claim', element: page(ClaimPage) },
+        { path: '/auth/idp/callback', element: page(IdpCallbackPage) },
+        { path: '/auth/device', element: <RequireAuth studio={false}>{page(DevicePage)}</RequireAuth> },
+        { path: '/auth/authorize', element: <RequireAuth studio={false}>{page(AuthorizePage)}</RequireAuth> },
+        {
+          path: '/',
+          element: (
+            <RequireAuth>
+              <Layout />
+            </RequireAuth>
+          ),
+          children: [
+            { index: true, element: <HomePage /> },
+            { path: 'documents/:type', element: <DocumentListPage /> },
+            { path: 'documents/:type/:id', element: <DocumentEditPage /> },
+            { path: 'media', element: <MediaPage /> },
+            { path: 'admin/users', element: <UsersPage /> },
+            { path: 'admin/tokens', element: <TokensPage /> },
+            { path: 'admin/settings', element: <SettingsPage /> },
+            { path: 'admin/audit', element: <AuditPage /> },
+            { path: 'account', element: <AccountPage /> },
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        },
       ],
     },
   ],

@@ -1,4 +1,4 @@
-import { startRegistration } from '@simplewebauthn/browser';
+import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { useState } from 'react';
 import { client } from '../api/client';
 import { ErrorMessage } from '../ui/error-message';
@@ -13,7 +13,7 @@ export function AddPasskeyButton({ onAdded }: { onAdded?: () => void }) {
     setError(undefined);
     try {
       const options = await client.passkeys.registrationOptions();
-      const response = await startRegistration({ optionsJSON: options as never });
+      const response = await startRegistration({ optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON });
       await client.passkeys.register(response);
       setDone(true);
       onAdded?.();

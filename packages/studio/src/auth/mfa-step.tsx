@@ -24,7 +24,8 @@ export function MfaStep({
   onRestart: (err?: unknown) => void;
 }) {
   const [method, setMethod] = useState<Choice>(methods[0] ?? 'backup');
-  const [sent, setSent] = useState(false);
+  // With email as the only method the login has mailed a code already (docs/authentication.md).
+  const [sent, setSent] = useState(methods.length === 1 && methods[0] === 'email');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const choices: Choice[] = [...methods, 'backup'];

@@ -1,5 +1,5 @@
 import type { LoginOutcome } from '@vellum/client';
-import { startAuthentication } from '@simplewebauthn/browser';
+import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
@@ -22,6 +22,8 @@ export function PasswordStep({
   const passkeys = useQuery({ queryKey: ['passkey-status'], queryFn: () => client.passkeys.status(), staleTime: Infinity });
   const idp = useQuery({ queryKey: ['idp-status'], queryFn: () => client.identityProvider.status(), staleTime: Infinity });
 
+  const offerPasskey = passkeys.data?.enabled === true && browserSupportsWebAuthn();
+
   const run = async (fn: () => Promise<void>) => {
     setBusy(true);
     setError(undefined);
@@ -42,7 +44,7 @@ export function PasswordStep({
     run(async () => {
       const options = await client.passkeys.loginOptions();
       // The options are the server's WebAuthn JSON, handed to the browser unchanged.
-      const response = await startAuthentication({ optionsJSON: options as never });
+      const response = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON });
       await client.passkeys.login(response, deviceId());
       await onPasskey();
     });
@@ -69,10 +71,10 @@ export function PasswordStep({
         </button>
       </form>
       <ErrorMessage error={error} />
-      {(passkeys.data?.enabled || idp.data?.enabled) && (
+      {(offerPasskey || idp.data?.enabled) && (
         <div className="stack alternatives">
           <p className="muted">Or</p>
-          {passkeys.data?.enabled && (
+          {offerPasskey && (
             <button type="button" onClick={passkey} disabled={busy}>
               Sign in with a passkey
             </button>

@@ -70,7 +70,7 @@ function NewPassword({ token, invite }: { token: string; invite: boolean }) {
       </p>
     );
   return (
-    <form className="stack" onSubmit={submit} aria-label="New password">
+    <form className="stack" onSubmit={submit} aria-label="Choose a password">
       <label>
         New password
         <input name="password" type="password" autoComplete="new-password" required autoFocus />

@@ -46,10 +46,14 @@ export async function establishSession(): Promise<void> {
   set({ status: 'signedIn', user, permissions: validation.permissions });
 }
 
+let signingOut = false;
+
 export async function signOut(): Promise<void> {
+  signingOut = true;
   try {
     await client.auth.logout();
   } finally {
+    signingOut = false;
     set({ status: 'signedOut', permissions: [] });
   }
 }
@@ -57,7 +61,7 @@ export async function signOut(): Promise<void> {
 /** At start: a refresh token kept by this tab renews the sign-in; otherwise signed out. */
 export async function startSession(): Promise<void> {
   onTokensChange((tokens) => {
-    if (!tokens && state.status === 'signedIn') set({ status: 'signedOut', permissions: [], expired: true });
+    if (!tokens && state.status === 'signedIn' && !signingOut) set({ status: 'signedOut', permissions: [], expired: true });
   });
   if (!restoreStoredTokens()) return set({ status: 'signedOut', permissions: [] });
   try {

@@ -61,11 +61,8 @@ export async function studioRoutes(app: FastifyInstance, { basePath }: { basePat
   const files = readBuild(root);
   const built = files.get('index.html');
   // The studio calls the API under the configured base path.
-  const index = built
-    ? Buffer.from(
-        built.toString('utf8').replace('<meta name="vellum-api" content="/api" />', `<meta name="vellum-api" content="${basePath}" />`),
-      )
-    : NOT_BUILT;
+  const meta = `<meta name="vellum-api" content="${basePath.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}" />`;
+  const index = built ? Buffer.from(built.toString('utf8').replace('<meta name="vellum-api" content="/api" />', meta)) : NOT_BUILT;
 
   const secure = (reply: FastifyReply) =>
     reply.header('x-frame-options', 'DENY').header('content-security-policy', CSP).header('x-content-type-options', 'nosniff');
