@@ -72,4 +72,46 @@ describe('studio API tokens', () => {
     expect(await page.getByRole('alert').textContent()).toContain('needs the tokens:read permission');
     await page.close();
   });
+
+  it('a user with tokens:write can pick only permissions they hold; the server agrees', async () => {
+    const res = await b.t.request({
+      method: 'POST',
+      url: '/api/users',
+      token: admin,
+      payload: {
+        username: 'tokenkeeper',
+        email: 'tokenkeeper@example.com',
+        password: 'browser-password-1',
+        role: 'viewer',
+        permissions: ['tokens:read', 'tokens:write'],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const page = await b.newPage();
+    await signIn(page, b.origin, 'tokenkeeper', 'browser-password-1', '/studio/admin/tokens');
+    await page.getByRole('heading', { name: 'New token' }).waitFor();
+    // A viewer holds content:read (so post:read too), not content:write nor users:read.
+    expect(await page.getByRole('checkbox', { name: 'content:read' }).isDisabled()).toBe(false);
+    expect(await page.getByRole('checkbox', { name: 'post:read' }).isDisabled()).toBe(false);
+    expect(await page.getByRole('checkbox', { name: 'content:write' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'users:read' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'post:*' }).isDisabled()).toBe(true);
+    await page.getByLabel('Name').fill('Reader');
+    await page.getByRole('checkbox', { name: 'post:read' }).check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = await page.getByLabel('New API token').inputValue();
+    const ok = await b.t.request({ method: 'POST', url: '/api/auth/validate', token });
+    expect(ok.json().data.permissions).toEqual(['post:read']);
+    // What the page disables, the server refuses.
+    const bearer = await b.t.login('tokenkeeper', 'browser-password-1');
+    const refused = await b.t.request({
+      method: 'POST',
+      url: '/api/tokens',
+      token: bearer,
+      payload: { name: 'x', permissions: ['content:write'] },
+    });
+    expect(refused.statusCode).toBe(403);
+    await screenshot(page, 'admin-tokens-non-admin');
+    await page.close();
+  });
 });

@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
 import { expectAccessible, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
@@ -74,6 +75,32 @@ describe('studio users', () => {
     await invite.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByRole('status').filter({ hasText: 'Invitation sent to invitee@example.com.' }).waitFor();
     expect(await byUsername('invitee')).toMatchObject({ active: false, role: 'viewer' });
+    await page.close();
+  });
+
+  it('an admin resets the MFA of a user', async () => {
+    const made = await b.t.request({
+      method: 'POST',
+      url: '/api/users',
+      token: admin,
+      payload: { username: 'lostphone', email: 'lostphone@example.com', password: 'browser-password-1', role: 'author' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const bearer = await b.t.login('lostphone', 'browser-password-1');
+    const secret = (await b.t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', token: bearer })).json().data.secret as string;
+    const code = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate();
+    const on = await b.t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp/verify', token: bearer, payload: { code } });
+    expect(on.statusCode, on.body).toBe(200);
+    expect((await byUsername('lostphone')).mfaEnabled).toBe(true);
+
+    const page = await b.newPage();
+    await signIn(page, b.origin, ADMIN.username, ADMIN.password, '/studio/admin/users');
+    const row = page.getByRole('row', { name: /lostphone@example\.com/ });
+    await row.getByRole('button', { name: 'Reset MFA of lostphone' }).click();
+    await page.getByRole('dialog', { name: 'Reset MFA of lostphone?' }).getByRole('button', { name: 'Reset MFA' }).click();
+    await page.getByRole('status').filter({ hasText: 'Second factors of lostphone removed.' }).waitFor();
+    expect(await row.getByRole('button', { name: 'Reset MFA of lostphone' }).count()).toBe(0);
+    expect((await byUsername('lostphone')).mfaEnabled).toBe(false);
     await page.close();
   });
 });

@@ -66,26 +66,6 @@ export default function TokensPage() {
           </div>
         </section>
       )}
-      {mayWrite && (
-        <form className="panel stack" onSubmit={submit} aria-labelledby="create-token-title">
-          <h2 id="create-token-title">New token</h2>
-          <label>
-            Name
-            <input type="text" required value={name} onChange={(e) => setName(e.target.value)} />
-          </label>
-          <PermissionPicker session={session} value={permissions} onChange={setPermissions} />
-          <label>
-            Expires on (empty: never)
-            <input type="date" value={expires} min={new Date().toISOString().slice(0, 10)} onChange={(e) => setExpires(e.target.value)} />
-          </label>
-          <ErrorMessage error={create.error} />
-          <div className="row">
-            <button type="submit" className="primary" disabled={create.isPending || !name.trim() || permissions.length === 0}>
-              Create token
-            </button>
-          </div>
-        </form>
-      )}
       <section aria-labelledby="token-list-title">
         <h2 id="token-list-title">Tokens</h2>
         <ErrorMessage error={tokens.error} />
@@ -139,6 +119,26 @@ export default function TokensPage() {
           </div>
         )}
       </section>
+      {mayWrite && (
+        <form className="panel stack" onSubmit={submit} aria-labelledby="create-token-title">
+          <h2 id="create-token-title">New token</h2>
+          <label>
+            Name
+            <input type="text" required value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <PermissionPicker session={session} value={permissions} onChange={setPermissions} />
+          <label>
+            Expires on (empty: never)
+            <input type="date" value={expires} min={new Date().toISOString().slice(0, 10)} onChange={(e) => setExpires(e.target.value)} />
+          </label>
+          <ErrorMessage error={create.error} />
+          <div className="row">
+            <button type="submit" className="primary" disabled={create.isPending || !name.trim() || permissions.length === 0}>
+              Create token
+            </button>
+          </div>
+        </form>
+      )}
     </>
   );
 }
