@@ -62,6 +62,12 @@ describe('studio users', () => {
     await page.getByLabel('Filter by role').selectOption('');
     await expectAccessible(page, 'users page');
     await screenshot(page, 'admin-users');
+    // The dark theme follows the system, and stays readable.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await row.getByRole('button', { name: 'Edit maria' }).click();
+    await expectAccessible(page, 'edit dialog, dark theme');
+    await screenshot(page, 'admin-users-dark');
+    await page.keyboard.press('Escape');
     await page.close();
   });
 
