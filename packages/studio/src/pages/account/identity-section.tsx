@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../api/client';
+import { IDP_MODE_KEY } from '../../auth/idp-mode';
 import { ErrorMessage } from '../../ui/error-message';
 import { ConfirmDialog } from '../admin/confirm-dialog';
 import { useAction } from './use-action';
@@ -42,6 +43,8 @@ export function IdentitySection() {
               onClick={() =>
                 void run(async () => {
                   const { authorizationUrl } = await client.identityProvider.start('link');
+                  // The callback page completes a link, not a sign-in, when it finds this.
+                  sessionStorage.setItem(IDP_MODE_KEY, 'link');
                   window.location.assign(authorizationUrl);
                 })
               }
