@@ -46,6 +46,8 @@ describe('studio account: identity provider and email codes', () => {
     await section.getByRole('button', { name: 'Unlink Acme SSO' }).waitFor();
     expect(page.url()).toBe(`${b.origin}/studio/account`);
     expect(await linked()).toBe(true);
+    // No authorization server here (oauth2 off): no "Connected applications" section.
+    expect(await page.getByRole('heading', { name: 'Connected applications' }).count()).toBe(0);
     await expectAccessible(page, 'account page, linked');
     await screenshot(page, 'account-identity');
     await section.getByRole('button', { name: 'Unlink Acme SSO' }).click();

@@ -1,3 +1,4 @@
+import { VellumApiError } from '@vellum/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../api/client';
 import { ErrorMessage } from '../../ui/error-message';
@@ -7,7 +8,9 @@ import { when } from './use-action';
 /** Applications the user approved (`GET /auth/grants`, docs/oauth2.md): revoking one ends its tokens. */
 export function GrantsSection() {
   const queryClient = useQueryClient();
-  const grants = useQuery({ queryKey: ['oauth-grants'], queryFn: () => client.oauth.listGrants() });
+  const grants = useQuery({ queryKey: ['oauth-grants'], queryFn: () => client.oauth.listGrants(), retry: false });
+  // Without the authorization server (`oauth2.enabled` off) there are no grants to show.
+  if (grants.isPending || (grants.error instanceof VellumApiError && grants.error.status === 501)) return null;
   return (
     <section className="panel stack" aria-labelledby="grants-title">
       <h2 id="grants-title">Connected applications</h2>
