@@ -19,7 +19,7 @@ const byUsername = async (username: string) =>
   (await b.t.request({ method: 'GET', url: `/api/users/by-username/${username}`, token: admin })).json().data;
 
 describe('studio users', () => {
-  it('creates a user, changes their role and permissions, and deactivates them', async () => {
+  it('creates a user, changes their role and permissions, deactivates and activates them', async () => {
     const page = await b.newPage();
     await signIn(page, b.origin, ADMIN.username, ADMIN.password, '/studio/admin/users');
     await page.getByRole('heading', { name: 'Users' }).waitFor();
@@ -51,6 +51,12 @@ describe('studio users', () => {
     await page.getByRole('dialog', { name: 'Deactivate maria?' }).getByRole('button', { name: 'Deactivate' }).click();
     await row.getByRole('button', { name: 'Activate maria' }).waitFor();
     expect((await byUsername('maria')).active).toBe(false);
+    await row.getByRole('button', { name: 'Activate maria' }).click();
+    await row.getByRole('button', { name: 'Deactivate maria' }).waitFor();
+    expect((await byUsername('maria')).active).toBe(true);
+    await row.getByRole('button', { name: 'Deactivate maria' }).click();
+    await page.getByRole('dialog', { name: 'Deactivate maria?' }).getByRole('button', { name: 'Deactivate' }).click();
+    await row.getByRole('button', { name: 'Activate maria' }).waitFor();
 
     // Search and the role filter narrow the list.
     await page.getByLabel('Search users').fill('mari');
