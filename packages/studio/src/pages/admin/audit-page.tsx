@@ -1,12 +1,132 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { client } from '../../api/client';
+import { ErrorMessage } from '../../ui/error-message';
 import { usePageTitle } from '../../ui/page-title';
+import './admin.css';
+import { isAdmin, NotAllowed, useAllowed } from './not-allowed';
 
-/** The audit log (placeholder until the administration pages land). */
+/** The events the server records (docs/api.md, "Audit log"). */
+const EVENTS = [
+  'login',
+  'logout',
+  'loginFailed',
+  'passwordChange',
+  'passwordReset',
+  'userCreate',
+  'userUpdate',
+  'userDelete',
+  'tokenCreate',
+  'tokenRevoke',
+  'settingsUpdate',
+  'mfaEnable',
+  'mfaDisable',
+  'mfaReset',
+  'passkeyAdd',
+  'passkeyRemove',
+  'idpLink',
+  'idpUnlink',
+  'oauthGrant',
+  'oauthRevoke',
+];
+const PAGE = 50;
+const TABLE_LABEL = 'Audit records';
+
+/**
+ * The audit log (`GET /audit`, admins only by role): newest first, filtered by event type and a
+ * start date (the server filters by `since`), 50 a page.
+ */
 export default function AuditPage() {
   usePageTitle('Audit log');
+  const { ok } = useAllowed(isAdmin);
+  const [type, setType] = useState('');
+  const [since, setSince] = useState('');
+  const [offset, setOffset] = useState(0);
+  const records = useQuery({
+    queryKey: ['audit', type, since, offset],
+    queryFn: () => client.audit({ type: type || undefined, since: since ? new Date(`${since}T00:00:00`) : undefined, limit: PAGE, offset }),
+    enabled: ok,
+    placeholderData: (previous) => previous,
+  });
+  if (!ok) return <NotAllowed title="Audit log" needs="the admin role" />;
+  const total = records.data?.meta.total ?? 0;
   return (
     <>
       <h1>Audit log</h1>
-      <p className="muted">The audit log is coming.</p>
+      <div className="toolbar">
+        <label>
+          Event type
+          <select
+            value={type}
+            onChange={(e) => {
+              setType(e.target.value);
+              setOffset(0);
+            }}
+          >
+            <option value="">All events</option>
+            {EVENTS.map((e) => (
+              <option key={e}>{e}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Since
+          <input
+            type="date"
+            value={since}
+            onChange={(e) => {
+              setSince(e.target.value);
+              setOffset(0);
+            }}
+          />
+        </label>
+      </div>
+      <ErrorMessage error={records.error} />
+      {records.data && records.data.data.length === 0 && <p className="muted">No records match.</p>}
+      {records.data && records.data.data.length > 0 && (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={TABLE_LABEL}>
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Event</th>
+                <th scope="col">Actor</th>
+                <th scope="col">Target</th>
+                <th scope="col">IP</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {records.data.data.map((r) => (
+                <tr key={r.id}>
+                  <td>{new Date(r.at).toLocaleString()}</td>
+                  <td>{r.type}</td>
+                  <td>
+                    {r.actor.kind}
+                    {r.actor.id && <div className="muted">{r.actor.id}</div>}
+                  </td>
+                  <td>{r.target ?? '—'}</td>
+                  <td>{r.ip ?? '—'}</td>
+                  <td>{r.details ? <code>{JSON.stringify(r.details)}</code> : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {total > 0 && (
+        <nav className="pager" aria-label="Pages of the audit log">
+          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+            Newer
+          </button>
+          <span>
+            {offset + 1}–{Math.min(offset + PAGE, total)} of {total}
+          </span>
+          <button type="button" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+            Older
+          </button>
+        </nav>
+      )}
     </>
   );
 }

@@ -1,12 +1,85 @@
+import type { Settings } from '@vellum/client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { client } from '../../api/client';
+import { can } from '../../auth/session';
+import { ErrorMessage } from '../../ui/error-message';
 import { usePageTitle } from '../../ui/page-title';
+import './admin.css';
+import { hasPermission, isAdmin, NotAllowed, useAllowed } from './not-allowed';
 
-/** Instance settings (placeholder until the administration pages land). */
+/**
+ * Instance settings (`/config/settings`, docs/api.md "Instance settings and studio
+ * configuration"): every field the server has. Read-only without `settings:write`.
+ */
 export default function SettingsPage() {
   usePageTitle('Settings');
+  const { session, ok } = useAllowed(hasPermission('settings:read'));
+  const queryClient = useQueryClient();
+  const settings = useQuery({ queryKey: ['settings'], queryFn: () => client.config.settings(), enabled: ok });
+  const [form, setForm] = useState<Settings>();
+  useEffect(() => {
+    if (settings.data) setForm(settings.data);
+  }, [settings.data]);
+  const save = useMutation({
+    mutationFn: (next: Settings) =>
+      client.config.updateSettings({ ...next, publicUrl: next.publicUrl?.trim() ? next.publicUrl.trim() : null }),
+    onSuccess: (saved) => queryClient.setQueryData(['settings'], saved),
+  });
+  if (!ok) return <NotAllowed title="Settings" needs="the settings:read permission" />;
+  const mayWrite = isAdmin(session) || can(session, 'settings:write');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (form) save.mutate(form);
+  };
   return (
     <>
       <h1>Settings</h1>
-      <p className="muted">Instance settings are coming.</p>
+      <ErrorMessage error={settings.error} />
+      {form && (
+        <form className="panel stack" onSubmit={submit} aria-label="Instance settings">
+          {!mayWrite && <p className="muted">You may read the settings but not change them (it needs settings:write).</p>}
+          <fieldset disabled={!mayWrite} className="stack">
+            <legend>Instance</legend>
+            <label className="inline">
+              <input type="checkbox" checked={form.mfaRequired} onChange={(e) => setForm({ ...form, mfaRequired: e.target.checked })} />
+              Require a second factor for every user (mfaRequired)
+            </label>
+            <p className="muted">Users without a second factor set one up at their next sign-in.</p>
+            <label>
+              Site name
+              <input type="text" required value={form.siteName} onChange={(e) => setForm({ ...form, siteName: e.target.value })} />
+            </label>
+            <label>
+              Public URL (used in mails)
+              <input
+                type="url"
+                placeholder="https://cms.example.com"
+                value={form.publicUrl ?? ''}
+                onChange={(e) => setForm({ ...form, publicUrl: e.target.value })}
+              />
+            </label>
+            <label>
+              Default locale
+              <input
+                type="text"
+                required
+                value={form.defaultLocale}
+                onChange={(e) => setForm({ ...form, defaultLocale: e.target.value })}
+              />
+            </label>
+          </fieldset>
+          <ErrorMessage error={save.error} />
+          {save.isSuccess && !save.isPending && <p role="status">Settings saved.</p>}
+          {mayWrite && (
+            <div className="row">
+              <button type="submit" className="primary" disabled={save.isPending}>
+                Save settings
+              </button>
+            </div>
+          )}
+        </form>
+      )}
     </>
   );
 }

@@ -1,12 +1,144 @@
+import type { ApiToken } from '@vellum/client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { client } from '../../api/client';
+import { can } from '../../auth/session';
+import { ErrorMessage } from '../../ui/error-message';
 import { usePageTitle } from '../../ui/page-title';
+import './admin.css';
+import { ConfirmDialog } from './confirm-dialog';
+import { CopyOnce } from './copy-once';
+import { hasPermission, isAdmin, NotAllowed, useAllowed } from './not-allowed';
+import { PermissionPicker } from './permission-picker';
 
-/** API tokens (placeholder until the administration pages land). */
+const TABLE_LABEL = 'API tokens';
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+
+/**
+ * API tokens (docs/api.md, "API tokens"): the list, a new token with a permission picker and an
+ * optional expiry (the token itself shown once, with copy), and revoking with a confirmation.
+ */
 export default function TokensPage() {
   usePageTitle('API tokens');
+  const { session, ok } = useAllowed(hasPermission('tokens:read'));
+  const queryClient = useQueryClient();
+  const tokens = useQuery({ queryKey: ['tokens'], queryFn: () => client.apiTokens.list({ limit: 100 }), enabled: ok });
+  const [name, setName] = useState('');
+  const [permissions, setPermissions] = useState<string[]>([]);
+  const [expires, setExpires] = useState('');
+  const [created, setCreated] = useState<{ token: string; apiToken: ApiToken }>();
+  const create = useMutation({
+    mutationFn: () =>
+      client.apiTokens.create({
+        name: name.trim(),
+        permissions,
+        // The end of the chosen day, local time, sent with its zone (docs/api.md: `expiresAt` needs one).
+        expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : undefined,
+      }),
+    onSuccess: (result) => {
+      setCreated(result);
+      setName('');
+      setPermissions([]);
+      setExpires('');
+      void queryClient.invalidateQueries({ queryKey: ['tokens'] });
+    },
+  });
+  if (!ok) return <NotAllowed title="API tokens" needs="the tokens:read permission" />;
+  const mayWrite = isAdmin(session) || can(session, 'tokens:write');
+  const mayDelete = isAdmin(session) || can(session, 'tokens:delete');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setCreated(undefined);
+    create.mutate();
+  };
   return (
     <>
       <h1>API tokens</h1>
-      <p className="muted">API token management is coming.</p>
+      {created && (
+        <section className="panel stack" aria-labelledby="new-token-title">
+          <h2 id="new-token-title">Token “{created.apiToken.name}” created</h2>
+          <p>Copy the token now: it is shown only this once, and only its hash is kept.</p>
+          <CopyOnce label="New API token" value={created.token} />
+          <div className="row">
+            <button type="button" onClick={() => setCreated(undefined)}>
+              Done
+            </button>
+          </div>
+        </section>
+      )}
+      <section aria-labelledby="token-list-title">
+        <h2 id="token-list-title">Tokens</h2>
+        <ErrorMessage error={tokens.error} />
+        {tokens.data && tokens.data.data.length === 0 && <p className="muted">No API tokens yet.</p>}
+        {tokens.data && tokens.data.data.length > 0 && (
+          <div className="table-wrap" tabIndex={0} role="region" aria-label={TABLE_LABEL}>
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Permissions</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {tokens.data.data.map((t) => (
+                  <tr key={t.id}>
+                    <td>{t.name}</td>
+                    <td>{t.permissions.join(', ')}</td>
+                    <td>{t.expiresAt ? when(t.expiresAt) : 'Never'}</td>
+                    <td>{when(t.lastUsedAt)}</td>
+                    <td>{when(t.createdAt)}</td>
+                    <td>
+                      {mayDelete && (
+                        <ConfirmDialog
+                          trigger={
+                            <button type="button" aria-label={`Revoke ${t.name}`}>
+                              Revoke
+                            </button>
+                          }
+                          title={`Revoke “${t.name}”?`}
+                          confirmLabel="Revoke token"
+                          onConfirm={async () => {
+                            await client.apiTokens.delete(t.id);
+                            await queryClient.invalidateQueries({ queryKey: ['tokens'] });
+                          }}
+                        >
+                          <p>Programs using this token will be refused from now on. This cannot be undone.</p>
+                        </ConfirmDialog>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {mayWrite && (
+        <form className="panel stack" onSubmit={submit} aria-labelledby="create-token-title">
+          <h2 id="create-token-title">New token</h2>
+          <label>
+            Name
+            <input type="text" required value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <PermissionPicker session={session} value={permissions} onChange={setPermissions} />
+          <label>
+            Expires on (empty: never)
+            <input type="date" value={expires} min={new Date().toISOString().slice(0, 10)} onChange={(e) => setExpires(e.target.value)} />
+          </label>
+          <ErrorMessage error={create.error} />
+          <div className="row">
+            <button type="submit" className="primary" disabled={create.isPending || !name.trim() || permissions.length === 0}>
+              Create token
+            </button>
+          </div>
+        </form>
+      )}
     </>
   );
 }

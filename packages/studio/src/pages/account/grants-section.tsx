@@ -1,0 +1,48 @@
+import { VellumApiError } from '@vellum/client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { client } from '../../api/client';
+import { ErrorMessage } from '../../ui/error-message';
+import { ConfirmDialog } from '../admin/confirm-dialog';
+import { when } from './use-action';
+
+/** Applications the user approved (`GET /auth/grants`, docs/oauth2.md): revoking one ends its tokens. */
+export function GrantsSection() {
+  const queryClient = useQueryClient();
+  const grants = useQuery({ queryKey: ['oauth-grants'], queryFn: () => client.oauth.listGrants(), retry: false });
+  // Without the authorization server (`oauth2.enabled` off) there are no grants to show.
+  if (grants.isPending || (grants.error instanceof VellumApiError && grants.error.status === 501)) return null;
+  return (
+    <section className="panel stack" aria-labelledby="grants-title">
+      <h2 id="grants-title">Connected applications</h2>
+      <ErrorMessage error={grants.error} />
+      {grants.data && grants.data.length === 0 && <p className="muted">No application has access to your account.</p>}
+      {grants.data && grants.data.length > 0 && (
+        <ul className="stack">
+          {grants.data.map((g) => (
+            <li key={g.id} className="row">
+              <strong>{g.client.name}</strong>
+              <span className="muted">
+                {g.scopes.join(' ')} · approved {when(g.createdAt)} · last used {when(g.lastUsedAt)}
+              </span>
+              <ConfirmDialog
+                title={`Revoke access of ${g.client.name}?`}
+                confirmLabel="Revoke access"
+                trigger={
+                  <button type="button" aria-label={`Revoke ${g.client.name}`}>
+                    Revoke
+                  </button>
+                }
+                onConfirm={async () => {
+                  await client.oauth.revokeGrant(g.id);
+                  await queryClient.invalidateQueries({ queryKey: ['oauth-grants'] });
+                }}
+              >
+                <p>Its tokens stop working at once; it must ask you again to get access.</p>
+              </ConfirmDialog>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

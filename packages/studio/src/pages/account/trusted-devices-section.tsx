@@ -1,0 +1,62 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { client } from '../../api/client';
+import { ErrorMessage } from '../../ui/error-message';
+import { ConfirmDialog } from '../admin/confirm-dialog';
+import { when } from './use-action';
+
+/** Devices that skip the second factor (docs/api.md, "Multi-factor authentication"): revoke one or all. */
+export function TrustedDevicesSection() {
+  const queryClient = useQueryClient();
+  const devices = useQuery({ queryKey: ['trusted-devices'], queryFn: () => client.mfa.trustedDevices() });
+  const refresh = async () => {
+    await queryClient.invalidateQueries({ queryKey: ['trusted-devices'] });
+    await queryClient.invalidateQueries({ queryKey: ['mfa-status'] });
+  };
+  return (
+    <section className="panel stack" aria-labelledby="devices-title">
+      <h2 id="devices-title">Trusted devices</h2>
+      <ErrorMessage error={devices.error} />
+      {devices.data && devices.data.length === 0 && <p className="muted">No trusted devices: every sign-in asks for your second factor.</p>}
+      {devices.data && devices.data.length > 0 && (
+        <>
+          <ul className="stack">
+            {devices.data.map((d) => (
+              <li key={d.id} className="row">
+                <strong>{d.name}</strong>
+                <span className="muted">
+                  last used {when(d.lastUsedAt)}, trusted until {when(d.expiresAt)}
+                </span>
+                <ConfirmDialog
+                  title={`Stop trusting “${d.name}”?`}
+                  confirmLabel="Revoke"
+                  trigger={
+                    <button type="button" aria-label={`Revoke ${d.name}`}>
+                      Revoke
+                    </button>
+                  }
+                  onConfirm={async () => {
+                    await client.mfa.revokeTrustedDevices(d.id);
+                    await refresh();
+                  }}
+                >
+                  <p>Its next sign-in asks for the second factor again.</p>
+                </ConfirmDialog>
+              </li>
+            ))}
+          </ul>
+          <ConfirmDialog
+            title="Stop trusting every device?"
+            confirmLabel="Revoke all"
+            trigger={<button type="button">Revoke all devices</button>}
+            onConfirm={async () => {
+              await client.mfa.revokeTrustedDevices();
+              await refresh();
+            }}
+          >
+            <p>Every device asks for the second factor at its next sign-in.</p>
+          </ConfirmDialog>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN } from '../helpers/app.js';
+import { expectAccessible, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { TEST_SCHEMAS } from '../helpers/schemas.js';
+
+// The users page (docs/studio.md, "Pages"): create a user, change their role and permissions,
+// deactivate them, search and filter; the server's state is checked through the API.
+let b: BrowserApp;
+let admin: string;
+
+beforeAll(async () => {
+  b = await startBrowserApp({ schemas: TEST_SCHEMAS, security: { rateLimit: { login: { windowMs: 900_000, max: 1000 } } } });
+  admin = await b.t.login(ADMIN.username, ADMIN.password);
+});
+afterAll(() => b?.close());
+
+const byUsername = async (username: string) =>
+  (await b.t.request({ method: 'GET', url: `/api/users/by-username/${username}`, token: admin })).json().data;
+
+describe('studio users', () => {
+  it('creates a user, changes their role and permissions, deactivates and activates them', async () => {
+    const page = await b.newPage();
+    await signIn(page, b.origin, ADMIN.username, ADMIN.password, '/studio/admin/users');
+    await page.getByRole('heading', { name: 'Users' }).waitFor();
+    await page.getByRole('button', { name: 'New user' }).click();
+    const create = page.getByRole('dialog', { name: 'New user' });
+    await create.getByLabel('Username').fill('maria');
+    await create.getByLabel('Email').fill('maria@example.com');
+    await create.getByLabel('First name').fill('Maria');
+    await create.getByLabel('Password').fill('a-long-password-1');
+    await create.getByLabel('Role').selectOption('writer');
+    await expectAccessible(page, 'new user dialog');
+    await create.getByRole('button', { name: 'Create user' }).click();
+    await page.getByRole('status').filter({ hasText: 'User maria created.' }).waitFor();
+    const row = page.getByRole('row', { name: /maria@example\.com/ });
+    expect(await row.textContent()).toContain('writer');
+    expect(await byUsername('maria')).toMatchObject({ role: 'writer', active: true, firstName: 'Maria' });
+
+    await row.getByRole('button', { name: 'Edit maria' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit maria' });
+    await edit.getByLabel('Role').selectOption('editor');
+    await edit.getByRole('checkbox', { name: 'users:read' }).check();
+    await screenshot(page, 'admin-users-edit');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'maria saved.' }).waitFor();
+    await expect.poll(() => row.textContent()).toContain('editor');
+    expect(await byUsername('maria')).toMatchObject({ role: 'editor', permissions: ['users:read'] });
+
+    await row.getByRole('button', { name: 'Deactivate maria' }).click();
+    await page.getByRole('dialog', { name: 'Deactivate maria?' }).getByRole('button', { name: 'Deactivate' }).click();
+    await row.getByRole('button', { name: 'Activate maria' }).waitFor();
+    expect((await byUsername('maria')).active).toBe(false);
+    await row.getByRole('button', { name: 'Activate maria' }).click();
+    await row.getByRole('button', { name: 'Deactivate maria' }).waitFor();
+    expect((await byUsername('maria')).active).toBe(true);
+    await row.getByRole('button', { name: 'Deactivate maria' }).click();
+    await page.getByRole('dialog', { name: 'Deactivate maria?' }).getByRole('button', { name: 'Deactivate' }).click();
+    await row.getByRole('button', { name: 'Activate maria' }).waitFor();
+
+    // Search and the role filter narrow the list.
+    await page.getByLabel('Search users').fill('mari');
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    await page.getByLabel('Search users').fill('');
+    await page.getByLabel('Filter by role').selectOption('admin');
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    await page.getByRole('row', { name: new RegExp(ADMIN.username) }).waitFor();
+    await page.getByLabel('Filter by role').selectOption('');
+    await expectAccessible(page, 'users page');
+    await screenshot(page, 'admin-users');
+    // The dark theme follows the system, and stays readable.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await row.getByRole('button', { name: 'Edit maria' }).click();
+    await expectAccessible(page, 'edit dialog, dark theme');
+    await screenshot(page, 'admin-users-dark');
+    await page.keyboard.press('Escape');
+    await page.close();
+  });
+
+  it('invites a user: inactive until the mailed link sets a password', async () => {
+    const page = await b.newPage();
+    await signIn(page, b.origin, ADMIN.username, ADMIN.password, '/studio/admin/users');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    const invite = page.getByRole('dialog', { name: 'Invite a user' });
+    await invite.getByLabel('Username').fill('invitee');
+    await invite.getByLabel('Email').fill('invitee@example.com');
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByRole('status').filter({ hasText: 'Invitation sent to invitee@example.com.' }).waitFor();
+    expect(await byUsername('invitee')).toMatchObject({ active: false, role: 'viewer' });
+    await page.close();
+  });
+
+  it('an admin resets the MFA of a user', async () => {
+    const made = await b.t.request({
+      method: 'POST',
+      url: '/api/users',
+      token: admin,
+      payload: { username: 'lostphone', email: 'lostphone@example.com', password: 'browser-password-1', role: 'author' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const bearer = await b.t.login('lostphone', 'browser-password-1');
+    const secret = (await b.t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', token: bearer })).json().data.secret as string;
+    const code = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate();
+    const on = await b.t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp/verify', token: bearer, payload: { code } });
+    expect(on.statusCode, on.body).toBe(200);
+    expect((await byUsername('lostphone')).mfaEnabled).toBe(true);
+
+    const page = await b.newPage();
+    await signIn(page, b.origin, ADMIN.username, ADMIN.password, '/studio/admin/users');
+    const row = page.getByRole('row', { name: /lostphone@example\.com/ });
+    await row.getByRole('button', { name: 'Reset MFA of lostphone' }).click();
+    await page.getByRole('dialog', { name: 'Reset MFA of lostphone?' }).getByRole('button', { name: 'Reset MFA' }).click();
+    await page.getByRole('status').filter({ hasText: 'Second factors of lostphone removed.' }).waitFor();
+    expect(await row.getByRole('button', { name: 'Reset MFA of lostphone' }).count()).toBe(0);
+    expect((await byUsername('lostphone')).mfaEnabled).toBe(false);
+    await page.close();
+  });
+});
