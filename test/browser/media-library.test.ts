@@ -120,7 +120,9 @@ describe('studio media library', () => {
     await page.route('**/api/media', async (route) => {
       if (route.request().method() !== 'POST') return route.continue();
       await heldAgain;
-      await route.continue().catch(() => {});
+      // The page aborted the request while Playwright held it, so the server must never see it:
+      // continuing it here would send it after all (and store the file) whenever the abort loses the race.
+      await route.abort().catch(() => {});
     });
     await dropFiles(page, [{ name: 'cancelled.png', type: 'image/png', bytes }]);
     await page.getByRole('button', { name: 'Cancel uploading cancelled.png' }).click();
