@@ -7,7 +7,7 @@ import './admin.css';
 import { isAdmin, NotAllowed, useAllowed } from './not-allowed';
 
 /** The events the server records (docs/api.md, "Audit log"). */
-const EVENTS = [
+export const EVENTS = [
   'login',
   'logout',
   'loginFailed',
