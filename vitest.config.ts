@@ -8,6 +8,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll gives up after 1 s by default: too short on a loaded two-core CI machine, where a
+    // page's next render or a background job can take longer (the browser suites failed so).
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'sqlite', include: ['test/http/**/*.test.ts'], env: { VELLUM_TEST_DIALECT: 'sqlite' } } },

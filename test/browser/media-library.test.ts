@@ -251,6 +251,8 @@ describe('studio media library', () => {
     const notes = await mediaNamed('notes.txt');
     for (let i = 0; i < 24; i++)
       await api.uploadMedia(new Blob([`line ${i}\n`], { type: 'text/plain' }), { filename: `bulk-${String(i).padStart(2, '0')}.txt` });
+    // notes.txt, red-square.png and the 24 just uploaded (blue-square.png was deleted above).
+    expect((await api.listMedia()).meta.total).toBe(26);
     const page = await openLibrary();
     const pager = page.getByRole('navigation', { name: 'Pages' });
     await pager.getByText('1–24 of 26').waitFor();
