@@ -1,0 +1,45 @@
+import { useId } from 'react';
+import { fieldLabel, slugify, type Doc } from '../schema';
+import { text, type FieldProps } from './field-props';
+
+/** `slug`: `{current}`, with a button that makes it from the `source` field as the server would. */
+export function SlugInput(p: FieldProps) {
+  const id = useId();
+  const current = text((p.value as Doc | undefined)?.current);
+  const source = typeof p.field.source === 'string' ? p.field.source : undefined;
+  // The server may name the object or its `current` (docs/api.md, "Schemas").
+  const error = p.errors[p.path] ?? p.errors[`${p.path}.current`];
+  const set = (v: string) => p.onChange(v ? { current: v } : undefined);
+  return (
+    <div className="field" data-field={p.path}>
+      <label htmlFor={id}>{p.label ?? fieldLabel(p.field)}</label>
+      <div className="row">
+        <input
+          id={id}
+          type="text"
+          className="grow"
+          value={current}
+          disabled={p.disabled}
+          aria-invalid={!!error}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(e) => set(e.target.value)}
+        />
+        {source && (
+          <button
+            type="button"
+            disabled={p.disabled || !text(p.doc[source])}
+            onClick={() => set(slugify(text(p.doc[source]), (p.field.maxLength as number) ?? 96))}
+          >
+            Generate from {source}
+          </button>
+        )}
+      </div>
+      {source && <span className="field-help">Left empty, the server makes it from {source}.</span>}
+      {error && (
+        <span id={`${id}-error`} className="field-error">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
