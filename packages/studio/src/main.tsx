@@ -6,6 +6,7 @@ import { queryClient } from './api/query-client';
 import { startSession } from './auth/session';
 import { router } from './routes';
 import './styles.css';
+import './ui/ui.css';
 
 void startSession();
 

@@ -2,27 +2,20 @@ import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '
 import { useState } from 'react';
 import { client } from '../api/client';
 import { ErrorMessage } from '../ui/error-message';
+import { useAction } from '../ui/use-action';
 
 /** Registers a passkey for the signed-in user (docs/api.md, "Passkeys"): the browser's ceremony, then its JSON to the server. */
 export function AddPasskeyButton({ onAdded }: { onAdded?: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction();
   const [done, setDone] = useState(false);
-  const add = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const add = () =>
+    run(async () => {
       const options = await client.passkeys.registrationOptions();
       const response = await startRegistration({ optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON });
       await client.passkeys.register(response);
       setDone(true);
       onAdded?.();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <div className="stack">
       <button type="button" onClick={add} disabled={busy}>

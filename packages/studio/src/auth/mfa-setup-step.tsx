@@ -1,8 +1,10 @@
-import { VellumApiError, type MfaMethod, type TotpSetup } from '@vellum/client';
+import type { MfaMethod, TotpSetup } from '@vellum/client';
 import { useState, type FormEvent } from 'react';
 import { client } from '../api/client';
 import { ErrorMessage } from '../ui/error-message';
+import { useAction } from '../ui/use-action';
 import { BackupCodes } from './backup-codes';
+import { restartWhenExpired } from './restart-when-expired';
 
 /**
  * The first method, set up during sign-in when the instance requires MFA
@@ -23,21 +25,8 @@ export function MfaSetupStep({
   const [method, setMethod] = useState<MfaMethod | undefined>();
   const [totp, setTotp] = useState<TotpSetup>();
   const [backupCodes, setBackupCodes] = useState<string[]>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction(restartWhenExpired(onRestart));
 
-  const run = async (fn: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await fn();
-    } catch (err) {
-      if (err instanceof VellumApiError && err.code === 'MFA_TOKEN_EXPIRED') return onRestart(err);
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
   const start = (m: MfaMethod) =>
     run(async () => {
       if (m === 'totp') setTotp(await client.mfa.setupTotp({ setupToken }));

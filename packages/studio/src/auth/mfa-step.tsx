@@ -1,7 +1,9 @@
-import { VellumApiError, type MfaMethod } from '@vellum/client';
+import type { MfaMethod } from '@vellum/client';
 import { useState, type FormEvent } from 'react';
 import { client, deviceId } from '../api/client';
 import { ErrorMessage } from '../ui/error-message';
+import { useAction } from '../ui/use-action';
+import { restartWhenExpired } from './restart-when-expired';
 
 type Choice = MfaMethod | 'backup';
 const LABELS: Record<Choice, string> = { totp: 'Authenticator app', email: 'Emailed code', backup: 'Backup code' };
@@ -26,23 +28,9 @@ export function MfaStep({
   const [method, setMethod] = useState<Choice>(methods[0] ?? 'backup');
   // With email as the only method the login has mailed a code already (docs/authentication.md).
   const [sent, setSent] = useState(methods.length === 1 && methods[0] === 'email');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction(restartWhenExpired(onRestart));
   const choices: Choice[] = [...methods, 'backup'];
 
-  const run = async (fn: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await fn();
-    } catch (err) {
-      // A spent, burned or expired MFA token: the whole sign-in starts again.
-      if (err instanceof VellumApiError && err.code === 'MFA_TOKEN_EXPIRED') return onRestart(err);
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);

@@ -1,10 +1,11 @@
 import type { LoginOutcome } from '@vellum/client';
 import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { client, deviceId } from '../api/client';
 import { ErrorMessage } from '../ui/error-message';
+import { useAction } from '../ui/use-action';
 import { IDP_MODE_KEY } from './idp-mode';
 
 /** The first factor: username (or email) and password; a passkey; the identity provider when configured. */
@@ -17,24 +18,12 @@ export function PasswordStep({
   onOutcome: (o: LoginOutcome) => Promise<void>;
   onPasskey: () => Promise<void>;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction();
   const passkeys = useQuery({ queryKey: ['passkey-status'], queryFn: () => client.passkeys.status(), staleTime: Infinity });
   const idp = useQuery({ queryKey: ['idp-status'], queryFn: () => client.identityProvider.status(), staleTime: Infinity });
 
   const offerPasskey = passkeys.data?.enabled === true && browserSupportsWebAuthn();
 
-  const run = async (fn: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await fn();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);

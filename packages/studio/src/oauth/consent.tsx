@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ErrorMessage } from '../ui/error-message';
+import { useAction } from '../ui/use-action';
 
 /** What each scope lets a client do (docs/oauth2.md, "Scopes"); an unknown scope is shown as it is. */
 const SCOPE_TEXT: Record<string, string> = {
@@ -30,19 +31,8 @@ export function Consent({
   onDecide: (action: 'approve' | 'deny', scopes: string[]) => Promise<void>;
 }) {
   const [chosen, setChosen] = useState<string[]>(scopes);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const decide = async (action: 'approve' | 'deny') => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onDecide(action, chosen);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, run } = useAction();
+  const decide = (action: 'approve' | 'deny') => run(() => onDecide(action, chosen));
   return (
     <div className="stack">
       <p>

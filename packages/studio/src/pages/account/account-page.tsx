@@ -1,6 +1,5 @@
 import { useSession } from '../../auth/session';
 import { usePageTitle } from '../../ui/page-title';
-import '../admin/admin.css';
 import { GrantsSection } from './grants-section';
 import { IdentitySection } from './identity-section';
 import { MfaSection } from './mfa-section';

@@ -1,9 +1,9 @@
 import { VellumApiError } from '@vellum/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../api/client';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
-import { ConfirmDialog } from '../admin/confirm-dialog';
-import { when } from './use-action';
+import { when } from '../../ui/when';
 
 /** Applications the user approved (`GET /auth/grants`, docs/oauth2.md): revoking one ends its tokens. */
 export function GrantsSection() {

@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../api/client';
 import { IDP_MODE_KEY } from '../../auth/idp-mode';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
-import { ConfirmDialog } from '../admin/confirm-dialog';
-import { useAction } from './use-action';
+import { useAction } from '../../ui/use-action';
 
 /**
  * The linked identity-provider account (docs/api.md, "Identity provider"), only when one is

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { client } from '../../api/client';
 import { BackupCodes } from '../../auth/backup-codes';
 import { ErrorMessage } from '../../ui/error-message';
-import { useAction } from './use-action';
+import { useAction } from '../../ui/use-action';
 
 const NAMES: Record<MfaMethod, string> = { totp: 'Authenticator app', email: 'Email codes' };
 

@@ -2,9 +2,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { client } from '../../api/client';
 import { AddPasskeyButton } from '../../auth/add-passkey-button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
-import { ConfirmDialog } from '../admin/confirm-dialog';
-import { useAction, when } from './use-action';
+import { useAction } from '../../ui/use-action';
+import { when } from '../../ui/when';
 
 /** Passkeys (docs/api.md, "Passkeys"): add one (the browser's ceremony), rename, delete. */
 export function PasskeysSection() {

@@ -2,7 +2,7 @@ import { VellumApiError } from '@vellum/client';
 import { useState, type FormEvent } from 'react';
 import { client } from '../../api/client';
 import { ErrorMessage } from '../../ui/error-message';
-import { useAction } from './use-action';
+import { useAction } from '../../ui/use-action';
 
 /** `POST /auth/change-password` (docs/api.md): the current password, then the new one twice. Other sessions end. */
 export function PasswordSection() {

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../api/client';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
-import { ConfirmDialog } from '../admin/confirm-dialog';
-import { when } from './use-action';
+import { when } from '../../ui/when';
 
 /** Devices that skip the second factor (docs/api.md, "Multi-factor authentication"): revoke one or all. */
 export function TrustedDevicesSection() {

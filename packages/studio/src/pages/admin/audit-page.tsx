@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { client } from '../../api/client';
 import { ErrorMessage } from '../../ui/error-message';
+import { isAdmin, NotAllowed, useAllowed } from '../../ui/not-allowed';
 import { usePageTitle } from '../../ui/page-title';
 import './admin.css';
-import { isAdmin, NotAllowed, useAllowed } from './not-allowed';
 
 /** The events the server records (docs/api.md, "Audit log"). */
 export const EVENTS = [

@@ -2,11 +2,10 @@ import type { Settings } from '@vellum/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { client } from '../../api/client';
-import { can } from '../../auth/session';
 import { ErrorMessage } from '../../ui/error-message';
+import { hasPermission, NotAllowed, useAllowed } from '../../ui/not-allowed';
 import { usePageTitle } from '../../ui/page-title';
 import './admin.css';
-import { hasPermission, isAdmin, NotAllowed, useAllowed } from './not-allowed';
 
 /**
  * Instance settings (`/config/settings`, docs/api.md "Instance settings and studio
@@ -27,7 +26,7 @@ export default function SettingsPage() {
     onSuccess: (saved) => queryClient.setQueryData(['settings'], saved),
   });
   if (!ok) return <NotAllowed title="Settings" needs="the settings:read permission" />;
-  const mayWrite = isAdmin(session) || can(session, 'settings:write');
+  const mayWrite = hasPermission('settings:write')(session);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (form) save.mutate(form);

@@ -2,17 +2,15 @@ import type { ApiToken } from '@vellum/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { client } from '../../api/client';
-import { can } from '../../auth/session';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { CopyOnce } from '../../ui/copy-once';
 import { ErrorMessage } from '../../ui/error-message';
+import { ListTable } from '../../ui/list-table';
+import { hasPermission, NotAllowed, useAllowed } from '../../ui/not-allowed';
 import { usePageTitle } from '../../ui/page-title';
+import { when } from '../../ui/when';
 import './admin.css';
-import { ConfirmDialog } from './confirm-dialog';
-import { CopyOnce } from './copy-once';
-import { hasPermission, isAdmin, NotAllowed, useAllowed } from './not-allowed';
 import { PermissionPicker } from './permission-picker';
-
-const TABLE_LABEL = 'API tokens';
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
 /**
  * API tokens (docs/api.md, "API tokens"): the list, a new token with a permission picker and an
@@ -44,8 +42,8 @@ export default function TokensPage() {
     },
   });
   if (!ok) return <NotAllowed title="API tokens" needs="the tokens:read permission" />;
-  const mayWrite = isAdmin(session) || can(session, 'tokens:write');
-  const mayDelete = isAdmin(session) || can(session, 'tokens:delete');
+  const mayWrite = hasPermission('tokens:write')(session);
+  const mayDelete = hasPermission('tokens:delete')(session);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setCreated(undefined);
@@ -68,56 +66,42 @@ export default function TokensPage() {
       )}
       <section aria-labelledby="token-list-title">
         <h2 id="token-list-title">Tokens</h2>
-        <ErrorMessage error={tokens.error} />
-        {tokens.data && tokens.data.data.length === 0 && <p className="muted">No API tokens yet.</p>}
-        {tokens.data && tokens.data.data.length > 0 && (
-          <div className="table-wrap" tabIndex={0} role="region" aria-label={TABLE_LABEL}>
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Permissions</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.data.data.map((t) => (
-                  <tr key={t.id}>
-                    <td>{t.name}</td>
-                    <td>{t.permissions.join(', ')}</td>
-                    <td>{t.expiresAt ? when(t.expiresAt) : 'Never'}</td>
-                    <td>{when(t.lastUsedAt)}</td>
-                    <td>{when(t.createdAt)}</td>
-                    <td>
-                      {mayDelete && (
-                        <ConfirmDialog
-                          trigger={
-                            <button type="button" aria-label={`Revoke ${t.name}`}>
-                              Revoke
-                            </button>
-                          }
-                          title={`Revoke “${t.name}”?`}
-                          confirmLabel="Revoke token"
-                          onConfirm={async () => {
-                            await client.apiTokens.delete(t.id);
-                            await queryClient.invalidateQueries({ queryKey: ['tokens'] });
-                          }}
-                        >
-                          <p>Programs using this token will be refused from now on. This cannot be undone.</p>
-                        </ConfirmDialog>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          label="API tokens"
+          columns={['Name', 'Permissions', 'Expires', 'Last used', 'Created']}
+          actions
+          list={tokens}
+          empty="No API tokens yet."
+        >
+          {(t) => (
+            <tr key={t.id}>
+              <td>{t.name}</td>
+              <td>{t.permissions.join(', ')}</td>
+              <td>{t.expiresAt ? when(t.expiresAt) : 'Never'}</td>
+              <td>{when(t.lastUsedAt)}</td>
+              <td>{when(t.createdAt)}</td>
+              <td>
+                {mayDelete && (
+                  <ConfirmDialog
+                    trigger={
+                      <button type="button" aria-label={`Revoke ${t.name}`}>
+                        Revoke
+                      </button>
+                    }
+                    title={`Revoke “${t.name}”?`}
+                    confirmLabel="Revoke token"
+                    onConfirm={async () => {
+                      await client.apiTokens.delete(t.id);
+                      await queryClient.invalidateQueries({ queryKey: ['tokens'] });
+                    }}
+                  >
+                    <p>Programs using this token will be refused from now on. This cannot be undone.</p>
+                  </ConfirmDialog>
+                )}
+              </td>
+            </tr>
+          )}
+        </ListTable>
       </section>
       {mayWrite && (
         <form className="panel stack" onSubmit={submit} aria-labelledby="create-token-title">

@@ -2,6 +2,8 @@ import type { User } from '@vellum/client';
 import { useState, type FormEvent } from 'react';
 import type { Session } from '../../auth/session';
 import { ErrorMessage } from '../../ui/error-message';
+import { isAdmin } from '../../ui/not-allowed';
+import { useAction } from '../../ui/use-action';
 import { PermissionPicker } from './permission-picker';
 
 export const ROLES = ['admin', 'editor', 'author', 'writer', 'viewer', 'api'];
@@ -43,25 +45,16 @@ export function UserForm({
     role: user?.role ?? 'viewer',
     permissions: user?.permissions ?? [],
   });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction();
   const set = (field: keyof UserFormValues) => (e: { target: { value: string } }) => setValues({ ...values, [field]: e.target.value });
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onSubmit(values);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    void run(() => onSubmit(values));
   };
-  const admin = session.user?.role === 'admin';
+  const admin = isAdmin(session);
   const label = mode === 'create' ? 'Create user' : mode === 'invite' ? 'Send invitation' : 'Save changes';
   return (
-    <form className="stack" onSubmit={(e) => void submit(e)}>
+    <form className="stack" onSubmit={submit}>
       {mode !== 'edit' && (
         <>
           <div className="row">

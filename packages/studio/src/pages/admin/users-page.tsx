@@ -1,17 +1,16 @@
-import type { User } from '@vellum/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { client } from '../../api/client';
 import { can } from '../../auth/session';
-import { ErrorMessage } from '../../ui/error-message';
+import { FormDialog } from '../../ui/form-dialog';
+import { ListTable } from '../../ui/list-table';
+import { hasPermission, NotAllowed, useAllowed } from '../../ui/not-allowed';
 import { usePageTitle } from '../../ui/page-title';
 import './admin.css';
-import { ConfirmDialog, FormDialog } from './confirm-dialog';
-import { hasPermission, isAdmin, NotAllowed, useAllowed } from './not-allowed';
+import { UserActions } from './user-actions';
 import { ROLES, UserForm, type UserFormValues } from './user-form';
 
 const PAGE = 25;
-const TABLE_LABEL = 'Users';
 const optional = (s: string) => s.trim() || undefined;
 
 /**
@@ -25,7 +24,7 @@ export default function UsersPage() {
   const [search, setSearch] = useState('');
   const [role, setRole] = useState('');
   const [offset, setOffset] = useState(0);
-  const [dialog, setDialog] = useState<'create' | 'invite' | { edit: User }>();
+  const [dialog, setDialog] = useState<'create' | 'invite'>();
   const [notice, setNotice] = useState('');
   const users = useQuery({
     queryKey: ['users', search, role, offset],
@@ -34,8 +33,7 @@ export default function UsersPage() {
     placeholderData: (previous) => previous,
   });
   if (!ok) return <NotAllowed title="Users" needs="the users:read permission" />;
-  const admin = isAdmin(session);
-  const mayWrite = admin || can(session, 'users:write');
+  const mayWrite = hasPermission('users:write')(session);
   const mayInvite = mayWrite || can(session, 'users:invite');
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['users'] });
   const close = () => setDialog(undefined);
@@ -112,124 +110,32 @@ export default function UsersPage() {
         )}
       </div>
       {notice && <p role="status">{notice}</p>}
-      <ErrorMessage error={users.error} />
-      {users.data && users.data.data.length === 0 && <p className="muted">No users match.</p>}
-      {users.data && users.data.data.length > 0 && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={TABLE_LABEL}>
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Extra permissions</th>
-                <th scope="col">Status</th>
-                <th scope="col">MFA</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.data.map((u) => {
-                const protectedAdmin = u.role === 'admin' && !admin;
-                return (
-                  <tr key={u.id}>
-                    <td>
-                      <strong>{u.username}</strong>
-                      {u.name !== u.username && <div className="muted">{u.name}</div>}
-                    </td>
-                    <td>{u.email}</td>
-                    <td>{u.role}</td>
-                    <td>{u.permissions.join(', ') || '—'}</td>
-                    <td>
-                      <span className="badge">{u.active ? 'Active' : 'Inactive'}</span>
-                    </td>
-                    <td>{u.mfaEnabled ? 'On' : 'Off'}</td>
-                    <td>
-                      <div className="row">
-                        {mayWrite && !protectedAdmin && (
-                          <FormDialog
-                            title={`Edit ${u.username}`}
-                            open={typeof dialog === 'object' && dialog.edit.id === u.id}
-                            onOpenChange={(o) => setDialog(o ? { edit: u } : undefined)}
-                            trigger={
-                              <button type="button" aria-label={`Edit ${u.username}`}>
-                                Edit
-                              </button>
-                            }
-                          >
-                            <UserForm
-                              mode="edit"
-                              session={session}
-                              user={u}
-                              onCancel={close}
-                              onSubmit={async (v) => {
-                                await client.users.update(u.id, { role: v.role, permissions: v.permissions });
-                                await done(`${u.username} saved.`);
-                              }}
-                            />
-                          </FormDialog>
-                        )}
-                        {mayWrite &&
-                          !protectedAdmin &&
-                          u.id !== session.user?.id &&
-                          (u.active ? (
-                            <ConfirmDialog
-                              title={`Deactivate ${u.username}?`}
-                              confirmLabel="Deactivate"
-                              trigger={
-                                <button type="button" aria-label={`Deactivate ${u.username}`}>
-                                  Deactivate
-                                </button>
-                              }
-                              onConfirm={async () => {
-                                await client.users.update(u.id, { active: false });
-                                await done(`${u.username} deactivated.`);
-                              }}
-                            >
-                              <p>They are signed out at once and cannot sign in until activated again.</p>
-                            </ConfirmDialog>
-                          ) : (
-                            <button
-                              type="button"
-                              aria-label={`Activate ${u.username}`}
-                              onClick={() =>
-                                void client.users
-                                  .update(u.id, { active: true })
-                                  .then(() => done(`${u.username} activated.`))
-                                  .catch((err: unknown) => setNotice(err instanceof Error ? err.message : String(err)))
-                              }
-                            >
-                              Activate
-                            </button>
-                          ))}
-                        {admin && u.mfaEnabled && (
-                          <ConfirmDialog
-                            title={`Reset MFA of ${u.username}?`}
-                            confirmLabel="Reset MFA"
-                            trigger={
-                              <button type="button" aria-label={`Reset MFA of ${u.username}`}>
-                                Reset MFA
-                              </button>
-                            }
-                            onConfirm={async () => {
-                              await client.users.resetMfa(u.id);
-                              await done(`Second factors of ${u.username} removed.`);
-                            }}
-                          >
-                            <p>Every second factor, backup code and trusted device of this user is removed.</p>
-                          </ConfirmDialog>
-                        )}
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        label="Users"
+        columns={['User', 'Email', 'Role', 'Extra permissions', 'Status', 'MFA']}
+        actions
+        list={users}
+        empty="No users match."
+      >
+        {(u) => (
+          <tr key={u.id}>
+            <td>
+              <strong>{u.username}</strong>
+              {u.name !== u.username && <div className="muted">{u.name}</div>}
+            </td>
+            <td>{u.email}</td>
+            <td>{u.role}</td>
+            <td>{u.permissions.join(', ') || '—'}</td>
+            <td>
+              <span className="badge">{u.active ? 'Active' : 'Inactive'}</span>
+            </td>
+            <td>{u.mfaEnabled ? 'On' : 'Off'}</td>
+            <td>
+              <UserActions user={u} session={session} mayWrite={mayWrite} done={done} onFailure={setNotice} />
+            </td>
+          </tr>
+        )}
+      </ListTable>
       {total > PAGE && (
         <nav className="pager" aria-label="Pages of users">
           <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>

@@ -5,8 +5,9 @@ import { Link } from 'react-router';
 import { client } from '../../api/client';
 import type { Session } from '../../auth/session';
 import { documentTitle } from '../../shell/global-search';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
-import { ConfirmDialog } from './confirm-dialog';
+import { useAction } from '../../ui/use-action';
 import { allows, type Doc } from './schema';
 
 interface Referrer {
@@ -38,29 +39,23 @@ export function DocumentActions(props: {
   const published = status === 'published';
   const [confirming, setConfirming] = useState(false);
   const [referrers, setReferrers] = useState<Referrer[]>();
-  const [failure, setFailure] = useState<unknown>();
-  const [deleting, setDeleting] = useState(false);
-
-  async function remove(force: boolean) {
-    setDeleting(true);
-    setFailure(undefined);
-    try {
+  // A 409 lists the referring documents instead of failing: "Delete anyway" then forces it.
+  const deletion = useAction((err) => {
+    if (!(err instanceof VellumApiError && err.code === 'CONFLICT' && err.details?.length)) return false;
+    setReferrers(
+      err.details.map((d) => {
+        const m = /referenced by (\S+) (\S+)/.exec(d.message);
+        return { field: d.field, type: m?.[1], id: m?.[2], message: d.message };
+      }),
+    );
+    return true;
+  });
+  const remove = (force: boolean) =>
+    deletion.run(async () => {
       await client.collections(type).delete(String(doc._id), { force });
       setConfirming(false);
       props.onDeleted();
-    } catch (err) {
-      if (err instanceof VellumApiError && err.code === 'CONFLICT' && err.details?.length) {
-        setReferrers(
-          err.details.map((d) => {
-            const m = /referenced by (\S+) (\S+)/.exec(d.message);
-            return { field: d.field, type: m?.[1], id: m?.[2], message: d.message };
-          }),
-        );
-      } else setFailure(err);
-    } finally {
-      setDeleting(false);
-    }
-  }
+    });
 
   const reasons: string[] = [];
   if (!canPublish) reasons.push('Publishing and unpublishing need the content:publish permission.');
@@ -102,7 +97,7 @@ export function DocumentActions(props: {
             disabled={busy}
             onClick={() => {
               setReferrers(undefined);
-              setFailure(undefined);
+              deletion.reset();
               setConfirming(true);
             }}
           >
@@ -127,7 +122,7 @@ export function DocumentActions(props: {
             <button type="button" onClick={() => setConfirming(false)}>
               Cancel
             </button>
-            <button type="button" className="danger" disabled={deleting} onClick={() => void remove(!!referrers)}>
+            <button type="button" className="danger" disabled={deletion.busy} onClick={() => void remove(!!referrers)}>
               {referrers ? 'Delete anyway' : 'Delete'}
             </button>
           </>
@@ -148,7 +143,7 @@ export function DocumentActions(props: {
         ) : (
           <p>It is removed with its history. This cannot be undone.</p>
         )}
-        <ErrorMessage error={failure} />
+        <ErrorMessage error={deletion.error} />
       </ConfirmDialog>
     </section>
   );

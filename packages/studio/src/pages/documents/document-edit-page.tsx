@@ -5,16 +5,16 @@ import { useBlocker, useNavigate, useParams } from 'react-router';
 import { client } from '../../api/client';
 import { useSession } from '../../auth/session';
 import { documentTitle } from '../../shell/global-search';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
 import { usePageTitle } from '../../ui/page-title';
-import { ConfirmDialog } from './confirm-dialog';
 import { DocumentActions } from './document-actions';
 import { cleanValues, defaultValues, ownValues, sameValues } from './document-values';
 import './documents.css';
-import { StatusBadge } from './status-badge';
 import { FieldInput, type FieldErrors } from './field-input';
 import { RevisionHistory } from './revision-history';
 import { allows, fieldsOf, useSchema, type Doc } from './schema';
+import { StatusBadge } from './status-badge';
 
 /** The path `new` opens an empty form; saving it creates the document. */
 export const NEW = 'new';

@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { client } from '../../api/client';
-import { StatusBadge } from './status-badge';
 import { ErrorMessage } from '../../ui/error-message';
+import { useAction } from '../../ui/use-action';
 import { ownValues, stable } from './document-values';
 import { fieldLabel, type Doc, type Field } from './schema';
+import { StatusBadge } from './status-badge';
 
 /** A field's value as one line of text for the diff. */
 const shown = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v : stable(v));
@@ -20,8 +21,7 @@ export function RevisionHistory(props: { type: string; doc: Doc; fields: Field[]
   const api = client.collections(type);
   const queryClient = useQueryClient();
   const [chosen, setChosen] = useState<number>();
-  const [failure, setFailure] = useState<unknown>();
-  const [restoring, setRestoring] = useState(false);
+  const restoring = useAction();
   const revisions = useQuery({
     queryKey: ['documents', type, 'revisions', id, doc._rev],
     queryFn: () => api.revisions(id, { limit: 50 }),
@@ -31,20 +31,13 @@ export function RevisionHistory(props: { type: string; doc: Doc; fields: Field[]
   const now = ownValues(doc, fields);
   const changed = fields.filter((f) => stable(before[f.name]) !== stable(now[f.name]));
 
-  async function restore(rev: number) {
-    setRestoring(true);
-    setFailure(undefined);
-    try {
+  const restore = (rev: number) =>
+    restoring.run(async () => {
       await api.restore(id, rev);
       setChosen(undefined);
       await queryClient.invalidateQueries({ queryKey: ['documents', type, 'revisions', id] });
       props.onRestored();
-    } catch (err) {
-      setFailure(err);
-    } finally {
-      setRestoring(false);
-    }
-  }
+    });
 
   return (
     <section className="stack" aria-labelledby="doc-history-title">
@@ -87,11 +80,11 @@ export function RevisionHistory(props: { type: string; doc: Doc; fields: Field[]
             </table>
           )}
           {props.canRestore && revision._rev !== doc._rev && (
-            <button type="button" disabled={restoring} onClick={() => void restore(revision._rev)}>
+            <button type="button" disabled={restoring.busy} onClick={() => void restore(revision._rev)}>
               Restore revision {revision._rev}
             </button>
           )}
-          <ErrorMessage error={failure} />
+          <ErrorMessage error={restoring.error} />
         </div>
       )}
     </section>
