@@ -5,6 +5,7 @@ import { can } from '../../auth/session';
 import { FormDialog } from '../../ui/form-dialog';
 import { ListTable } from '../../ui/list-table';
 import { hasPermission, NotAllowed, useAllowed } from '../../ui/not-allowed';
+import { OffsetPager } from '../../ui/offset-pager';
 import { usePageTitle } from '../../ui/page-title';
 import './admin.css';
 import { UserActions } from './user-actions';
@@ -136,19 +137,7 @@ export default function UsersPage() {
           </tr>
         )}
       </ListTable>
-      {total > PAGE && (
-        <nav className="pager" aria-label="Pages of users">
-          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-            Previous
-          </button>
-          <span>
-            {offset + 1}–{Math.min(offset + PAGE, total)} of {total}
-          </span>
-          <button type="button" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
-            Next
-          </button>
-        </nav>
-      )}
+      <OffsetPager label="Pages of users" offset={offset} pageSize={PAGE} total={total} onChange={setOffset} />
     </>
   );
 }

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { client } from '../../api/client';
 import { can, useSession } from '../../auth/session';
 import { ErrorMessage } from '../../ui/error-message';
+import { OffsetPager } from '../../ui/offset-pager';
 import { usePageTitle } from '../../ui/page-title';
 import { MediaDetailDialog } from './media-detail-dialog';
 import { TYPE_FILTERS, formatSize, mediaName } from './media-format';
@@ -87,19 +88,7 @@ export default function MediaPage() {
           ))}
         </ul>
       )}
-      {total > PAGE_SIZE && (
-        <nav className="media-pager row" aria-label="Pages">
-          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-            Previous
-          </button>
-          <span>
-            {offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
-          </span>
-          <button type="button" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
-            Next
-          </button>
-        </nav>
-      )}
+      <OffsetPager label="Pages" offset={offset} pageSize={PAGE_SIZE} total={total} onChange={setOffset} />
       {open && <MediaDetailDialog key={open._id} media={open} onClose={() => setOpenId(undefined)} />}
     </>
   );
