@@ -1,34 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { client } from '../../api/client';
+import { useStudioConfig } from '../../api/studio-config';
 import { ErrorMessage } from '../../ui/error-message';
 import { usePageTitle } from '../../ui/page-title';
 import './admin.css';
 import { isAdmin, NotAllowed, useAllowed } from './not-allowed';
 
-/** The events the server records (docs/api.md, "Audit log"). */
-export const EVENTS = [
-  'login',
-  'logout',
-  'loginFailed',
-  'passwordChange',
-  'passwordReset',
-  'userCreate',
-  'userUpdate',
-  'userDelete',
-  'tokenCreate',
-  'tokenRevoke',
-  'settingsUpdate',
-  'mfaEnable',
-  'mfaDisable',
-  'mfaReset',
-  'passkeyAdd',
-  'passkeyRemove',
-  'idpLink',
-  'idpUnlink',
-  'oauthGrant',
-  'oauthRevoke',
-];
 const PAGE = 50;
 const TABLE_LABEL = 'Audit records';
 
@@ -42,6 +20,8 @@ export default function AuditPage() {
   const [type, setType] = useState('');
   const [since, setSince] = useState('');
   const [offset, setOffset] = useState(0);
+  // The event kinds come from the server (`GET /config/studio`), so a new kind shows up here.
+  const config = useStudioConfig();
   const records = useQuery({
     queryKey: ['audit', type, since, offset],
     queryFn: () => client.audit({ type: type || undefined, since: since ? new Date(`${since}T00:00:00`) : undefined, limit: PAGE, offset }),
@@ -64,7 +44,7 @@ export default function AuditPage() {
             }}
           >
             <option value="">All events</option>
-            {EVENTS.map((e) => (
+            {(config.data?.auditEvents ?? []).map((e) => (
               <option key={e}>{e}</option>
             ))}
           </select>
