@@ -12,6 +12,7 @@ export {
   type LoginOutcome,
   type LoginOptions,
   type MfaMethod,
+  type ProfileChanges,
   type SignedInBody,
   type TokenValidation,
   type VerifyMfaInput,
