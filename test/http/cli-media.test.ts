@@ -182,6 +182,15 @@ describe('vellum media upload', () => {
     expect(lines[1].error).toMatch(/^not attempted: 401 /);
   });
 
+  /** A chunk reader over bytes, 4 KiB a chunk, as `@vellum/client/node` reads a file. */
+  const blobReader = (bytes: Uint8Array) => {
+    let at = 0;
+    return {
+      next: async () => (at < bytes.length ? bytes.subarray(at, (at += 4096)) : undefined),
+      close: async () => undefined,
+    };
+  };
+
   describe('client uploadMedia', () => {
     it('streams a multipart body of the announced length, reporting progress up to it', async () => {
       const sent: { length?: number; header?: string; body?: Buffer } = {};
@@ -197,7 +206,9 @@ describe('vellum media upload', () => {
       const image = await png(120, 90, { r: 5, g: 80, b: 200 });
       const calls: Array<[number, number]> = [];
       const name = 'Straße "quoted"\r\nnext.png';
-      const media = await client.uploadMedia(new Blob([image], { type: 'image/png' }), {
+      // An UploadSource is streamed (a Blob goes as a Blob: test/http/client-blob-upload.test.ts).
+      const source = { name: 'source.png', size: image.length, type: 'image/png', open: async () => blobReader(image) };
+      const media = await client.uploadMedia(source, {
         filename: name,
         alt: 'Blue',
         onProgress: (s, n) => calls.push([s, n]),

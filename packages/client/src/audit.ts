@@ -16,7 +16,10 @@ export interface AuditRecord {
 export interface AuditQuery {
   /** Event types, e.g. `['login', 'loginFailed']`. */
   type?: string | string[];
+  /** Records at or after this instant. */
   since?: string | Date;
+  /** Records before this instant (exclusive). */
+  until?: string | Date;
   limit?: number;
   offset?: number;
 }
@@ -29,6 +32,7 @@ export function listAudit(t: Transport, query: AuditQuery = {}): Promise<ListRes
     query: {
       type: Array.isArray(query.type) ? query.type.join(',') : query.type,
       since: query.since instanceof Date ? query.since.toISOString() : query.since,
+      until: query.until instanceof Date ? query.until.toISOString() : query.until,
       limit: query.limit,
       offset: query.offset,
     },

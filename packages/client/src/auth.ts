@@ -38,6 +38,15 @@ export interface VerifyMfaInput {
   deviceName?: string;
 }
 
+/** `PATCH /auth/me`: the fields given change (`null` clears a name). */
+export interface ProfileChanges {
+  firstName?: string | null;
+  lastName?: string | null;
+  email?: string;
+  /** Needed with a new `email` when the user has a password. */
+  currentPassword?: string;
+}
+
 /** `POST /auth/validate`: the session a token stands for. */
 export interface TokenValidation {
   valid: true;
@@ -127,6 +136,15 @@ export class AuthApi {
 
   async me(): Promise<User> {
     return (await this.t.json<{ data: User }>({ method: 'GET', path: '/auth/me' })).data;
+  }
+
+  /**
+   * `PATCH /auth/me`: changes the signed-in user's own name or email (docs/api.md, "Self-service
+   * profile"). A new email needs `currentPassword` when the user has a password (a wrong one is
+   * 403 `FORBIDDEN`); an email another user has is 409 `CONFLICT`.
+   */
+  async updateProfile(changes: ProfileChanges): Promise<User> {
+    return (await this.t.json<{ data: User }>({ method: 'PATCH', path: '/auth/me', json: changes })).data;
   }
 
   /** Checks the held token, or `token` when given. */

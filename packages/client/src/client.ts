@@ -9,7 +9,7 @@ import { ConfigApi } from './instance-config.js';
 import type { ListMeta, ListResult } from './list-result.js';
 import type { Media, MediaListQuery, MediaUpdate, UploadInput, UploadMediaOptions, UploadSource } from './media.js';
 import { MfaApi } from './mfa.js';
-import { multipartUploadBody } from './multipart-upload-body.js';
+import { multipartBlobBody, multipartUploadBody } from './multipart-upload-body.js';
 import { OAuthApi } from './oauth.js';
 import { PasskeysApi } from './passkeys.js';
 import { Transport, type ClientTokens, type TransportOptions } from './transport.js';
@@ -158,23 +158,33 @@ export class VellumClient {
   }
 
   /**
-   * `POST /media` with the file streamed from a Blob, an `UploadSource` or (with
-   * `@vellum/client/node`) a path: never read into memory whole. The body has a known length, so
-   * the request is not chunked. A stream is read once, so the body is built again from the file
-   * for the one retry a 401 earns; a token known to expire within 30 s is refreshed before
-   * sending, so that retry is rare.
+   * `POST /media` with the file from a Blob (or File), an `UploadSource` or (with
+   * `@vellum/client/node`) a path: never read into memory whole. A Blob is sent as a Blob made of
+   * [head, file, tail] (browsers refuse a stream body over HTTP/1.1; a Blob goes with its length);
+   * a source or path is streamed, with a known length too, so the request is not chunked. The body
+   * is built again for the one retry a 401 earns; a token known to expire within 30 s is
+   * refreshed before sending, so that retry is rare.
    */
   async uploadMedia(input: UploadInput, opts: UploadMediaOptions = {}): Promise<Media> {
     const source = typeof input === 'string' ? await this.openPath(input) : input;
+    let blobLength: number | undefined;
     const { data } = await this.transport.json<{ data: Media }>({
       method: 'POST',
       path: '/media',
       signal: opts.signal,
-      stream: async () => {
+      stream: async (): Promise<{ body: ReadableStream<Uint8Array> | Blob; headers: Record<string, string> }> => {
+        if (source instanceof Blob) {
+          // No Content-Length header: fetch takes it from the Blob (browsers forbid setting it).
+          const upload = multipartBlobBody(source, opts);
+          blobLength = upload.length;
+          return { body: upload.body, headers: { 'content-type': upload.contentType } };
+        }
         const upload = await multipartUploadBody(source, opts);
         return { body: upload.body, headers: { 'content-type': upload.contentType, 'content-length': String(upload.length) } };
       },
     });
+    // fetch tells nothing of a Blob body's progress: the whole of it was sent once the server answered.
+    if (blobLength !== undefined) opts.onProgress?.(blobLength, blobLength);
     return data;
   }
 

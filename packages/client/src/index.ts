@@ -12,6 +12,7 @@ export {
   type LoginOutcome,
   type LoginOptions,
   type MfaMethod,
+  type ProfileChanges,
   type SignedInBody,
   type TokenValidation,
   type VerifyMfaInput,
@@ -62,4 +63,4 @@ export type {
   UploadMediaOptions,
   UploadSource,
 } from './media.js';
-export { multipartUploadBody, type MultipartUploadBody } from './multipart-upload-body.js';
+export { multipartBlobBody, multipartUploadBody, type MultipartBlobBody, type MultipartUploadBody } from './multipart-upload-body.js';

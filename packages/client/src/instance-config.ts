@@ -14,6 +14,12 @@ export interface StudioConfig {
   branding: Record<string, unknown>;
   pageSize: number;
   features: Record<string, boolean>;
+  /** The fixed permission strings, in the server's order (the part before `:` is the resource). */
+  permissions: string[];
+  /** The content actions a `<schema>:<action>` permission may name (besides `*`). */
+  schemaActions: string[];
+  /** Every audit event kind the server records. */
+  auditEvents: string[];
 }
 
 export interface StructureGroup {

@@ -9,20 +9,20 @@ export interface MultipartUploadBody {
 
 const encoder = new TextEncoder();
 
-/**
- * The body of `POST /media`: the `file` part streamed from the Blob or the source (a file on disk
- * with `@vellum/client/node`), then the `alt` and `title` parts, with `onProgress` called as the consumer pulls each chunk. The stream is
- * pull-driven (high-water mark 0) so progress follows what the request actually sent, and only
- * one chunk of the file is in memory at a time.
- */
-export async function multipartUploadBody(input: Blob | UploadSource, opts: UploadMediaOptions = {}): Promise<MultipartUploadBody> {
-  const source = input instanceof Blob ? blobSource(input) : input;
+/** The parts of the multipart body around the file's bytes. */
+interface Frame {
+  preamble: Uint8Array<ArrayBuffer>;
+  epilogue: Uint8Array<ArrayBuffer>;
+  contentType: string;
+}
+
+/** The `file` part's headers before the bytes; the `alt` and `title` parts and the closing boundary after. */
+function frame(filename: string, type: string | undefined, opts: UploadMediaOptions): Frame {
   const boundary = `----VellumBoundary${randomHex(16)}`;
-  const filename = opts.filename ?? source.name;
   const preamble = encoder.encode(
     `--${boundary}\r\n` +
       `Content-Disposition: form-data; name="file"; filename="${quotedFilename(filename)}"; filename*=UTF-8''${rfc5987(filename)}\r\n` +
-      `Content-Type: ${partContentType(opts.contentType ?? source.type)}\r\n\r\n`,
+      `Content-Type: ${partContentType(opts.contentType ?? type)}\r\n\r\n`,
   );
   let tail = '';
   for (const field of ['alt', 'title'] as const) {
@@ -30,6 +30,37 @@ export async function multipartUploadBody(input: Blob | UploadSource, opts: Uplo
     if (value !== undefined) tail += `\r\n--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n${value}`;
   }
   const epilogue = encoder.encode(`${tail}\r\n--${boundary}--\r\n`);
+  return { preamble, epilogue, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** A `multipart/form-data` body for a Blob, itself a Blob: its length is known and nothing is copied. */
+export interface MultipartBlobBody {
+  body: Blob;
+  length: number;
+  contentType: string;
+}
+
+/**
+ * The body of `POST /media` for a Blob or File, as a Blob made of [head, file, tail]: the file's
+ * bytes are referenced, not copied. Browsers send a Blob body over HTTP/1.1 (they refuse a stream
+ * body there), and they and Node's fetch both send it with its `Content-Length`.
+ */
+export function multipartBlobBody(blob: Blob, opts: UploadMediaOptions = {}): MultipartBlobBody {
+  const { preamble, epilogue, contentType } = frame(opts.filename ?? blobName(blob), blob.type || undefined, opts);
+  const body = new Blob([preamble, blob, epilogue], { type: contentType });
+  return { body, length: body.size, contentType };
+}
+
+/**
+ * The body of `POST /media` as a stream: the `file` part streamed from the Blob or the source (a
+ * file on disk with `@vellum/client/node`), then the `alt` and `title` parts, with `onProgress`
+ * called as the consumer pulls each chunk. The stream is pull-driven (high-water mark 0) so
+ * progress follows what the request actually sent, and only one chunk of the file is in memory at
+ * a time.
+ */
+export async function multipartUploadBody(input: Blob | UploadSource, opts: UploadMediaOptions = {}): Promise<MultipartUploadBody> {
+  const source = input instanceof Blob ? blobSource(input) : input;
+  const { preamble, epilogue, contentType } = frame(opts.filename ?? source.name, source.type, opts);
   const length = preamble.byteLength + source.size + epilogue.byteLength;
 
   let phase: 'preamble' | 'file' | 'epilogue' = 'preamble';
@@ -69,13 +100,18 @@ export async function multipartUploadBody(input: Blob | UploadSource, opts: Uplo
     },
     { highWaterMark: 0 },
   );
-  return { body, length, contentType: `multipart/form-data; boundary=${boundary}` };
+  return { body, length, contentType };
+}
+
+/** A File's name; a bare Blob has none. */
+function blobName(blob: Blob): string {
+  const name = (blob as Blob & { name?: unknown }).name;
+  return typeof name === 'string' && name !== '' ? name : 'upload';
 }
 
 function blobSource(blob: Blob): UploadSource {
-  const name = (blob as Blob & { name?: unknown }).name;
   return {
-    name: typeof name === 'string' && name !== '' ? name : 'upload',
+    name: blobName(blob),
     size: blob.size,
     type: blob.type || undefined,
     async open() {

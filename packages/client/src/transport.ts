@@ -42,9 +42,23 @@ export interface ApiRequest {
   /** `bearer` (default): the access token when one is held, refreshed on a 401. `none`: never sent. */
   auth?: 'bearer' | 'none';
   signal?: AbortSignal;
-  /** A body that can be read only once (a stream), built again for the retry after a refresh. */
-  stream?: () => Promise<{ body: ReadableStream<Uint8Array>; headers: Record<string, string> }>;
+  /**
+   * An upload body, built for each attempt (a stream can be read only once, so the retry after a
+   * refresh builds it again): a stream, or a Blob, which browsers send where they refuse a stream.
+   */
+  stream?: () => Promise<{ body: ReadableStream<Uint8Array> | Blob; headers: Record<string, string> }>;
 }
+
+/** The fetch options a stream body needs. */
+const STREAM_BODY = {
+  // Node's fetch refuses a stream body without it.
+  duplex: 'half',
+  // Otherwise Node's fetch clones the request to be able to follow a redirect, teeing the body
+  // into a branch nobody reads, which keeps every chunk of the file in memory. A stream body
+  // could not be sent again after a redirect anyway.
+  redirect: 'error',
+  window: null,
+} as RequestInit;
 
 /** Proactive refresh margin for uploads: a token this close to its expiry is refreshed before the body is sent. */
 const EXPIRY_MARGIN_MS = 30_000;
@@ -96,7 +110,7 @@ export class Transport {
   /** The response of a request (2xx or not), after the one refresh-and-retry a 401 may earn. */
   async send(req: ApiRequest): Promise<Response> {
     const used = req.auth === 'none' ? undefined : this.current;
-    // A stream is costly to send twice: refresh first when the token is known to be (nearly) expired.
+    // An upload is costly to send twice: refresh first when the token is known to be (nearly) expired.
     if (req.stream && used?.refreshToken && this.expiresSoon(used)) await this.replacementFor(used);
     const sentWith = req.auth === 'none' ? undefined : this.current;
     const res = await this.fetchOnce(req, sentWith);
@@ -132,15 +146,8 @@ export class Transport {
       const built = await req.stream();
       Object.assign(headers, built.headers);
       body = built.body;
-      extra = {
-        // Node's fetch refuses a stream body without it.
-        duplex: 'half',
-        // Otherwise Node's fetch clones the request to be able to follow a redirect, teeing the body
-        // into a branch nobody reads, which keeps every chunk of the file in memory. A stream body
-        // could not be sent again after a redirect anyway.
-        redirect: 'error',
-        window: null,
-      } as RequestInit;
+      // A Blob has a known length and can be sent again; only a stream needs these options.
+      if (built.body instanceof ReadableStream) extra = STREAM_BODY;
     }
     if (tokens) headers.authorization = `Bearer ${tokens.accessToken}`;
     return this.fetchImpl(this.url(req.path, req.query), {

@@ -31,7 +31,10 @@ export async function insertAuditRecord(conn: Conn, r: StoredAuditRecord): Promi
 
 export interface AuditQuery {
   types?: string[];
+  /** Inclusive. */
   since?: string;
+  /** Exclusive. */
+  until?: string;
   limit: number;
   offset: number;
 }
@@ -41,6 +44,7 @@ export async function listAuditRecords(conn: Conn, q: AuditQuery): Promise<{ row
   let base = conn.db.selectFrom('audit_log');
   if (q.types && q.types.length > 0) base = base.where('type', 'in', q.types);
   if (q.since) base = base.where('at', '>=', q.since);
+  if (q.until) base = base.where('at', '<', q.until);
   const rows = await base.selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
   const { n } = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return {

@@ -1,9 +1,10 @@
 /**
- * The `fetch` the studio's client uses. Every request goes to the browser's own `fetch`, except
- * one whose body is a stream (`uploadMedia`, docs/client.md): browsers refuse to stream a request
- * body over HTTP/1.1 (Chromium needs HTTP/2 for it, others not at all), and `fetch` reports no
- * upload progress. Such a request is sent with XMLHttpRequest instead, its body read into a Blob
- * first, and the bytes actually sent are reported to the listener registered for its signal.
+ * The `fetch` the studio's client uses. `client.uploadMedia` sends a File as a Blob body
+ * (docs/client.md), which the browser's `fetch` sends well, but `fetch` reports no upload
+ * progress. So a request with a Blob body whose signal has a progress listener registered
+ * (`onUploadProgress`) is sent with XMLHttpRequest instead, which reports the bytes actually sent;
+ * every other request goes to the browser's own `fetch`. The client's retry after a 401 comes
+ * through here again with the same signal, so it is reported too.
  */
 type Progress = (sent: number, total: number) => void;
 const listeners = new WeakMap<AbortSignal, Progress>();
@@ -14,12 +15,12 @@ export function onUploadProgress(signal: AbortSignal, listener: Progress): void 
 }
 
 export const uploadFetch: typeof fetch = (input, init) => {
-  if (!(init?.body instanceof ReadableStream)) return fetch(input, init);
-  return sendWithXhr(String(input instanceof Request ? input.url : input), init, init.body);
+  const progress = init?.signal ? listeners.get(init.signal) : undefined;
+  if (!progress || !(init?.body instanceof Blob)) return fetch(input, init);
+  return sendWithXhr(String(input instanceof Request ? input.url : input), init, init.body, progress);
 };
 
-async function sendWithXhr(url: string, init: RequestInit, stream: ReadableStream): Promise<Response> {
-  const body = await new Response(stream).blob();
+function sendWithXhr(url: string, init: RequestInit, body: Blob, progress: Progress): Promise<Response> {
   const signal = init.signal ?? undefined;
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -27,8 +28,7 @@ async function sendWithXhr(url: string, init: RequestInit, stream: ReadableStrea
     // The browser sets Content-Length itself (the header is forbidden to scripts).
     for (const [name, value] of new Headers(init.headers)) if (name !== 'content-length') xhr.setRequestHeader(name, value);
     xhr.responseType = 'text';
-    const progress = signal && listeners.get(signal);
-    if (progress) xhr.upload.onprogress = (e) => progress(e.loaded, e.lengthComputable ? e.total : body.size);
+    xhr.upload.onprogress = (e) => progress(e.loaded, e.lengthComputable ? e.total : body.size);
     xhr.onload = () => {
       const headers = new Headers();
       for (const line of xhr.getAllResponseHeaders().trim().split(/\r?\n/)) {

@@ -46,6 +46,11 @@ export async function establishSession(): Promise<void> {
   set({ status: 'signedIn', user, permissions: validation.permissions });
 }
 
+/** The signed-in user as the server answered a change to it (`PATCH /auth/me`). */
+export function replaceSessionUser(user: User): void {
+  if (state.status === 'signedIn' && state.user?.id === user.id) set({ ...state, user });
+}
+
 let signingOut = false;
 
 export async function signOut(): Promise<void> {

@@ -1,15 +1,19 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
+import { useStudioConfig } from '../api/studio-config';
 import { AccountMenu } from './account-menu';
 import { GlobalSearch } from './global-search';
 import { Sidebar } from './sidebar';
 
 /**
  * The studio's frame (docs/studio.md, "The shell"): a skip link, the header (landmark `banner`)
- * with the search box and account menu, the navigation (landmark `navigation`) and the page
- * (landmark `main`, the skip link's target).
+ * with the site name, the search box and account menu, the navigation (landmark `navigation`)
+ * and the page (landmark `main`, the skip link's target).
  */
 export function Layout() {
+  const config = useStudioConfig();
+  // The instance's site name (`PUT /config/settings`); "Vellum" only when it cannot be read.
+  const siteName = config.data?.siteName ?? (config.isError ? 'Vellum' : '');
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -17,7 +21,7 @@ export function Layout() {
       </a>
       <header className="topbar">
         <a className="brand" href={import.meta.env.BASE_URL}>
-          Vellum Studio
+          {siteName} <span className="brand-suffix">Studio</span>
         </a>
         <GlobalSearch />
         <AccountMenu />

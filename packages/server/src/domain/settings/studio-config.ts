@@ -1,3 +1,5 @@
+import { AUDIT_EVENTS } from '../audit/audit-events.js';
+import { CONTENT_ACTIONS, FIXED_PERMISSIONS } from '../access/permissions.js';
 import { canOnSchema, requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
@@ -14,7 +16,11 @@ export interface StructureGroup {
   items: StructureItem[];
 }
 
-/** `GET /config/studio` (`studio:access`): what the studio needs to draw itself. */
+/**
+ * `GET /config/studio` (`studio:access`): what the studio needs to draw itself. The permission
+ * list and the audit events come from the server's own lists, so the studio keeps no copy that
+ * could fall behind (docs/api.md, "Instance settings and studio configuration").
+ */
 export async function studioConfig(svc: Services, actor: Principal) {
   requirePermission(actor, 'studio:access');
   const settings = await readSettings(svc);
@@ -26,6 +32,10 @@ export async function studioConfig(svc: Services, actor: Principal) {
     pageSize: studio.pageSize ?? 20,
     // Features the instance has today; later features switch theirs on.
     features: { documents: true, users: true, apiTokens: true, audit: svc.config.security.auditLog.enabled, ...studio.features },
+    // The fixed permissions in the server's order; `<schema>:<action>` adds these actions and `*`.
+    permissions: [...FIXED_PERMISSIONS],
+    schemaActions: [...CONTENT_ACTIONS],
+    auditEvents: [...AUDIT_EVENTS],
   };
 }
 

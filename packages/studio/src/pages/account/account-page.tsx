@@ -5,6 +5,7 @@ import { IdentitySection } from './identity-section';
 import { MfaSection } from './mfa-section';
 import { PasskeysSection } from './passkeys-section';
 import { PasswordSection } from './password-section';
+import { ProfileSection } from './profile-section';
 import { TrustedDevicesSection } from './trusted-devices-section';
 
 /**
@@ -13,26 +14,11 @@ import { TrustedDevicesSection } from './trusted-devices-section';
  */
 export default function AccountPage() {
   usePageTitle('Account');
-  const { user, permissions } = useSession();
+  const session = useSession();
   return (
     <>
       <h1>Account</h1>
-      <section className="panel" aria-labelledby="profile-title">
-        <h2 id="profile-title">Profile</h2>
-        <dl className="facts">
-          <dt>Name</dt>
-          <dd>{user?.name}</dd>
-          <dt>Username</dt>
-          <dd>{user?.username}</dd>
-          <dt>Email</dt>
-          <dd>{user?.email}</dd>
-          <dt>Role</dt>
-          <dd>{user?.role}</dd>
-          <dt>Permissions</dt>
-          <dd>{permissions.join(', ')}</dd>
-        </dl>
-        <p className="muted">An administrator changes your name, email and role.</p>
-      </section>
+      <ProfileSection session={session} />
       <PasswordSection />
       <MfaSection />
       <PasskeysSection />

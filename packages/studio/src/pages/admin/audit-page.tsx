@@ -1,50 +1,47 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { client } from '../../api/client';
+import { useStudioConfig } from '../../api/studio-config';
 import { ErrorMessage } from '../../ui/error-message';
 import { isAdmin, NotAllowed, useAllowed } from '../../ui/not-allowed';
 import { usePageTitle } from '../../ui/page-title';
 import './admin.css';
 
-/** The events the server records (docs/api.md, "Audit log"). */
-export const EVENTS = [
-  'login',
-  'logout',
-  'loginFailed',
-  'passwordChange',
-  'passwordReset',
-  'userCreate',
-  'userUpdate',
-  'userDelete',
-  'tokenCreate',
-  'tokenRevoke',
-  'settingsUpdate',
-  'mfaEnable',
-  'mfaDisable',
-  'mfaReset',
-  'passkeyAdd',
-  'passkeyRemove',
-  'idpLink',
-  'idpUnlink',
-  'oauthGrant',
-  'oauthRevoke',
-];
 const PAGE = 50;
 const TABLE_LABEL = 'Audit records';
 
+/** Midnight at the start of a `<input type=date>` day in the browser's time zone, `days` later. */
+function localMidnight(day: string, days = 0): Date {
+  const d = new Date(`${day}T00:00:00`);
+  d.setDate(d.getDate() + days);
+  return d;
+}
+
 /**
  * The audit log (`GET /audit`, admins only by role): newest first, filtered by event type and a
- * start date (the server filters by `since`), 50 a page.
+ * range of days in the browser's time zone (the server's `since`, inclusive, and `until`,
+ * exclusive: the "Until" day is included), 50 a page.
  */
 export default function AuditPage() {
   usePageTitle('Audit log');
   const { ok } = useAllowed(isAdmin);
   const [type, setType] = useState('');
   const [since, setSince] = useState('');
+  const [until, setUntil] = useState('');
   const [offset, setOffset] = useState(0);
+  // The event kinds come from the server (`GET /config/studio`), so a new kind shows up here.
+  const config = useStudioConfig();
   const records = useQuery({
-    queryKey: ['audit', type, since, offset],
-    queryFn: () => client.audit({ type: type || undefined, since: since ? new Date(`${since}T00:00:00`) : undefined, limit: PAGE, offset }),
+    queryKey: ['audit', type, since, until, offset],
+    queryFn: () =>
+      client.audit({
+        type: type || undefined,
+        since: since ? localMidnight(since) : undefined,
+        // The server's `until` is exclusive: the last day chosen is included up to its end.
+        until: until ? localMidnight(until, 1) : undefined,
+        limit: PAGE,
+        offset,
+      }),
     enabled: ok,
     placeholderData: (previous) => previous,
   });
@@ -64,7 +61,7 @@ export default function AuditPage() {
             }}
           >
             <option value="">All events</option>
-            {EVENTS.map((e) => (
+            {(config.data?.auditEvents ?? []).map((e) => (
               <option key={e}>{e}</option>
             ))}
           </select>
@@ -76,6 +73,18 @@ export default function AuditPage() {
             value={since}
             onChange={(e) => {
               setSince(e.target.value);
+              setOffset(0);
+            }}
+          />
+        </label>
+        <label>
+          Until
+          <input
+            type="date"
+            value={until}
+            min={since || undefined}
+            onChange={(e) => {
+              setUntil(e.target.value);
               setOffset(0);
             }}
           />

@@ -1,63 +1,43 @@
 import { useQuery } from '@tanstack/react-query';
 import { client } from '../../api/client';
+import { useStudioConfig } from '../../api/studio-config';
 import type { Session } from '../../auth/session';
+import { ErrorMessage } from '../../ui/error-message';
 
-/** The spec's fixed permission set (spec: Permissions), grouped by resource. */
-export const FIXED_PERMISSIONS = [
-  'content:read',
-  'content:write',
-  'content:delete',
-  'content:publish',
-  'content:*',
-  'media:read',
-  'media:upload',
-  'media:edit',
-  'media:delete',
-  'users:read',
-  'users:write',
-  'users:delete',
-  'users:invite',
-  'settings:read',
-  'settings:write',
-  'studio:access',
-  'tokens:read',
-  'tokens:write',
-  'tokens:delete',
-  'webhooks:read',
-  'webhooks:write',
-  'webhooks:delete',
-  'webhooks:test',
-];
-const CONTENT_ACTIONS = ['read', 'write', 'delete', 'publish'];
-const SCHEMA_ACTIONS = [...CONTENT_ACTIONS, '*'];
+/** The server's lists (`GET /config/studio`): the fixed permissions and the content actions. */
+interface Lists {
+  permissions: string[];
+  schemaActions: string[];
+}
 
 /**
  * What the caller may grant (docs/api.md, "API tokens"): an admin anything; others what they
  * hold, what that covers (`post:read` under `content:read`), and a wildcard only when they hold
  * every content action it covers. The server checks again; this only disables the boxes.
  */
-export function mayGrant(session: Session, permission: string): boolean {
+export function mayGrant(session: Session, permission: string, lists: Lists): boolean {
   if (session.user?.role === 'admin') return true;
   const held = new Set(session.permissions);
   if (held.has(permission)) return true;
   const [resource, action] = permission.split(':');
   const holdsAction = (res: string, a: string) =>
     held.has(`${res}:${a}`) || held.has(`${res}:*`) || held.has(`content:${a}`) || held.has('content:*');
-  if (resource === 'content') return action === '*' && CONTENT_ACTIONS.every((a) => held.has(`content:${a}`));
-  if (FIXED_PERMISSIONS.includes(permission)) return false;
-  if (action === '*') return CONTENT_ACTIONS.every((a) => holdsAction(resource, a));
+  if (resource === 'content') return action === '*' && lists.schemaActions.every((a) => held.has(`content:${a}`));
+  if (lists.permissions.includes(permission)) return false;
+  if (action === '*') return lists.schemaActions.every((a) => holdsAction(resource, a));
   return holdsAction(resource, action);
 }
 
-function groups(schemas: string[]): Array<{ title: string; permissions: string[] }> {
+/** The fixed permissions grouped by resource (the part before `:`), then each schema's. */
+function groups(schemas: string[], lists: Lists): Array<{ title: string; permissions: string[] }> {
   const byResource = new Map<string, string[]>();
-  for (const p of FIXED_PERMISSIONS) {
+  for (const p of lists.permissions) {
     const r = p.split(':')[0];
     byResource.set(r, [...(byResource.get(r) ?? []), p]);
   }
   return [
     ...[...byResource].map(([title, permissions]) => ({ title, permissions })),
-    ...schemas.map((s) => ({ title: `Schema “${s}”`, permissions: SCHEMA_ACTIONS.map((a) => `${s}:${a}`) })),
+    ...schemas.map((s) => ({ title: `Schema “${s}”`, permissions: [...lists.schemaActions, '*'].map((a) => `${s}:${a}`) })),
   ];
 }
 
@@ -77,10 +57,25 @@ export function PermissionPicker({
   legend?: string;
 }) {
   const schemas = useQuery({ queryKey: ['config', 'schemas'], queryFn: () => client.config.schemas() });
+  const config = useStudioConfig();
   const names = (schemas.data ?? []).map((s) => s.name);
+  const lists: Lists = { permissions: config.data?.permissions ?? [], schemaActions: config.data?.schemaActions ?? [] };
   const toggle = (p: string, on: boolean) => onChange(on ? [...value, p] : value.filter((x) => x !== p));
+  // Without the server's list every permission held would show as "Other": wait for it.
+  if (!config.data)
+    return (
+      <fieldset>
+        <legend>{legend}</legend>
+        <ErrorMessage error={config.error} />
+        {!config.error && (
+          <p className="loading" role="status">
+            Loading permissions…
+          </p>
+        )}
+      </fieldset>
+    );
   // Explicit permissions the form was given but the picker does not list (kept, shown as such).
-  const others = value.filter((p) => !FIXED_PERMISSIONS.includes(p) && !names.some((n) => p.startsWith(`${n}:`)));
+  const others = value.filter((p) => !lists.permissions.includes(p) && !names.some((n) => p.startsWith(`${n}:`)));
   return (
     <fieldset>
       <legend>{legend}</legend>
@@ -88,11 +83,11 @@ export function PermissionPicker({
         You can grant only permissions you hold yourself; the others are disabled.
       </p>
       <div className="permission-picker">
-        {groups(names).map((g) => (
+        {groups(names, lists).map((g) => (
           <fieldset key={g.title}>
             <legend>{g.title}</legend>
             {g.permissions.map((p) => {
-              const allowed = mayGrant(session, p);
+              const allowed = mayGrant(session, p, lists);
               return (
                 <label key={p} className="inline">
                   <input

@@ -2,6 +2,7 @@ import type { Settings } from '@vellum/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { client } from '../../api/client';
+import { studioConfigQuery } from '../../api/studio-config';
 import { ErrorMessage } from '../../ui/error-message';
 import { hasPermission, NotAllowed, useAllowed } from '../../ui/not-allowed';
 import { usePageTitle } from '../../ui/page-title';
@@ -23,7 +24,11 @@ export default function SettingsPage() {
   const save = useMutation({
     mutationFn: (next: Settings) =>
       client.config.updateSettings({ ...next, publicUrl: next.publicUrl?.trim() ? next.publicUrl.trim() : null }),
-    onSuccess: (saved) => queryClient.setQueryData(['settings'], saved),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['settings'], saved);
+      // The header and the tab titles show the site name from `GET /config/studio`.
+      void queryClient.invalidateQueries({ queryKey: studioConfigQuery.queryKey });
+    },
   });
   if (!ok) return <NotAllowed title="Settings" needs="the settings:read permission" />;
   const mayWrite = hasPermission('settings:write')(session);

@@ -2,6 +2,7 @@ import type { Media } from '@vellum/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { client } from '../../api/client';
+import { onUploadProgress } from '../../api/upload-fetch';
 import { useSession } from '../../auth/session';
 import { errorText } from '../../ui/error-message';
 import { allows, type Field } from './schema';
@@ -39,7 +40,10 @@ export function MediaPicker(props: { field: Field; value?: string; onChange(v: u
     setError(undefined);
     setProgress(0);
     try {
-      const m = await client.uploadMedia(file, { onProgress: (sent, total) => setProgress(Math.round((sent / total) * 100)) });
+      // The bytes the browser reports sent (src/api/upload-fetch.ts): fetch tells nothing of a Blob body's progress.
+      const { signal } = new AbortController();
+      onUploadProgress(signal, (sent, total) => setProgress(Math.round((sent / total) * 100)));
+      const m = await client.uploadMedia(file, { signal });
       queryClient.setQueryData(['media', m._id], m);
       onChange(m._id);
     } catch (err) {

@@ -34,8 +34,8 @@ export function useUploads() {
       setUploads((list) => [...started, ...list]);
       files.forEach((file, i) => {
         const { key } = started[i]!;
-        // The bytes sent, as the browser reports them (src/api/upload-fetch.ts): the client's own
-        // onProgress counts what its body stream hands out, which a browser reads ahead in one go.
+        // The bytes sent, as the browser reports them (src/api/upload-fetch.ts): fetch, and so the
+        // client's own onProgress, tells nothing of a Blob body's progress until it is all sent.
         const controller = new AbortController();
         const { signal } = controller;
         controllers.set(key, controller);

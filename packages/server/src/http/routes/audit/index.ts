@@ -8,6 +8,7 @@ const Query = Type.Object(
   {
     type: Type.Optional(Type.String({ maxLength: 500 })),
     since: Type.Optional(Type.String({ maxLength: 64 })),
+    until: Type.Optional(Type.String({ maxLength: 64 })),
     limit: Type.Optional(Type.String()),
     offset: Type.Optional(Type.String()),
   },

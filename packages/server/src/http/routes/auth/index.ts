@@ -8,6 +8,7 @@ import { currentUser } from '../../../domain/identity/current-user.js';
 import { describeCredential } from '../../../domain/identity/describe-credential.js';
 import { login } from '../../../domain/identity/login.js';
 import { logout } from '../../../domain/identity/logout.js';
+import { updateProfile } from '../../../domain/identity/update-profile.js';
 import { refreshSession } from '../../../domain/identity/refresh.js';
 import { resolvePrincipal } from '../../../domain/identity/resolve-principal.js';
 import type { Services } from '../../../domain/services.js';
@@ -27,6 +28,12 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
   app.get('/auth/me', { schema: { response: { 200: S.MeResponse, ...S.errorResponses } } }, async (req) => ({
     data: await currentUser(svc, req.principal),
   }));
+
+  app.patch<{ Body: Static<typeof S.ProfileBody> }>(
+    '/auth/me',
+    { config: { auth: true }, schema: { body: S.ProfileBody, response: { 200: S.MeResponse, ...S.errorResponses } } },
+    async (req) => ({ data: await updateProfile(svc, req.principal, req.body) }),
+  );
 
   app.post<{ Body: Static<typeof S.ValidateBody> }>(
     '/auth/validate',

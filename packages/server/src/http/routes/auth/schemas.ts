@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { data, errorResponses, Success, User } from '../../schemas/common.js';
+import { data, errorResponses, Nullable, Success, User } from '../../schemas/common.js';
 
 export const LoginBody = Type.Object(
   {
@@ -69,6 +69,16 @@ export const ClaimBody = Type.Object(
 );
 
 export const MeResponse = data(User);
+/** `PATCH /auth/me`: the fields given change; `currentPassword` confirms a new email. */
+export const ProfileBody = Type.Object(
+  {
+    firstName: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    lastName: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    email: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
+    currentPassword: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+  },
+  { additionalProperties: false },
+);
 
 export const ChangePasswordBody = Type.Object(
   { currentPassword: Type.String({ minLength: 1, maxLength: 1024 }), newPassword: Type.String({ minLength: 1, maxLength: 1024 }) },

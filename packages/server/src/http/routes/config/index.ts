@@ -30,6 +30,9 @@ const StudioConfig = Type.Object({
   branding: Type.Record(Type.String(), Type.Unknown()),
   pageSize: Type.Integer(),
   features: Type.Record(Type.String(), Type.Boolean()),
+  permissions: Type.Array(Type.String()),
+  schemaActions: Type.Array(Type.String()),
+  auditEvents: Type.Array(Type.String()),
 });
 const Structure = Type.Array(
   Type.Object({
