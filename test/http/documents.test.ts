@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
+import { detailFields } from '../helpers/expect-error.js';
 import { postDocument } from '../helpers/post-document.js';
 import { useContentApp } from '../helpers/use-content-app.js';
 
@@ -82,7 +83,7 @@ describe('create and read', () => {
     expect(res.statusCode).toBe(422);
     const body = res.json();
     expect(body.error.code).toBe('VALIDATION_ERROR');
-    const fields = body.error.details.map((d: { field: string }) => d.field).sort();
+    const fields = detailFields(res);
     expect(fields).toEqual(
       [
         'category',
