@@ -99,19 +99,21 @@ async function fileBytes(s: Server, m: Media): Promise<Buffer> {
 /** What must be equal on both sides; timestamps (`_createdAt`, `_updatedAt`, `createdAt`…) and the author of each write are not kept. */
 const documentView = (d: Document) =>
   Object.fromEntries(Object.entries(d).filter(([k]) => !['_createdAt', '_updatedAt', '_createdBy', '_updatedBy'].includes(k)));
-const mediaView = (m: Media) => ({
-  _id: m._id,
-  filename: m.filename,
-  originalFilename: m.originalFilename,
-  mimeType: m.mimeType,
-  size: m.size,
-  sha256: m.sha256,
-  width: m.width,
-  height: m.height,
-  alt: m.alt,
-  title: m.title,
-  variants: m.variants,
-});
+/** The media record's fields kept as they were (its timestamps and `createdBy` are the target's own). */
+const MEDIA_KEPT: Array<keyof Media> = [
+  '_id',
+  'filename',
+  'originalFilename',
+  'mimeType',
+  'size',
+  'sha256',
+  'width',
+  'height',
+  'alt',
+  'title',
+  'variants',
+];
+const mediaView = (m: Media) => Object.fromEntries(MEDIA_KEPT.map((k) => [k, m[k]]));
 
 const TYPES = ['company', 'author', 'post', 'site'];
 
