@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { createUser } from '../helpers/create-user.js';
 import { useMailCatcher } from '../helpers/mail-catcher.js';
 import { useOidcProvider } from '../helpers/oidc-provider.js';
+import { useBrowserApp } from '../helpers/use-browser-app.js';
 
 // The account page's parts that need a provider or a mailbox (docs/studio.md, "Pages"): linking
 // the identity provider, email codes as a second factor.
@@ -12,30 +13,20 @@ let b: BrowserApp;
 let admin: string;
 const PASSWORD = 'browser-password-1';
 
-beforeAll(async () => {
-  b = await startBrowserApp((origin) => ({
+useBrowserApp(
+  (origin) => ({
     ...idp.config({ redirectUri: `${origin}/studio/auth/idp/callback`, name: 'Acme SSO' }),
     mail: { smtpUrl: mail.url, from: 'vellum@example.com' },
-  }));
-  admin = await b.t.login(ADMIN.username, ADMIN.password);
-});
-afterAll(() => b?.close());
+  }),
+  (app, token) => ((b = app), (admin = token)),
+);
 
-async function createUser(username: string): Promise<string> {
-  const res = await b.t.request({
-    method: 'POST',
-    url: '/api/users',
-    token: admin,
-    payload: { username, email: `${username}@example.com`, password: PASSWORD, role: 'editor' },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return username;
-}
+const createEditor = (username: string) => createUser(b.t, admin, { username, password: PASSWORD, role: 'editor' });
 const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)![1];
 
 describe('studio account: identity provider and email codes', () => {
   it('links the identity provider from the account page, then unlinks it', async () => {
-    await createUser('linker');
+    await createEditor('linker');
     const bearer = await b.t.login('linker', PASSWORD);
     const linked = async () => (await b.t.request({ method: 'GET', url: '/api/auth/oauth/status', token: bearer })).json().data.linked;
     idp.state.claims = { sub: 'sso-linker', email: 'linker@idp.example', email_verified: true };
@@ -58,7 +49,7 @@ describe('studio account: identity provider and email codes', () => {
   });
 
   it('sets up email codes with the mailed code', async () => {
-    await createUser('mailcodes');
+    await createEditor('mailcodes');
     const page = await b.newPage();
     await signIn(page, b.origin, 'mailcodes', PASSWORD, '/studio/account');
     await page.getByRole('button', { name: 'Set up email codes' }).click();

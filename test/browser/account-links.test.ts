@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { createUser } from '../helpers/create-user.js';
 import { useMailCatcher } from '../helpers/mail-catcher.js';
 import { useOidcProvider } from '../helpers/oidc-provider.js';
+import { useBrowserApp } from '../helpers/use-browser-app.js';
 
 // The pages the mailed links and the identity provider send people to (docs/studio.md, "Pages"):
 // /studio/reset-password, /studio/accept-invite, /studio/auth/idp/callback.
@@ -11,27 +12,20 @@ const idp = useOidcProvider();
 let b: BrowserApp;
 let admin: string;
 
-beforeAll(async () => {
-  b = await startBrowserApp((origin) => ({
+useBrowserApp(
+  (origin) => ({
     ...idp.config({ redirectUri: `${origin}/studio/auth/idp/callback`, autoCreateUsers: true, name: 'Acme SSO' }),
     mail: { smtpUrl: mail.url, from: 'vellum@example.com' },
-  }));
-  admin = await b.t.login(ADMIN.username, ADMIN.password);
-});
-afterAll(() => b?.close());
+  }),
+  (app, token) => ((b = app), (admin = token)),
+);
 
 /** The studio link in a mail (`<origin>/studio/<page>?token=…`). */
 const linkIn = (text: string, page: string) => new RegExp(`(http://localhost:\\d+/studio/${page}\\?token=[A-Za-z0-9]+)`).exec(text)![1];
 
 describe('mailed links and the identity provider', () => {
   it('password reset: the link is asked for on the page, the mailed link chooses a new password, which signs in', async () => {
-    const created = await b.t.request({
-      method: 'POST',
-      url: '/api/users',
-      token: admin,
-      payload: { username: 'forgetful', email: 'forgetful@example.com', password: 'old-password-1', role: 'editor' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
+    await createUser(b.t, admin, { username: 'forgetful', password: 'old-password-1', role: 'editor' });
     const page = await b.newPage();
     await page.goto(`${b.origin}/studio/sign-in`);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
@@ -79,13 +73,7 @@ describe('mailed links and the identity provider', () => {
   });
 
   it('a second factor by email: the login mails the code (the only method), and the mailed code signs in', async () => {
-    const created = await b.t.request({
-      method: 'POST',
-      url: '/api/users',
-      token: admin,
-      payload: { username: 'mailer', email: 'mailer@example.com', password: 'mailer-password-1', role: 'editor' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
+    await createUser(b.t, admin, { username: 'mailer', password: 'mailer-password-1', role: 'editor' });
     const session = await b.t.login('mailer', 'mailer-password-1');
     const codeIn = (text: string) => /is (\d{6})\./.exec(text)![1];
     expect((await b.t.request({ method: 'POST', url: '/api/auth/mfa/setup/email', token: session })).statusCode).toBe(200);

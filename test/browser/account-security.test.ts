@@ -1,8 +1,10 @@
-import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { createUser } from '../helpers/create-user.js';
 import { deviceTokens } from '../helpers/oauth2.js';
+import { enableTotp, TOTP_PERIOD_MS, totpCode } from '../helpers/totp.js';
+import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
+import { addVirtualAuthenticator } from '../helpers/virtual-authenticator.js';
 
 // The account page (docs/studio.md, "Pages"): password, second factors and backup codes,
 // connected applications; each checked against the server through the API.
@@ -10,32 +12,17 @@ let b: BrowserApp;
 let admin: string;
 const PASSWORD = 'browser-password-1';
 
-const totp = (secret: string, steps = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
-    timestamp: Date.now() + steps * 30_000,
-  });
+const totp = (secret: string, steps = 0) => totpCode(secret, Date.now() + steps * TOTP_PERIOD_MS);
 
-beforeAll(async () => {
-  b = await startBrowserApp({ oauth2: { enabled: true }, security: { rateLimit: { login: { windowMs: 900_000, max: 1000 } } } });
-  admin = await b.t.login(ADMIN.username, ADMIN.password);
-});
-afterAll(() => b?.close());
+useBrowserApp({ oauth2: { enabled: true }, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
 
-async function createUser(username: string): Promise<void> {
-  const res = await b.t.request({
-    method: 'POST',
-    url: '/api/users',
-    token: admin,
-    payload: { username, email: `${username}@example.com`, password: PASSWORD, role: 'editor' },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-}
+const createEditor = (username: string) => createUser(b.t, admin, { username, password: PASSWORD, role: 'editor' });
 const loginStatus = async (username: string, password: string) =>
   (await b.t.request({ method: 'POST', url: '/api/auth/login', payload: { username, password } })).statusCode;
 
 describe('studio account', () => {
   it('changes the password: the new one signs in, the old one no longer does', async () => {
-    await createUser('pwuser');
+    await createEditor('pwuser');
     const page = await b.newPage();
     await signIn(page, b.origin, 'pwuser', PASSWORD, '/studio/account');
     await page.getByRole('heading', { name: 'Account' }).waitFor();
@@ -60,7 +47,7 @@ describe('studio account', () => {
   });
 
   it('sets up an authenticator app with the QR code, shows backup codes, regenerates them and turns it off', async () => {
-    await createUser('mfauser');
+    await createEditor('mfauser');
     const page = await b.newPage();
     await signIn(page, b.origin, 'mfauser', PASSWORD, '/studio/account');
     await page.getByRole('button', { name: 'Set up authenticator app' }).click();
@@ -98,7 +85,7 @@ describe('studio account', () => {
   });
 
   it('lists connected applications and revoking one makes the API refuse its tokens', async () => {
-    await createUser('grantuser');
+    await createEditor('grantuser');
     const bearer = await b.t.login('grantuser', PASSWORD);
     const tokens = await deviceTokens(b.t, bearer, 'content:read');
     expect((await b.t.request({ method: 'POST', url: '/api/auth/validate', token: tokens.access_token })).statusCode).toBe(200);
@@ -119,15 +106,11 @@ describe('studio account', () => {
   });
 
   it('adds a passkey with the virtual authenticator, renames it and deletes it', async () => {
-    await createUser('keyuser');
+    await createEditor('keyuser');
     const bearer = await b.t.login('keyuser', PASSWORD);
     const passkeys = async () => (await b.t.request({ method: 'GET', url: '/api/auth/passkey/credentials', token: bearer })).json().data;
     const page = await b.newPage();
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-    });
+    await addVirtualAuthenticator(page);
     await signIn(page, b.origin, 'keyuser', PASSWORD, '/studio/account');
     const section = page.getByRole('region', { name: 'Passkeys' });
     await section.getByRole('button', { name: 'Add a passkey' }).click();
@@ -147,7 +130,7 @@ describe('studio account', () => {
   });
 
   it('lists trusted devices and revokes one, then all', async () => {
-    await createUser('trustuser');
+    await createEditor('trustuser');
     const page = await b.newPage();
     await signIn(page, b.origin, 'trustuser', PASSWORD, '/studio/account');
     await page.getByRole('heading', { name: 'Account' }).waitFor();
@@ -165,14 +148,7 @@ describe('studio account', () => {
         });
         expect(off.statusCode, off.body).toBe(200);
       }
-      const secret = (await b.t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', token: bearer })).json().data.secret as string;
-      const on = await b.t.request({
-        method: 'POST',
-        url: '/api/auth/mfa/setup/totp/verify',
-        token: bearer,
-        payload: { code: totp(secret) },
-      });
-      expect(on.statusCode, on.body).toBe(200);
+      const { secret } = await enableTotp(b.t, bearer);
       const login = await b.t.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'trustuser', password: PASSWORD } });
       const verified = await b.t.request({
         method: 'POST',

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { createUser } from '../helpers/create-user.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
 // Instance settings and the audit log (docs/studio.md, "Pages").
 let b: BrowserApp;
 let admin: string;
 
-beforeAll(async () => {
-  b = await startBrowserApp({ schemas: TEST_SCHEMAS, security: { rateLimit: { login: { windowMs: 900_000, max: 1000 } } } });
-  admin = await b.t.login(ADMIN.username, ADMIN.password);
-});
-afterAll(() => b?.close());
+useBrowserApp({ schemas: TEST_SCHEMAS, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
 
 const settings = async () => (await b.t.request({ method: 'GET', url: '/api/config/settings', token: admin })).json().data;
 
@@ -58,13 +56,7 @@ describe('studio settings and audit log', () => {
   });
 
   it('the settings and audit pages tell a user without access so', async () => {
-    const res = await b.t.request({
-      method: 'POST',
-      url: '/api/users',
-      token: admin,
-      payload: { username: 'ed', email: 'ed@example.com', password: 'browser-password-1', role: 'editor' },
-    });
-    expect(res.statusCode, res.body).toBe(201);
+    await createUser(b.t, admin, { username: 'ed', password: 'browser-password-1', role: 'editor' });
     const page = await b.newPage();
     await signIn(page, b.origin, 'ed', 'browser-password-1', '/studio/admin/settings');
     await page.getByText('it needs the settings:read permission').waitFor();

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { createUser } from '../helpers/create-user.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
 // The API tokens page (docs/studio.md, "Pages"): create with the permission picker, the token
 // shown once, revoke with a confirmation; the token is checked against the API each time.
 let b: BrowserApp;
 let admin: string;
 
-beforeAll(async () => {
-  b = await startBrowserApp({ schemas: TEST_SCHEMAS, security: { rateLimit: { login: { windowMs: 900_000, max: 1000 } } } });
-  admin = await b.t.login(ADMIN.username, ADMIN.password);
-});
-afterAll(() => b?.close());
+useBrowserApp({ schemas: TEST_SCHEMAS, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
 
 describe('studio API tokens', () => {
   it('creates a token with the picked permissions, shows it once, and revoking it makes the API refuse it', async () => {
@@ -59,13 +57,7 @@ describe('studio API tokens', () => {
   });
 
   it('a user without tokens:read is told the page is not for them', async () => {
-    const res = await b.t.request({
-      method: 'POST',
-      url: '/api/users',
-      token: admin,
-      payload: { username: 'plainwriter', email: 'plainwriter@example.com', password: 'browser-password-1', role: 'writer' },
-    });
-    expect(res.statusCode, res.body).toBe(201);
+    await createUser(b.t, admin, { username: 'plainwriter', password: 'browser-password-1', role: 'writer' });
     const page = await b.newPage();
     await signIn(page, b.origin, 'plainwriter', 'browser-password-1', '/studio/admin/tokens');
     await page.getByRole('alert').waitFor();
@@ -74,19 +66,12 @@ describe('studio API tokens', () => {
   });
 
   it('a user with tokens:write can pick only permissions they hold; the server agrees', async () => {
-    const res = await b.t.request({
-      method: 'POST',
-      url: '/api/users',
-      token: admin,
-      payload: {
-        username: 'tokenkeeper',
-        email: 'tokenkeeper@example.com',
-        password: 'browser-password-1',
-        role: 'viewer',
-        permissions: ['tokens:read', 'tokens:write'],
-      },
+    await createUser(b.t, admin, {
+      username: 'tokenkeeper',
+      password: 'browser-password-1',
+      role: 'viewer',
+      permissions: ['tokens:read', 'tokens:write'],
     });
-    expect(res.statusCode, res.body).toBe(201);
     const page = await b.newPage();
     await signIn(page, b.origin, 'tokenkeeper', 'browser-password-1', '/studio/admin/tokens');
     await page.getByRole('heading', { name: 'New token' }).waitFor();

@@ -1,19 +1,17 @@
-import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { createUser } from '../helpers/create-user.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { enableTotp } from '../helpers/totp.js';
+import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
 // The users page (docs/studio.md, "Pages"): create a user, change their role and permissions,
 // deactivate them, search and filter; the server's state is checked through the API.
 let b: BrowserApp;
 let admin: string;
 
-beforeAll(async () => {
-  b = await startBrowserApp({ schemas: TEST_SCHEMAS, security: { rateLimit: { login: { windowMs: 900_000, max: 1000 } } } });
-  admin = await b.t.login(ADMIN.username, ADMIN.password);
-});
-afterAll(() => b?.close());
+useBrowserApp({ schemas: TEST_SCHEMAS, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
 
 const byUsername = async (username: string) =>
   (await b.t.request({ method: 'GET', url: `/api/users/by-username/${username}`, token: admin })).json().data;
@@ -91,18 +89,8 @@ describe('studio users', () => {
   });
 
   it('an admin resets the MFA of a user', async () => {
-    const made = await b.t.request({
-      method: 'POST',
-      url: '/api/users',
-      token: admin,
-      payload: { username: 'lostphone', email: 'lostphone@example.com', password: 'browser-password-1', role: 'author' },
-    });
-    expect(made.statusCode, made.body).toBe(201);
-    const bearer = await b.t.login('lostphone', 'browser-password-1');
-    const secret = (await b.t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', token: bearer })).json().data.secret as string;
-    const code = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate();
-    const on = await b.t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp/verify', token: bearer, payload: { code } });
-    expect(on.statusCode, on.body).toBe(200);
+    await createUser(b.t, admin, { username: 'lostphone', password: 'browser-password-1', role: 'author' });
+    await enableTotp(b.t, await b.t.login('lostphone', 'browser-password-1'));
     expect((await byUsername('lostphone')).mfaEnabled).toBe(true);
 
     const page = await b.newPage();

@@ -1,20 +1,17 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { png } from '../helpers/media-fixtures.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
 // The document pages (docs/studio.md, "Pages"): the list, the form generated from the schema,
 // saving with If-Match and the 412 dialog, status changes, delete with its 409, revisions.
 let b: BrowserApp;
 let admin: string;
 
-beforeAll(async () => {
-  b = await startBrowserApp({ schemas: TEST_SCHEMAS, security: { rateLimit: { login: { windowMs: 900_000, max: 1000 } } } });
-  admin = await b.t.login(ADMIN.username, ADMIN.password);
-});
-afterAll(() => b?.close());
+useBrowserApp({ schemas: TEST_SCHEMAS, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
 
 async function api(method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
   const res = await b.t.request({ method: method as 'GET', url: `/api${url}`, token: admin, payload: payload as object, headers });

@@ -1,8 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { createUser } from '../helpers/create-user.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
 // The document pages as the roles of the spec allow them (docs/api.md, "Permissions"): a writer
 // edits drafts but sees no publish button; a viewer reads and cannot edit.
@@ -10,23 +12,11 @@ let b: BrowserApp;
 let admin: string;
 const PASSWORD = 'browser-password-1';
 
+useBrowserApp({ schemas: TEST_SCHEMAS, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
 beforeAll(async () => {
-  b = await startBrowserApp({ schemas: TEST_SCHEMAS, security: { rateLimit: { login: { windowMs: 900_000, max: 1000 } } } });
-  admin = await b.t.login(ADMIN.username, ADMIN.password);
-  for (const [username, role] of [
-    ['wanda', 'writer'],
-    ['victor', 'viewer'],
-  ]) {
-    const res = await b.t.request({
-      method: 'POST',
-      url: '/api/users',
-      token: admin,
-      payload: { username, email: `${username}@example.com`, password: PASSWORD, role, permissions: [] },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-  }
+  await createUser(b.t, admin, { username: 'wanda', password: PASSWORD, role: 'writer', permissions: [] });
+  await createUser(b.t, admin, { username: 'victor', password: PASSWORD, role: 'viewer', permissions: [] });
 });
-afterAll(() => b?.close());
 
 async function createPost(title: string, status = 'draft'): Promise<string> {
   const res = await b.t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title, _status: status } });

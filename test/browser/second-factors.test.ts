@@ -1,7 +1,10 @@
-import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { createUser } from '../helpers/create-user.js';
+import { enableTotp, TOTP_PERIOD_MS, totpCode } from '../helpers/totp.js';
+import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
+import { addVirtualAuthenticator } from '../helpers/virtual-authenticator.js';
 
 // Second factors and passkeys in the studio, in Chromium (docs/studio.md, "Pages": sign-in).
 let b: BrowserApp;
@@ -9,40 +12,17 @@ let admin: string;
 const PASSWORD = 'browser-password-1';
 
 /** The TOTP code of a secret `steps` periods from now (a code works once, so each use takes a later step). */
-const totp = (secret: string, steps = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
-    timestamp: Date.now() + steps * 30_000,
-  });
+const totp = (secret: string, steps = 0) => totpCode(secret, Date.now() + steps * TOTP_PERIOD_MS);
 
-beforeAll(async () => {
-  b = await startBrowserApp({ security: { rateLimit: { login: { windowMs: 900_000, max: 1000 } } } });
-  admin = await b.t.login(ADMIN.username, ADMIN.password);
-});
-afterAll(() => b?.close());
+useBrowserApp(MANY_SIGN_INS, (app, token) => ((b = app), (admin = token)));
 
-async function createUser(username: string): Promise<void> {
-  const res = await b.t.request({
-    method: 'POST',
-    url: '/api/users',
-    token: admin,
-    payload: { username, email: `${username}@example.com`, password: PASSWORD, role: 'editor' },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-}
+const createEditor = (username: string) => createUser(b.t, admin, { username, password: PASSWORD, role: 'editor' });
 
 describe('second factors', () => {
   it('signs in with a TOTP code; with "trust this device" the next sign-in asks for no code', async () => {
-    await createUser('totpuser');
+    await createEditor('totpuser');
     const session = await b.t.login('totpuser', PASSWORD);
-    const setup = await b.t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', token: session });
-    const secret = setup.json().data.secret as string;
-    const on = await b.t.request({
-      method: 'POST',
-      url: '/api/auth/mfa/setup/totp/verify',
-      token: session,
-      payload: { code: totp(secret) },
-    });
-    expect(on.statusCode, on.body).toBe(200);
+    const { secret } = await enableTotp(b.t, session);
 
     const page = await b.newPage();
     await signIn(page, b.origin, 'totpuser', PASSWORD);
@@ -64,16 +44,9 @@ describe('second factors', () => {
   });
 
   it('a backup code signs in too', async () => {
-    await createUser('backupuser');
+    await createEditor('backupuser');
     const session = await b.t.login('backupuser', PASSWORD);
-    const secret = (await b.t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', token: session })).json().data.secret as string;
-    const on = await b.t.request({
-      method: 'POST',
-      url: '/api/auth/mfa/setup/totp/verify',
-      token: session,
-      payload: { code: totp(secret) },
-    });
-    const [backup] = on.json().data.backupCodes as string[];
+    const [backup] = (await enableTotp(b.t, session)).backupCodes;
     const page = await b.newPage();
     await signIn(page, b.origin, 'backupuser', PASSWORD);
     await page.getByRole('radio', { name: 'Backup code' }).check();
@@ -84,7 +57,7 @@ describe('second factors', () => {
   });
 
   it('MFA setup when the instance requires it: QR code, code confirmed, backup codes shown once, signed in', async () => {
-    await createUser('setupuser');
+    await createEditor('setupuser');
     const required = await b.t.request({ method: 'PUT', url: '/api/config/settings', token: admin, payload: { mfaRequired: true } });
     expect(required.statusCode, required.body).toBe(200);
     try {
@@ -115,11 +88,7 @@ describe('second factors', () => {
 
   it('registers a passkey with the virtual authenticator, then signs in with it alone', async () => {
     const page = await b.newPage();
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-    });
+    await addVirtualAuthenticator(page);
     await signIn(page, b.origin, ADMIN.username, ADMIN.password, '/studio/account');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await page.getByText('Passkey added.').waitFor();

@@ -1,8 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { createUser as createUserAs } from '../helpers/create-user.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
 // Signing in to the studio in Chromium, and what the studio does with 401 and 403 afterwards
 // (docs/studio.md, "Signing in").
@@ -10,22 +12,10 @@ let b: BrowserApp;
 let admin: string;
 const PASSWORD = 'browser-password-1';
 
-beforeAll(async () => {
-  b = await startBrowserApp({ schemas: TEST_SCHEMAS, security: { rateLimit: { login: { windowMs: 900_000, max: 1000 } } } });
-  admin = await b.t.login(ADMIN.username, ADMIN.password);
-});
-afterAll(() => b?.close());
+useBrowserApp({ schemas: TEST_SCHEMAS, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
 
-async function createUser(username: string, role: string, permissions: string[] = []): Promise<string> {
-  const res = await b.t.request({
-    method: 'POST',
-    url: '/api/users',
-    token: admin,
-    payload: { username, email: `${username}@example.com`, password: PASSWORD, role, permissions },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data.id as string;
-}
+const createUser = (username: string, role: string, permissions: string[] = []) =>
+  createUserAs(b.t, admin, { username, password: PASSWORD, role, permissions });
 
 describe('studio sign-in', () => {
   it('signs in with a password, lands on the page asked for, shows the navigation from /config/structure', async () => {

@@ -27,3 +27,9 @@ export function expectSpecError(
   for (const d of body.error.details ?? []) expect(d, where).toEqual({ field: expect.any(String), message: expect.any(String) });
   return body.error;
 }
+
+/** The fields an error body's `details` name, sorted: what a 422 or a 409 says is wrong, whatever order it lists them in. */
+export function detailFields(res: { json(): unknown }): string[] {
+  const { error } = res.json() as { error: SpecError };
+  return (error.details ?? []).map((d) => d.field).sort();
+}

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
+import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { useContentApp } from '../helpers/use-content-app.js';
 
 /**
  * API tokens (spec: API token resource and states, Endpoints: API tokens; docs/api.md, "API tokens"):
@@ -16,13 +17,7 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 let t: TestApp;
 let admin: string;
-useAdminApp(
-  () => startTestApp({ schemas: TEST_SCHEMAS }),
-  (app, token) => {
-    t = app;
-    admin = token;
-  },
-);
+useContentApp((app, token) => ((t = app), (admin = token)));
 
 async function createToken(app: TestApp, bearer: string, body: Record<string, unknown>) {
   return app.request({ method: 'POST', url: '/api/tokens', token: bearer, payload: body });

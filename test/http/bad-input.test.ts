@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SignJWT, decodeJwt } from 'jose';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
-import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { ADMIN, type TestApp } from '../helpers/app.js';
+import { useContentApp } from '../helpers/use-content-app.js';
 
 /**
  * Hostile and malformed input (docs/api.md: "Errors", "Authentication", "Documents"; spec: Errors, Authentication):
@@ -13,13 +13,7 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
 let t: TestApp;
 let admin: string;
 
-useAdminApp(
-  () => startTestApp({ schemas: TEST_SCHEMAS }),
-  (app, token) => {
-    t = app;
-    admin = token;
-  },
-);
+useContentApp((app, token) => ((t = app), (admin = token)));
 
 /** Every request of this suite goes through here: whatever the input, the answer is never a 5xx. */
 async function call(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse> {

@@ -1,21 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createDocument } from '../../packages/server/src/domain/documents/create-document.js';
 import type { Principal } from '../../packages/server/src/domain/access/principal.js';
-import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
-import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { ADMIN, type TestApp } from '../helpers/app.js';
+import { useContentApp } from '../helpers/use-content-app.js';
 
 let t: TestApp;
 let admin: string;
 const SYSTEM: Principal = { kind: 'user', id: 'seed', role: 'admin', permissions: new Set() };
 const titles = (res: { json(): any }) => res.json().data.map((d: { title: string }) => d.title);
 
-useAdminApp(
-  () => startTestApp({ schemas: TEST_SCHEMAS }),
-  (app, token) => {
-    t = app;
-    admin = token;
-  },
-);
+useContentApp((app, token) => ((t = app), (admin = token)));
 
 describe('response cache', () => {
   it('a write is visible to the next anonymous read (no stale page)', async () => {

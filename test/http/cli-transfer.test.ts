@@ -54,6 +54,15 @@ async function exportText(from: Server, opts: Partial<ExportOptions> = {}): Prom
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * A hand-written export file (docs/cli.md, "Export and import"): the header of an export of
+ * `types` from `from` with the files included, then `body` line by line (its trailer too).
+ */
+function exportFile(from: Server, types: string[], body: object[]): string {
+  const header = { kind: 'vellum-export', version: 1, exportedAt: new Date().toISOString(), source: from.baseUrl, types, media: 'include' };
+  return [header, ...body].map((l) => JSON.stringify(l)).join('\n') + '\n';
+}
+
 function importText(into: Server, text: string, events: TransferEvent[] = [], source?: () => VellumClient): Promise<ImportSummary> {
   return importFrom(into.client, Readable.from([Buffer.from(text)]), { onProgress: (e) => events.push(e), source });
 }
@@ -90,19 +99,21 @@ async function fileBytes(s: Server, m: Media): Promise<Buffer> {
 /** What must be equal on both sides; timestamps (`_createdAt`, `_updatedAt`, `createdAt`…) and the author of each write are not kept. */
 const documentView = (d: Document) =>
   Object.fromEntries(Object.entries(d).filter(([k]) => !['_createdAt', '_updatedAt', '_createdBy', '_updatedBy'].includes(k)));
-const mediaView = (m: Media) => ({
-  _id: m._id,
-  filename: m.filename,
-  originalFilename: m.originalFilename,
-  mimeType: m.mimeType,
-  size: m.size,
-  sha256: m.sha256,
-  width: m.width,
-  height: m.height,
-  alt: m.alt,
-  title: m.title,
-  variants: m.variants,
-});
+/** The media record's fields kept as they were (its timestamps and `createdBy` are the target's own). */
+const MEDIA_KEPT: Array<keyof Media> = [
+  '_id',
+  'filename',
+  'originalFilename',
+  'mimeType',
+  'size',
+  'sha256',
+  'width',
+  'height',
+  'alt',
+  'title',
+  'variants',
+];
+const mediaView = (m: Media) => Object.fromEntries(MEDIA_KEPT.map((k) => [k, m[k]]));
 
 const TYPES = ['company', 'author', 'post', 'site'];
 
@@ -277,15 +288,7 @@ describe('export then import into an empty second database', () => {
   });
 
   it('creates a document whose first version points forward without the reference, then writes it whole', async () => {
-    const file = [
-      {
-        kind: 'vellum-export',
-        version: 1,
-        exportedAt: new Date().toISOString(),
-        source: source.baseUrl,
-        types: ['post'],
-        media: 'include',
-      },
+    const body = [
       {
         kind: 'document',
         type: 'post',
@@ -300,7 +303,7 @@ describe('export then import into an empty second database', () => {
       },
       { kind: 'end', counts: { media: 0, documents: 2, revisions: 0 } },
     ];
-    const summary = await importText(target, file.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const summary = await importText(target, exportFile(source, ['post'], body));
     expect(summary).toMatchObject({ created: 2, failed: [] });
     expect((await target.client.get('post', 'fwd-a')).related).toEqual(['fwd-b']);
     expect((await target.client.get('post', 'fwd-a'))._status).toBe('published');
@@ -312,29 +315,20 @@ describe('export then import into an empty second database', () => {
   it('reports a media id held on the target by other bytes as failed, and goes on', async () => {
     const other = Buffer.from('%PDF-1.4 not the same file');
     const record = { ...(await target.client.getMedia(ids.media[2]!)), sha256: 'f'.repeat(64), size: other.length };
-    const file = [
-      { kind: 'vellum-export', version: 1, exportedAt: new Date().toISOString(), source: source.baseUrl, types: [], media: 'include' },
+    const body = [
       { kind: 'media', record },
       { kind: 'media-data', id: record._id, seq: 0, data: other.toString('base64') },
       { kind: 'media-end', id: record._id, sha256: record.sha256 },
       { kind: 'end', counts: { media: 1, documents: 0, revisions: 0 } },
     ];
-    const summary = await importText(target, file.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const summary = await importText(target, exportFile(source, [], body));
     expect(summary.media).toEqual({ uploaded: 0, skipped: 0 });
     expect(summary.failed).toEqual([{ id: record._id, type: 'media', error: expect.stringMatching(/taken on the target/) }]);
   });
 
   it('leaves out of the history an earlier version the target refuses, and counts it', async () => {
     const version = (rev: number, data: Record<string, unknown>) => ({ _rev: rev, _status: 'draft', data });
-    const file = [
-      {
-        kind: 'vellum-export',
-        version: 1,
-        exportedAt: new Date().toISOString(),
-        source: source.baseUrl,
-        types: ['post'],
-        media: 'include',
-      },
+    const body = [
       {
         kind: 'document',
         type: 'post',
@@ -349,7 +343,7 @@ describe('export then import into an empty second database', () => {
       },
       { kind: 'end', counts: { media: 0, documents: 1, revisions: 3 } },
     ];
-    const summary = await importText(target, file.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const summary = await importText(target, exportFile(source, ['post'], body));
     expect(summary).toMatchObject({ created: 1, failed: [], versionsLeftOut: 2 });
     const history = await target.client.request<{ data: Array<{ data: { title: string } }> }>(
       'GET',
@@ -360,21 +354,13 @@ describe('export then import into an empty second database', () => {
   });
 
   it('lists documents the target refuses in the summary, with the fields named, and goes on', async () => {
-    const file = [
-      {
-        kind: 'vellum-export',
-        version: 1,
-        exportedAt: new Date().toISOString(),
-        source: source.baseUrl,
-        types: ['post'],
-        media: 'include',
-      },
+    const body = [
       { kind: 'document', type: 'post', document: { _id: 'bad-price', _status: 'draft', _rev: 1, title: 'X', price: -1 }, revisions: [] },
       { kind: 'document', type: 'gadget', document: { _id: 'g1', _status: 'draft', _rev: 1, name: 'G' }, revisions: [] },
       { kind: 'document', type: 'post', document: { _id: 'good', _status: 'draft', _rev: 1, title: 'Fine' }, revisions: [] },
       { kind: 'end', counts: { media: 0, documents: 3, revisions: 0 } },
     ];
-    const summary = await importText(target, file.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const summary = await importText(target, exportFile(source, ['post'], body));
     expect(summary).toMatchObject({ created: 1, updated: 0, skipped: 0 });
     expect(summary.failed).toEqual([
       { id: 'bad-price', type: 'post', error: expect.stringMatching(/^422 VALIDATION_ERROR: .*\(price: /) },
@@ -385,13 +371,12 @@ describe('export then import into an empty second database', () => {
   it('does not upload a file whose bytes stop before its media-end', async () => {
     const whole = pdf();
     const record = { ...(await target.client.getMedia(ids.media[2]!)), _id: 'half-file' };
-    const file = [
-      { kind: 'vellum-export', version: 1, exportedAt: new Date().toISOString(), source: source.baseUrl, types: [], media: 'include' },
+    const body = [
       { kind: 'media', record },
       { kind: 'media-data', id: record._id, seq: 0, data: whole.subarray(0, 100).toString('base64') },
       { kind: 'end', counts: { media: 1, documents: 0, revisions: 0 } },
     ];
-    const summary = await importText(target, file.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const summary = await importText(target, exportFile(source, [], body));
     expect(summary.failed).toEqual([{ id: 'half-file', type: 'media', error: expect.stringMatching(/before media-end/) }]);
     await expect(target.client.getMedia('half-file')).rejects.toMatchObject({ status: 404 });
   });

@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { assertCliBuilt, runCli } from '../helpers/cli.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { typeCheckFiles } from '../helpers/type-check.js';
 
 /**
  * `vellum types` (docs/cli.md, "Types") end to end: the real binary reads a started server's
@@ -32,19 +32,11 @@ afterAll(async () => {
 });
 
 /** Type-checks the files strict, with `@vellum/client` resolved to the built client's declarations. */
-function typeCheck(files: string[]): string[] {
-  const program = ts.createProgram(files, {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    types: [],
+const typeCheck = (files: string[]) =>
+  typeCheckFiles(files, {
     lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
     paths: { '@vellum/client': [join(ROOT, 'packages/client/dist/index.d.ts')] },
   });
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-}
 
 describe('vellum types', () => {
   it('writes the interfaces of the server schemas, and they compile against the client', async () => {

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   VellumApiError,
@@ -14,13 +13,13 @@ import {
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { png } from '../helpers/media-fixtures.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { totpCode } from '../helpers/totp.js';
 
 /** A clock the test moves: token expiry and TOTP codes follow it, on the server and in the client. */
 let clock = Date.parse('2026-03-01T10:00:00.000Z');
 const tick = (ms: number) => (clock += ms);
 const SIXTEEN_MINUTES = 16 * 60_000; // past security.tokenExpiry below
-const totp = (secret: string) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: clock });
+const totp = (secret: string) => totpCode(secret, clock);
 
 interface Author {
   name: string;

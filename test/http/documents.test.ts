@@ -1,25 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
-import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import type { TestApp } from '../helpers/app.js';
+import { detailFields } from '../helpers/expect-error.js';
+import { postDocument } from '../helpers/post-document.js';
+import { useContentApp } from '../helpers/use-content-app.js';
 
 let t: TestApp;
 let admin: string;
 
-const post = async (type: string, payload: Record<string, unknown>, token = admin) => {
-  const res = await t.request({ method: 'POST', url: `/api/documents/${type}`, token, payload });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as Record<string, any>;
-};
+const post = (type: string, payload: Record<string, unknown>, token = admin) => postDocument(t, token, type, payload);
 const get = (url: string, token: string | undefined = admin) => t.request({ method: 'GET', url, token });
 const ids = (res: { json(): any }) => (res.json().data as Array<{ _id: string }>).map((d) => d._id);
 
-useAdminApp(
-  () => startTestApp({ schemas: TEST_SCHEMAS }),
-  (app, token) => {
-    t = app;
-    admin = token;
-  },
-);
+useContentApp((app, token) => ((t = app), (admin = token)));
 
 describe('create and read', () => {
   it('POST returns 201 with system fields, ETag and Location; GET returns the same document', async () => {
@@ -91,7 +83,7 @@ describe('create and read', () => {
     expect(res.statusCode).toBe(422);
     const body = res.json();
     expect(body.error.code).toBe('VALIDATION_ERROR');
-    const fields = body.error.details.map((d: { field: string }) => d.field).sort();
+    const fields = detailFields(res);
     expect(fields).toEqual(
       [
         'category',

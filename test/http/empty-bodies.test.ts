@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
+import { ADMIN, type TestApp } from '../helpers/app.js';
 import { expectSpecError } from '../helpers/expect-error.js';
-import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { postDocument } from '../helpers/post-document.js';
+import { useContentApp } from '../helpers/use-content-app.js';
 
 /**
  * Clients that always send `content-type: application/json` (docs/api.md, "Errors"): an empty body
@@ -11,21 +12,11 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
 let t: TestApp;
 let admin: string;
 
-useAdminApp(
-  () => startTestApp({ schemas: TEST_SCHEMAS }),
-  (app, token) => {
-    t = app;
-    admin = token;
-  },
-);
+useContentApp((app, token) => ((t = app), (admin = token)));
 
 const JSON_HEADER = { 'content-type': 'application/json' };
 
-async function createPost(title: string): Promise<string> {
-  const res = await t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title } });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data._id as string;
-}
+const createPost = async (title: string) => (await postDocument(t, admin, 'post', { title }))._id as string;
 
 describe('an empty body with a JSON content type is no body', () => {
   it('DELETE /documents/post/:id succeeds', async () => {

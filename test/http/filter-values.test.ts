@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
-import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import type { TestApp } from '../helpers/app.js';
+import { postDocument } from '../helpers/post-document.js';
+import { useContentApp } from '../helpers/use-content-app.js';
 
 /**
  * Values of list-query parameters that a database could read differently (out of its integer
@@ -11,13 +12,7 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
 let t: TestApp;
 let admin: string;
 
-useAdminApp(
-  () => startTestApp({ schemas: TEST_SCHEMAS }),
-  (app, token) => {
-    t = app;
-    admin = token;
-  },
-);
+useContentApp((app, token) => ((t = app), (admin = token)));
 
 beforeAll(async () => {
   // Every post is published, so anonymous readers and the admin see the same documents.
@@ -26,10 +21,7 @@ beforeAll(async () => {
     { title: 'Beta', price: 2.5, views: 5 },
     { title: 'Gamma', price: 100, views: 0, featured: false },
   ];
-  for (const p of posts) {
-    const res = await t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { ...p, _status: 'published' } });
-    if (res.statusCode !== 201) throw new Error(res.body);
-  }
+  for (const p of posts) await postDocument(t, admin, 'post', { ...p, _status: 'published' });
 });
 
 const ALL = ['Alpha', 'Beta', 'Gamma'];

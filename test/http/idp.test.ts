@@ -1,8 +1,9 @@
-import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
+import { createUser } from '../helpers/create-user.js';
 import { expectSpecError } from '../helpers/expect-error.js';
 import { CLIENT_ID, useOidcProvider } from '../helpers/oidc-provider.js';
+import { enableTotp } from '../helpers/totp.js';
 
 // Identity-provider sign-in (docs/api.md, "Identity provider") against a real OpenID provider on
 // 127.0.0.1: link, sign-in, unlink, autoCreateUsers, MFA. Hostile cases: idp-hostile.test.ts.
@@ -15,14 +16,8 @@ const PASSWORD = 'idp-password-1';
 /** A user with a password and a session token. */
 async function newUser(): Promise<{ id: string; username: string; token: string }> {
   const username = `idp${++n}`;
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/users',
-    token: admin,
-    payload: { username, email: `${username}@example.com`, password: PASSWORD },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return { id: res.json().data.id, username, token: await t.login(username, PASSWORD) };
+  const id = await createUser(t, admin, { username, password: PASSWORD });
+  return { id, username, token: await t.login(username, PASSWORD) };
 }
 
 const status = (token?: string) => t.request({ method: 'GET', url: '/api/auth/oauth/status', token });
@@ -115,16 +110,7 @@ describe('identity provider', () => {
 
   it('a user with TOTP enabled gets requiresMFA from the callback, not tokens', async () => {
     const user = await newUser();
-    const setup = await t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', token: user.token });
-    expect(setup.statusCode).toBe(200);
-    const totp = new TOTP({ secret: Secret.fromBase32(setup.json().data.secret), algorithm: 'SHA1', digits: 6, period: 30 });
-    const enable = await t.request({
-      method: 'POST',
-      url: '/api/auth/mfa/setup/totp/verify',
-      token: user.token,
-      payload: { code: totp.generate() },
-    });
-    expect(enable.statusCode, enable.body).toBe(200);
+    await enableTotp(t, user.token);
     expect((await idp.flow(t, { sub: 'with-totp', mode: 'link', token: user.token })).statusCode).toBe(200);
 
     const res = await idp.flow(t, { sub: 'with-totp' });

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Media } from '../../packages/client/src/index.js';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { detailFields } from '../helpers/expect-error.js';
 import { bombPng, exifHasGps, gif, htmlAsPng, jpeg, pdf, png, randomBinary, svg, webp } from '../helpers/media-fixtures.js';
 import { startS3Server, S3RVER_ACCESS_KEY_ID, S3RVER_SECRET_ACCESS_KEY } from '../helpers/s3-server.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
@@ -559,12 +560,7 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
 
       const refused = await t.request({ method: 'DELETE', url: `/api/media/${image._id}`, token: admin });
       expect(refused.statusCode).toBe(409);
-      expect(
-        refused
-          .json()
-          .error.details.map((d: { field: string }) => d.field)
-          .sort(),
-      ).toEqual(['cover', 'gallery.0']);
+      expect(detailFields(refused)).toEqual(['cover', 'gallery.0']);
       expect((await fetchFile(image.url)).statusCode).toBe(200);
 
       // Once the page no longer uses the PDF, it can go without force.

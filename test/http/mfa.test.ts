@@ -1,12 +1,12 @@
-import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
+import { createUser } from '../helpers/create-user.js';
+import { enableTotp, totpCode } from '../helpers/totp.js';
 
 /** A clock the test moves: TOTP codes and token expiry follow it. */
 let clock = Date.parse('2026-03-01T10:00:00.000Z');
 const tick = (ms = 30_000) => (clock += ms);
-const code = (secret: string, at = clock) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: at });
+const code = (secret: string, at = clock) => totpCode(secret, at);
 
 let t: TestApp;
 let admin: string;
@@ -22,13 +22,7 @@ const DEVICE = 'device-0123456789abcdef';
 
 async function newUser(): Promise<string> {
   const username = `mfa${++n}`;
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/users',
-    token: admin,
-    payload: { username, email: `${username}@example.com`, password: PASSWORD },
-  });
-  expect(res.statusCode).toBe(201);
+  await createUser(t, admin, { username, password: PASSWORD });
   return username;
 }
 
@@ -39,18 +33,9 @@ const login = (username: string, extra: Record<string, unknown> = {}) =>
 async function enrolled() {
   const username = await newUser();
   const session = (await login(username)).json().data.token as string;
-  const setup = await t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', token: session });
-  expect(setup.statusCode).toBe(200);
-  const secret = setup.json().data.secret as string;
-  const verify = await t.request({
-    method: 'POST',
-    url: '/api/auth/mfa/setup/totp/verify',
-    token: session,
-    payload: { code: code(secret) },
-  });
-  expect(verify.statusCode).toBe(200);
+  const { secret, backupCodes } = await enableTotp(t, session, clock);
   tick();
-  return { username, secret, session, backupCodes: verify.json().data.backupCodes as string[] };
+  return { username, secret, session, backupCodes };
 }
 
 async function mfaToken(username: string, extra: Record<string, unknown> = {}): Promise<string> {

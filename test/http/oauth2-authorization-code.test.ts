@@ -359,30 +359,13 @@ describe('the authorization endpoint', () => {
     expectRedirectError(res, spa, state, 'invalid_request');
   });
 
-  it('response_type other than code: 302 error=unsupported_response_type', async () => {
+  it.each<[string, string, Partial<Request>]>([
+    ['response_type other than code', 'unsupported_response_type', { responseType: 'token' }],
+    ['an unknown scope', 'invalid_scope', { scope: 'content:read users:write' }],
+  ])('%s: 302 error=%s', async (_what, error, extra) => {
     const { challenge, state } = await pkce();
-    const res = await authorizeGet({
-      client: 'spa',
-      redirectUri: SPA.redirectUris[0],
-      challenge,
-      method: 'S256',
-      state,
-      responseType: 'token',
-    });
-    expectRedirectError(res, spa, state, 'unsupported_response_type');
-  });
-
-  it('an unknown scope: 302 error=invalid_scope', async () => {
-    const { challenge, state } = await pkce();
-    const res = await authorizeGet({
-      client: 'spa',
-      redirectUri: SPA.redirectUris[0],
-      challenge,
-      method: 'S256',
-      state,
-      scope: 'content:read users:write',
-    });
-    expectRedirectError(res, spa, state, 'invalid_scope');
+    const res = await authorizeGet({ client: 'spa', redirectUri: SPA.redirectUris[0], challenge, method: 'S256', state, ...extra });
+    expectRedirectError(res, spa, state, error);
   });
 
   it('a parameter sent twice (RFC 6749 §3.1): 302 error=invalid_request, or 400 shown when it is client_id or redirect_uri', async () => {

@@ -10,6 +10,8 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
 // error string and status as RFC 8628 §3.5, RFC 6749 §5.2 and RFC 7009 §2.2 have them
 // (docs/oauth2.md, "Device flow", "Refresh and revocation").
 
+/** Every scope, in the order of the spec's "OAuth 2.0 scopes" table, as an OAuth scope string (RFC 6749 §3.3). */
+const EVERY_SCOPE = 'openid profile offline_access content:read content:write content:delete media:read media:write'.split(' ');
 const USER_CODE = /^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/;
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const cli: oauth.Client = { client_id: 'service-cli' };
@@ -117,16 +119,7 @@ describe('device flow with oauth4webapi', () => {
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
       revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
-      scopes_supported: [
-        'openid',
-        'profile',
-        'offline_access',
-        'content:read',
-        'content:write',
-        'content:delete',
-        'media:read',
-        'media:write',
-      ],
+      scopes_supported: EVERY_SCOPE,
       authorization_response_iss_parameter_supported: true,
     });
     const underApi = await t.request({ method: 'GET', url: '/api/.well-known/oauth-authorization-server' });
@@ -146,16 +139,7 @@ describe('device flow with oauth4webapi', () => {
     expect(json.statusCode, json.body).toBe(200);
     expect(json.headers['cache-control']).toBe('no-store');
     const view = await t.request({ method: 'GET', url: `/api/auth/device/verify?code=${json.json().user_code}`, token: admin });
-    expect(view.json().data.scopes).toEqual([
-      'openid',
-      'profile',
-      'offline_access',
-      'content:read',
-      'content:write',
-      'content:delete',
-      'media:read',
-      'media:write',
-    ]);
+    expect(view.json().data.scopes).toEqual(EVERY_SCOPE);
   });
 
   it('device authorization errors: unknown client 401 invalid_client, bad scope invalid_scope, a client without the grant unauthorized_client', async () => {

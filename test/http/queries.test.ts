@@ -1,16 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
+import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { postDocument } from '../helpers/post-document.js';
 import { spyQueries } from '../helpers/query-spy.js';
+import { useContentApp } from '../helpers/use-content-app.js';
 
 let t: TestApp;
 let admin: string;
 const docs: Record<string, Record<string, any>> = {};
 
 async function create(key: string, type: string, payload: Record<string, unknown>) {
-  const res = await t.request({ method: 'POST', url: `/api/documents/${type}`, token: admin, payload });
-  if (res.statusCode !== 201) throw new Error(res.body);
-  docs[key] = res.json().data;
+  docs[key] = await postDocument(t, admin, type, payload);
   return docs[key];
 }
 
@@ -22,13 +22,7 @@ async function titles(query: string, token: string | null = admin): Promise<stri
 }
 const sorted = (a: string[]) => [...a].sort();
 
-useAdminApp(
-  () => startTestApp({ schemas: TEST_SCHEMAS }),
-  (app, token) => {
-    t = app;
-    admin = token;
-  },
-);
+useContentApp((app, token) => ((t = app), (admin = token)));
 beforeAll(async () => {
   await create('acme', 'company', { name: 'Acme', country: 'de', _status: 'published' });
   await create('hidden', 'company', { name: 'Hidden Co' });

@@ -4,27 +4,20 @@ import { createApp, resolveConfig } from '../../packages/server/src/index.js';
 import { openDatabase } from '../../packages/server/src/storage/database.js';
 import { migrations } from '../../packages/server/src/storage/migrations/index.js';
 import { uuidv7 } from '../../packages/server/src/domain/shared/ids.js';
-import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
+import { ADMIN, type TestApp } from '../helpers/app.js';
+import { postDocument } from '../helpers/post-document.js';
 import { createTestDatabase, dialect, type TestDatabase, type TestDialect } from '../helpers/database.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { useContentApp } from '../helpers/use-content-app.js';
 
 /** Search folds accents on both databases (docs/api.md, "List queries"). */
 let t: TestApp;
 let admin: string;
 
-useAdminApp(
-  () => startTestApp({ schemas: TEST_SCHEMAS }),
-  (app, token) => {
-    t = app;
-    admin = token;
-  },
-);
+useContentApp((app, token) => ((t = app), (admin = token)));
 
 beforeAll(async () => {
-  for (const title of ['Crème brûlée', 'Café', 'Tea']) {
-    const res = await t.request({ method: 'POST', url: '/api/documents/post', token: admin, payload: { title, _status: 'published' } });
-    if (res.statusCode !== 201) throw new Error(res.body);
-  }
+  for (const title of ['Crème brûlée', 'Café', 'Tea']) await postDocument(t, admin, 'post', { title, _status: 'published' });
 });
 
 async function found(search: string): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp, resolveConfig } from '../../packages/server/src/index.js';
 import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
+import { detailFields } from '../helpers/expect-error.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 let t: TestApp;
@@ -42,12 +43,7 @@ describe('instance settings', () => {
       payload: { defaultLocale: 'English!', publicUrl: 'javascript:alert(1)', siteName: '' },
     });
     expect(bad.statusCode).toBe(422);
-    expect(
-      bad
-        .json()
-        .error.details.map((d: { field: string }) => d.field)
-        .sort(),
-    ).toEqual(['defaultLocale', 'publicUrl', 'siteName']);
+    expect(detailFields(bad)).toEqual(['defaultLocale', 'publicUrl', 'siteName']);
     const unknown = await t.request({ method: 'PUT', url: '/api/config/settings', token: admin, payload: { theme: 'dark' } });
     expect(unknown.statusCode).toBe(422);
     const wrongType = await t.request({ method: 'PUT', url: '/api/config/settings', token: admin, payload: { mfaRequired: 'yes' } });

@@ -1,9 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
+import { createUser } from '../helpers/create-user.js';
 import { useOidcProvider } from '../helpers/oidc-provider.js';
 import { passkeyClient, PASSKEYS } from '../helpers/passkey-client.js';
+import { enableTotp, totpCode } from '../helpers/totp.js';
 
 // Cookie sessions (docs/api.md, "Cookie sessions") for every way in, not only the password:
 // a passkey sign-in, a provider sign-in and a login finished with a second factor set the same
@@ -41,13 +42,7 @@ async function expectCookieSession(res: LightMyRequestResponse, username: string
 
 async function newUser(): Promise<{ username: string; token: string }> {
   const username = `cookie${++n}`;
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/users',
-    token: admin,
-    payload: { username, email: `${username}@example.com`, password: PASSWORD },
-  });
-  expect(res.statusCode, res.body).toBe(201);
+  await createUser(t, admin, { username, password: PASSWORD });
   return { username, token: await t.login(username, PASSWORD) };
 }
 
@@ -94,8 +89,8 @@ describe('cookie sessions from every sign-in', () => {
       const headers = { 'x-mfa-setup-token': res.json().data.setupToken };
       const setup = await t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', headers });
       expect(setup.statusCode, setup.body).toBe(200);
-      const totp = new TOTP({ secret: Secret.fromBase32(setup.json().data.secret), algorithm: 'SHA1', digits: 6, period: 30 });
-      const done = await t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp/verify', headers, payload: { code: totp.generate() } });
+      const code = totpCode(setup.json().data.secret);
+      const done = await t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp/verify', headers, payload: { code } });
       await expectCookieSession(done, user.username);
       expect(done.json().data.backupCodes).toHaveLength(10);
     } finally {
@@ -105,15 +100,7 @@ describe('cookie sessions from every sign-in', () => {
 
   it('a provider sign-in that needs the second factor sets no cookie; the verified code does', async () => {
     const user = await newUser();
-    const setup = await t.request({ method: 'POST', url: '/api/auth/mfa/setup/totp', token: user.token });
-    const totp = new TOTP({ secret: Secret.fromBase32(setup.json().data.secret), algorithm: 'SHA1', digits: 6, period: 30 });
-    const enable = await t.request({
-      method: 'POST',
-      url: '/api/auth/mfa/setup/totp/verify',
-      token: user.token,
-      payload: { code: totp.generate() },
-    });
-    expect(enable.statusCode, enable.body).toBe(200);
+    const { backupCodes } = await enableTotp(t, user.token);
     expect((await idp.flow(t, { sub: 'cookie-mfa', mode: 'link', token: user.token })).statusCode).toBe(200);
     const res = await idp.flow(t, { sub: 'cookie-mfa' });
     expect(res.json().data.requiresMFA).toBe(true);
@@ -122,7 +109,7 @@ describe('cookie sessions from every sign-in', () => {
     const verify = await t.request({
       method: 'POST',
       url: '/api/auth/mfa/verify-backup',
-      payload: { mfaToken: res.json().data.mfaToken, code: enable.json().data.backupCodes[0] },
+      payload: { mfaToken: res.json().data.mfaToken, code: backupCodes[0] },
     });
     await expectCookieSession(verify, user.username);
   });

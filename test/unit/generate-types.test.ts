@@ -1,31 +1,17 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { generateTypes } from '../../packages/cli/src/types/generate-types.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { typeCheckFiles } from '../helpers/type-check.js';
 
 /** Type-checks `files` (name → source) together, strict, from a temp folder; returns the diagnostics as text. */
 function typeCheck(files: Record<string, string>): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'vellum-types-'));
   try {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-    const options: ts.CompilerOptions = {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      types: [],
-    };
-    const program = ts.createProgram(
-      Object.keys(files).map((n) => join(dir, n)),
-      options,
-    );
-    return ts
-      .getPreEmitDiagnostics(program)
-      .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    return typeCheckFiles(Object.keys(files).map((n) => join(dir, n)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
