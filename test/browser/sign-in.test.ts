@@ -97,6 +97,9 @@ describe('studio sign-in', () => {
     const page = await b.newPage();
     await signIn(page, b.origin, 'deactivated', PASSWORD, '/studio/documents/post');
     await page.getByRole('heading', { name: 'post' }).waitFor();
+    // Every query of the page has been answered (the header's studio configuration among them):
+    // one still in flight when the account is switched off would end the session on this page, not the next.
+    await page.waitForLoadState('networkidle');
     const off = await b.t.request({ method: 'PUT', url: `/api/users/${id}`, token: admin, payload: { active: false } });
     expect(off.statusCode, off.body).toBe(200);
     await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Author', exact: true }).click();
