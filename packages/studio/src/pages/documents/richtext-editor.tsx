@@ -1,10 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
+import { createDocument, EditorContent, Extension, useEditor, type Editor } from '@tiptap/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { richtextExtensions } from './richtext-extensions';
+import { LinkForm } from './richtext-link-form';
+import { RichTextToolbar } from './richtext-toolbar';
+import './richtext-editor.css';
 
 /**
- * Rich text as HTML the server's sanitizer keeps (docs/api.md, "Documents": paragraphs, headings,
- * bold, italic, links, lists): a `contenteditable` area with a small toolbar. It is its own
- * chunk, loaded when a form has a rich-text field. `document.execCommand` is deprecated but
- * still the one editing API every browser ships; a full editor (TipTap) can replace this file.
+ * Rich text as HTML the server's sanitizer keeps (docs/studio.md, "Rich text"): a TipTap editor
+ * (ProseMirror) whose schema holds only what `sanitize-richtext.ts` allows, a toolbar and a link
+ * form. It is its own chunk with TipTap in it, loaded when a form has a rich-text field, so the
+ * first page does not carry the editor.
  */
 export default function RichTextEditor(props: {
   id: string;
@@ -13,119 +18,98 @@ export default function RichTextEditor(props: {
   disabled?: boolean;
   describedBy?: string;
 }) {
-  const ref = useRef<HTMLDivElement>(null);
   const { id, value, onChange, disabled, describedBy } = props;
+  const [linking, setLinking] = useState(false);
+  // What this editor emitted and the form has not shown back yet: a `value` among them is the
+  // echo of typing, not a change from outside, and must not reset the text (and the caret).
+  const echoes = useRef(new Set<string>());
 
-  // Only a change from outside (a reload, a restore) replaces the content: typing keeps the caret.
+  // The field's label names the text (`aria-labelledby`), its help and error describe it.
+  const attributes = useMemo(
+    () => ({
+      id,
+      class: 'richtext',
+      role: 'textbox',
+      'aria-multiline': 'true',
+      'aria-labelledby': `${id}-label`,
+      'aria-readonly': String(!!disabled),
+      ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+    }),
+    [id, disabled, describedBy],
+  );
+  const editorProps = useMemo(() => ({ attributes }), [attributes]);
+
+  const extensions = useMemo(
+    () => [
+      ...richtextExtensions,
+      Extension.create({
+        name: 'linkShortcut',
+        addKeyboardShortcuts: () => ({
+          'Mod-k': () => {
+            setLinking(true);
+            return true;
+          },
+        }),
+      }),
+    ],
+    [],
+  );
+
+  // The first value only: later ones go through the effect below (an option that changes on
+  // every keystroke would make TipTap reapply the options each time).
+  const [initial] = useState(value);
+  const [initiallyEditable] = useState(!disabled);
+  const editor: Editor | null = useEditor({
+    extensions,
+    content: initial,
+    editable: initiallyEditable,
+    editorProps,
+    onUpdate: ({ editor: e }) => {
+      // An empty text is stored as nothing, not as `<p></p>`.
+      const html = e.isEmpty ? '' : e.getHTML();
+      echoes.current.add(html);
+      onChange(html); // useEditor calls the latest render's onUpdate
+    },
+  });
+
   useEffect(() => {
-    const el = ref.current;
-    if (el && el.innerHTML !== value) el.innerHTML = value;
-  }, [value]);
+    if (!editor || editor.isDestroyed) return;
+    if (editor.isEditable !== !disabled) editor.setEditable(!disabled, false);
+    if (disabled) setLinking(false);
+  }, [editor, disabled]);
 
-  const emit = () => {
-    const html = ref.current?.innerHTML ?? '';
-    onChange(html === '<br>' || html === '<p><br></p>' ? '' : html);
-  };
-  const run = (command: string, arg?: string) => {
-    ref.current?.focus();
-    document.execCommand('defaultParagraphSeparator', false, 'p');
-    document.execCommand(command, false, arg);
-    emit();
-  };
-  // The link form takes the focus, so the selection is kept and put back before the link is made.
-  const [linking, setLinking] = useState<Range | null>(null);
-  const [url, setUrl] = useState('');
-  const startLink = () => {
-    const sel = window.getSelection();
-    const range = sel && sel.rangeCount > 0 && ref.current?.contains(sel.anchorNode) ? sel.getRangeAt(0).cloneRange() : null;
-    setUrl('https://');
-    setLinking(range ?? document.createRange());
-  };
-  const addLink = () => {
-    const address = url.trim();
-    const range = linking;
-    setLinking(null);
-    if (!range || !/^(https?:|mailto:|tel:)/i.test(address)) return;
-    ref.current?.focus();
-    const sel = window.getSelection();
-    sel?.removeAllRanges();
-    sel?.addRange(range);
-    if (range.collapsed)
-      run(
-        'insertHTML',
-        `<a href="${address.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`)}">${address.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`)}</a>`,
-      );
-    else run('createLink', address);
-  };
+  // A value from outside (a reload, a restored revision, "reload their version") replaces the
+  // text, unless it is the same content written differently (the server's serialisation). A new
+  // editor (the hook destroys one React took more than a moment to mount, and makes another
+  // from the first options) is brought to the current value too.
+  const synced = useRef<Editor | null>(null);
+  useEffect(() => {
+    if (!editor || editor.isDestroyed) return;
+    const fresh = synced.current !== editor;
+    synced.current = editor;
+    if (!fresh && echoes.current.has(value)) {
+      echoes.current = new Set([value]);
+      return;
+    }
+    echoes.current.clear();
+    if (!sameContent(editor, value)) editor.commands.setContent(value, { emitUpdate: false });
+  }, [editor, value]);
 
+  // `useEditor` is typed as never null, but is null between a destroyed editor and its successor.
+  if (!editor) return <p className="muted">Loading editor…</p>;
   return (
-    <div className="stack">
-      {!disabled && (
-        <div className="editor-toolbar" role="toolbar" aria-label="Formatting">
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('bold')}>
-            <strong>B</strong>
-            <span className="visually-hidden">Bold</span>
-          </button>
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('italic')}>
-            <em>I</em>
-            <span className="visually-hidden">Italic</span>
-          </button>
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={startLink} aria-expanded={!!linking}>
-            Link
-          </button>
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('insertUnorderedList')}>
-            • List
-          </button>
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('insertOrderedList')}>
-            1. List
-          </button>
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('formatBlock', 'h2')}>
-            Heading
-          </button>
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('formatBlock', 'p')}>
-            Paragraph
-          </button>
-        </div>
-      )}
-      {linking && (
-        <div className="row">
-          <label className="inline">
-            Link address
-            <input
-              type="url"
-              value={url}
-              autoFocus
-              onChange={(e) => setUrl(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  addLink();
-                } else if (e.key === 'Escape') setLinking(null);
-              }}
-            />
-          </label>
-          <button type="button" onClick={addLink}>
-            Add link
-          </button>
-          <button type="button" onClick={() => setLinking(null)}>
-            Cancel
-          </button>
-        </div>
-      )}
-      <div
-        ref={ref}
-        id={id}
-        className="richtext"
-        role="textbox"
-        aria-multiline="true"
-        aria-labelledby={`${id}-label`}
-        aria-describedby={describedBy}
-        aria-readonly={disabled}
-        contentEditable={!disabled}
-        suppressContentEditableWarning
-        tabIndex={0}
-        onInput={emit}
-      />
+    <div className="stack richtext-editor">
+      {!disabled && <RichTextToolbar editor={editor} linkOpen={linking} onLink={() => setLinking(!linking)} />}
+      {linking && <LinkForm editor={editor} onClose={() => setLinking(false)} />}
+      <EditorContent editor={editor} />
     </div>
   );
+}
+
+function sameContent(editor: Editor, html: string): boolean {
+  try {
+    return createDocument(html, editor.schema, editor.options.parseOptions).eq(editor.state.doc);
+  } catch {
+    return false;
+  }
 }
