@@ -1,4 +1,4 @@
-import { createDocument, EditorContent, Extension, useEditor, type Editor } from '@tiptap/react';
+import { createDocument, Editor, Extension } from '@tiptap/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { richtextExtensions } from './richtext-extensions';
 import { LinkForm } from './richtext-link-form';
@@ -10,6 +10,10 @@ import './richtext-editor.css';
  * (ProseMirror) whose schema holds only what `sanitize-richtext.ts` allows, a toolbar and a link
  * form. It is its own chunk with TipTap in it, loaded when a form has a rich-text field, so the
  * first page does not carry the editor.
+ *
+ * The editor is made in an effect and destroyed in its cleanup, one per mounted field, rather
+ * than by `useEditor`: that hook destroys and remakes editors around React's commit, and a
+ * remade one starts from the options of the first render.
  */
 export default function RichTextEditor(props: {
   id: string;
@@ -23,6 +27,9 @@ export default function RichTextEditor(props: {
   // What this editor emitted and the form has not shown back yet: a `value` among them is the
   // echo of typing, not a change from outside, and must not reset the text (and the caret).
   const echoes = useRef(new Set<string>());
+  // The editor is made once: its callbacks and first content read the latest props from here.
+  const latest = useRef({ value, onChange, disabled });
+  latest.current = { value, onChange, disabled };
 
   // The field's label names the text (`aria-labelledby`), its help and error describe it.
   const attributes = useMemo(
@@ -37,57 +44,55 @@ export default function RichTextEditor(props: {
     }),
     [id, disabled, describedBy],
   );
-  const editorProps = useMemo(() => ({ attributes }), [attributes]);
+  const latestAttributes = useRef(attributes);
+  latestAttributes.current = attributes;
 
-  const extensions = useMemo(
-    () => [
-      ...richtextExtensions,
-      Extension.create({
-        name: 'linkShortcut',
-        addKeyboardShortcuts: () => ({
-          'Mod-k': () => {
-            setLinking(true);
-            return true;
-          },
+  const host = useRef<HTMLDivElement>(null);
+  const [editor, setEditor] = useState<Editor | null>(null);
+  useEffect(() => {
+    const made = new Editor({
+      element: host.current,
+      extensions: [
+        ...richtextExtensions,
+        Extension.create({
+          name: 'linkShortcut',
+          addKeyboardShortcuts: () => ({
+            'Mod-k': () => {
+              setLinking(true);
+              return true;
+            },
+          }),
         }),
-      }),
-    ],
-    [],
-  );
-
-  // The first value only: later ones go through the effect below (an option that changes on
-  // every keystroke would make TipTap reapply the options each time).
-  const [initial] = useState(value);
-  const [initiallyEditable] = useState(!disabled);
-  const editor: Editor | null = useEditor({
-    extensions,
-    content: initial,
-    editable: initiallyEditable,
-    editorProps,
-    onUpdate: ({ editor: e }) => {
-      // An empty text is stored as nothing, not as `<p></p>`.
-      const html = e.isEmpty ? '' : e.getHTML();
-      echoes.current.add(html);
-      onChange(html); // useEditor calls the latest render's onUpdate
-    },
-  });
+      ],
+      content: latest.current.value,
+      editable: !latest.current.disabled,
+      editorProps: { attributes: latestAttributes.current },
+      onUpdate: ({ editor: e }) => {
+        // An empty text is stored as nothing, not as `<p></p>`.
+        const html = e.isEmpty ? '' : e.getHTML();
+        echoes.current.add(html);
+        latest.current.onChange(html);
+      },
+    });
+    setEditor(made);
+    return () => {
+      made.destroy();
+      setEditor(null);
+    };
+  }, []);
 
   useEffect(() => {
-    if (!editor || editor.isDestroyed) return;
+    if (!editor) return;
+    editor.setOptions({ editorProps: { attributes } });
     if (editor.isEditable !== !disabled) editor.setEditable(!disabled, false);
     if (disabled) setLinking(false);
-  }, [editor, disabled]);
+  }, [editor, attributes, disabled]);
 
   // A value from outside (a reload, a restored revision, "reload their version") replaces the
-  // text, unless it is the same content written differently (the server's serialisation). A new
-  // editor (the hook destroys one React took more than a moment to mount, and makes another
-  // from the first options) is brought to the current value too.
-  const synced = useRef<Editor | null>(null);
+  // text, unless it is the same content written differently (the server's serialisation).
   useEffect(() => {
-    if (!editor || editor.isDestroyed) return;
-    const fresh = synced.current !== editor;
-    synced.current = editor;
-    if (!fresh && echoes.current.has(value)) {
+    if (!editor) return;
+    if (echoes.current.has(value)) {
       echoes.current = new Set([value]);
       return;
     }
@@ -95,13 +100,11 @@ export default function RichTextEditor(props: {
     if (!sameContent(editor, value)) editor.commands.setContent(value, { emitUpdate: false });
   }, [editor, value]);
 
-  // `useEditor` is typed as never null, but is null between a destroyed editor and its successor.
-  if (!editor) return <p className="muted">Loading editor…</p>;
   return (
     <div className="stack richtext-editor">
-      {!disabled && <RichTextToolbar editor={editor} linkOpen={linking} onLink={() => setLinking(!linking)} />}
-      {linking && <LinkForm editor={editor} onClose={() => setLinking(false)} />}
-      <EditorContent editor={editor} />
+      {editor && !disabled && <RichTextToolbar editor={editor} linkOpen={linking} onLink={() => setLinking(!linking)} />}
+      {editor && linking && <LinkForm editor={editor} onClose={() => setLinking(false)} />}
+      <div ref={host} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { Editor } from '@tiptap/react';
 import { useId, useState } from 'react';
 import { isAllowedHref } from './richtext-extensions';
+import { focused } from './richtext-toolbar';
 
 /**
  * The link form under the toolbar (no `window.prompt`): the address of the link at the caret, or
@@ -14,8 +15,8 @@ export function LinkForm({ editor, onClose }: { editor: Editor; onClose(): void 
   const errorId = useId();
 
   const close = () => {
+    editor.view.focus();
     onClose();
-    editor.commands.focus();
   };
   const apply = () => {
     const href = url.trim();
@@ -23,7 +24,7 @@ export function LinkForm({ editor, onClose }: { editor: Editor; onClose(): void 
       setInvalid(true);
       return;
     }
-    const chain = editor.chain().focus().extendMarkRange('link');
+    const chain = focused(editor).extendMarkRange('link');
     // Nothing selected and no link at the caret: the address itself becomes the link's text.
     if (editor.state.selection.empty && !current)
       chain
@@ -34,7 +35,7 @@ export function LinkForm({ editor, onClose }: { editor: Editor; onClose(): void 
     onClose();
   };
   const remove = () => {
-    editor.chain().focus().extendMarkRange('link').unsetLink().run();
+    focused(editor).extendMarkRange('link').unsetLink().run();
     onClose();
   };
 

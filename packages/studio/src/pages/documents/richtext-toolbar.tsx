@@ -45,6 +45,16 @@ const TOOLS: Tool[] = [
   { name: 'Code block', keys: 'Mod+Alt+C', active: (e) => e.isActive('codeBlock'), run: (c) => c.toggleCodeBlock() },
 ];
 
+/**
+ * A command chain with the focus back in the text first, at its selection. ProseMirror's
+ * `view.focus()` does it at once; TipTap's `focus()` command waits for the next frame, and keys
+ * typed in between land wherever the browser put the caret.
+ */
+export function focused(editor: Editor): ChainedCommands {
+  editor.view.focus();
+  return editor.chain();
+}
+
 const ariaKeys = (keys: string) => keys.replace('Mod', MAC ? 'Meta' : 'Control');
 const shownKeys = (keys: string) =>
   MAC ? keys.replace('Mod+', '⌘').replace('Alt+', '⌥').replace('Shift+', '⇧') : keys.replace('Mod', 'Ctrl');
@@ -86,11 +96,11 @@ export function RichTextToolbar({ editor, linkOpen, onLink }: { editor: Editor; 
       pressed: state.pressed[i],
       enabled: true,
       group: t.group,
-      onClick: () => void t.run(editor.chain().focus()).run(),
+      onClick: () => void t.run(focused(editor)).run(),
     })),
     { name: 'Link', keys: 'Mod+K', pressed: state.link, expanded: linkOpen, enabled: true, group: true, onClick: onLink },
-    { name: 'Undo', keys: 'Mod+Z', enabled: state.undo, group: true, onClick: () => void editor.chain().focus().undo().run() },
-    { name: 'Redo', keys: 'Mod+Shift+Z', enabled: state.redo, onClick: () => void editor.chain().focus().redo().run() },
+    { name: 'Undo', keys: 'Mod+Z', enabled: state.undo, group: true, onClick: () => void focused(editor).undo().run() },
+    { name: 'Redo', keys: 'Mod+Shift+Z', enabled: state.redo, onClick: () => void focused(editor).redo().run() },
   ];
   // The Tab stop: the last button focused, or the first enabled one when that one is disabled now.
   const stop = buttons[current]?.enabled ? current : buttons.findIndex((b) => b.enabled);
