@@ -51,8 +51,9 @@ export default function DocumentEditPage() {
   const [conflict, setConflict] = useState<{ status?: string } | null>(null);
 
   // The form starts from the stored document each time it is (re)read, or from the defaults.
+  // The schema is part of the key: a document read before its schema has no fields to fill yet.
   const baseline = isNew ? defaultValues(fields) : ownValues(doc, fields);
-  const baselineKey = isNew ? `new:${schema?.name}` : `${String(doc?._id)}:${String(doc?._rev)}:${loaded.dataUpdatedAt}`;
+  const baselineKey = isNew ? `new:${schema?.name}` : `${schema?.name}:${String(doc?._id)}:${String(doc?._rev)}:${loaded.dataUpdatedAt}`;
   useEffect(() => {
     setValues(baseline);
     setErrors({});

@@ -1,10 +1,19 @@
-import { useEffect, useRef, useState } from 'react';
+import { createDocument, Editor, Extension } from '@tiptap/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { richtextExtensions } from './richtext-extensions';
+import { LinkForm } from './richtext-link-form';
+import { RichTextToolbar } from './richtext-toolbar';
+import './richtext-editor.css';
 
 /**
- * Rich text as HTML the server's sanitizer keeps (docs/api.md, "Documents": paragraphs, headings,
- * bold, italic, links, lists): a `contenteditable` area with a small toolbar. It is its own
- * chunk, loaded when a form has a rich-text field. `document.execCommand` is deprecated but
- * still the one editing API every browser ships; a full editor (TipTap) can replace this file.
+ * Rich text as HTML the server's sanitizer keeps (docs/studio.md, "Rich text"): a TipTap editor
+ * (ProseMirror) whose schema holds only what `sanitize-richtext.ts` allows, a toolbar and a link
+ * form. It is its own chunk with TipTap in it, loaded when a form has a rich-text field, so the
+ * first page does not carry the editor.
+ *
+ * The editor is made in an effect and destroyed in its cleanup, one per mounted field, rather
+ * than by `useEditor`: that hook destroys and remakes editors around React's commit, and a
+ * remade one starts from the options of the first render.
  */
 export default function RichTextEditor(props: {
   id: string;
@@ -13,119 +22,97 @@ export default function RichTextEditor(props: {
   disabled?: boolean;
   describedBy?: string;
 }) {
-  const ref = useRef<HTMLDivElement>(null);
   const { id, value, onChange, disabled, describedBy } = props;
+  const [linking, setLinking] = useState(false);
+  // What this editor emitted and the form has not shown back yet: a `value` among them is the
+  // echo of typing, not a change from outside, and must not reset the text (and the caret).
+  const echoes = useRef(new Set<string>());
+  // The editor is made once: its callbacks and first content read the latest props from here.
+  const latest = useRef({ value, onChange, disabled });
+  latest.current = { value, onChange, disabled };
 
-  // Only a change from outside (a reload, a restore) replaces the content: typing keeps the caret.
+  // The field's label names the text (`aria-labelledby`), its help and error describe it.
+  const attributes = useMemo(
+    () => ({
+      id,
+      class: 'richtext',
+      role: 'textbox',
+      'aria-multiline': 'true',
+      'aria-labelledby': `${id}-label`,
+      'aria-readonly': String(!!disabled),
+      ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+    }),
+    [id, disabled, describedBy],
+  );
+  const latestAttributes = useRef(attributes);
+  latestAttributes.current = attributes;
+
+  const host = useRef<HTMLDivElement>(null);
+  const [editor, setEditor] = useState<Editor | null>(null);
   useEffect(() => {
-    const el = ref.current;
-    if (el && el.innerHTML !== value) el.innerHTML = value;
-  }, [value]);
+    const made = new Editor({
+      element: host.current,
+      extensions: [
+        ...richtextExtensions,
+        Extension.create({
+          name: 'linkShortcut',
+          addKeyboardShortcuts: () => ({
+            'Mod-k': () => {
+              setLinking(true);
+              return true;
+            },
+          }),
+        }),
+      ],
+      content: latest.current.value,
+      editable: !latest.current.disabled,
+      editorProps: { attributes: latestAttributes.current },
+      onUpdate: ({ editor: e }) => {
+        // An empty text is stored as nothing, not as `<p></p>`.
+        const html = e.isEmpty ? '' : e.getHTML();
+        echoes.current.add(html);
+        latest.current.onChange(html);
+      },
+    });
+    setEditor(made);
+    return () => {
+      made.destroy();
+      setEditor(null);
+    };
+  }, []);
 
-  const emit = () => {
-    const html = ref.current?.innerHTML ?? '';
-    onChange(html === '<br>' || html === '<p><br></p>' ? '' : html);
-  };
-  const run = (command: string, arg?: string) => {
-    ref.current?.focus();
-    document.execCommand('defaultParagraphSeparator', false, 'p');
-    document.execCommand(command, false, arg);
-    emit();
-  };
-  // The link form takes the focus, so the selection is kept and put back before the link is made.
-  const [linking, setLinking] = useState<Range | null>(null);
-  const [url, setUrl] = useState('');
-  const startLink = () => {
-    const sel = window.getSelection();
-    const range = sel && sel.rangeCount > 0 && ref.current?.contains(sel.anchorNode) ? sel.getRangeAt(0).cloneRange() : null;
-    setUrl('https://');
-    setLinking(range ?? document.createRange());
-  };
-  const addLink = () => {
-    const address = url.trim();
-    const range = linking;
-    setLinking(null);
-    if (!range || !/^(https?:|mailto:|tel:)/i.test(address)) return;
-    ref.current?.focus();
-    const sel = window.getSelection();
-    sel?.removeAllRanges();
-    sel?.addRange(range);
-    if (range.collapsed)
-      run(
-        'insertHTML',
-        `<a href="${address.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`)}">${address.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`)}</a>`,
-      );
-    else run('createLink', address);
-  };
+  useEffect(() => {
+    if (!editor) return;
+    editor.setOptions({ editorProps: { attributes } });
+    if (editor.isEditable !== !disabled) editor.setEditable(!disabled, false);
+    if (disabled) setLinking(false);
+  }, [editor, attributes, disabled]);
+
+  // A value from outside (a reload, a restored revision, "reload their version") replaces the
+  // text, unless it is the same content written differently (the server's serialisation).
+  useEffect(() => {
+    if (!editor) return;
+    if (echoes.current.has(value)) {
+      echoes.current = new Set([value]);
+      return;
+    }
+    echoes.current.clear();
+    if (!sameContent(editor, value)) editor.commands.setContent(value, { emitUpdate: false });
+  }, [editor, value]);
 
   return (
-    <div className="stack">
-      {!disabled && (
-        <div className="editor-toolbar" role="toolbar" aria-label="Formatting">
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('bold')}>
-            <strong>B</strong>
-            <span className="visually-hidden">Bold</span>
-          </button>
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('italic')}>
-            <em>I</em>
-            <span className="visually-hidden">Italic</span>
-          </button>
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={startLink} aria-expanded={!!linking}>
-            Link
-          </button>
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('insertUnorderedList')}>
-            • List
-          </button>
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('insertOrderedList')}>
-            1. List
-          </button>
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('formatBlock', 'h2')}>
-            Heading
-          </button>
-          <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => run('formatBlock', 'p')}>
-            Paragraph
-          </button>
-        </div>
-      )}
-      {linking && (
-        <div className="row">
-          <label className="inline">
-            Link address
-            <input
-              type="url"
-              value={url}
-              autoFocus
-              onChange={(e) => setUrl(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  addLink();
-                } else if (e.key === 'Escape') setLinking(null);
-              }}
-            />
-          </label>
-          <button type="button" onClick={addLink}>
-            Add link
-          </button>
-          <button type="button" onClick={() => setLinking(null)}>
-            Cancel
-          </button>
-        </div>
-      )}
-      <div
-        ref={ref}
-        id={id}
-        className="richtext"
-        role="textbox"
-        aria-multiline="true"
-        aria-labelledby={`${id}-label`}
-        aria-describedby={describedBy}
-        aria-readonly={disabled}
-        contentEditable={!disabled}
-        suppressContentEditableWarning
-        tabIndex={0}
-        onInput={emit}
-      />
+    <div className="stack richtext-editor">
+      {editor && !disabled && <RichTextToolbar editor={editor} linkOpen={linking} onLink={() => setLinking(!linking)} />}
+      {editor && linking && <LinkForm editor={editor} onClose={() => setLinking(false)} />}
+      <div ref={host} />
     </div>
   );
+}
+
+function sameContent(editor: Editor, html: string): boolean {
+  try {
+    return createDocument(html, editor.schema, editor.options.parseOptions).eq(editor.state.doc);
+  } catch {
+    return false;
+  }
 }
