@@ -32,7 +32,7 @@ describe('layering of packages/*/src', () => {
   it('http/ never imports storage/ (it goes through domain/)', () => holds('httpStorage', 'http/ importing storage/'));
 
   it('each floor imports only itself and the floors below it; config/ and errors.ts are read by all', () =>
-    holds('upward', 'imports against the floors (http → domain → storage, media, mail)'));
+    holds('upward', 'imports against the floors (http → domain → storage, media, mail, net)'));
 
   it('database drivers and Kysely are imported only in storage/', () => holds('databaseDrivers', 'database packages outside storage/'));
 
@@ -120,6 +120,14 @@ describe('the layering checker', () => {
     expect(r.cycles).toEqual([
       'packages/server/src/storage/a.ts → packages/server/src/storage/b.ts → packages/server/src/storage/c.ts → packages/server/src/storage/a.ts',
     ]);
+  });
+
+  it('flags net/ importing anything above it (net/ reads only config/ and errors.ts), and lets domain/ import net/', () => {
+    const r = check({
+      'packages/server/src/net/send.ts': "import { op } from '../domain/op.js';\nexport const s = op;\n",
+      'packages/server/src/domain/deliver.ts': "import { s } from '../net/send.js';\nexport const d = s;\n",
+    });
+    expect(r.upward).toEqual(['packages/server/src/net/send.ts:1 imports ../domain/op.js (net → domain)']);
   });
 
   it('flags an import that names no file', () => {

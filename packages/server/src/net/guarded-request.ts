@@ -1,0 +1,179 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { classifyAddress, type AddressClass } from './address-class.js';
+
+/**
+ * One outgoing POST to a URL a user gave (a webhook), guarded against server-side request forgery
+ * (docs/webhooks.md, "Network safety"): http(s) only; the host is resolved once and every address
+ * checked; the connection goes to a checked address (so a second DNS answer cannot point
+ * elsewhere); redirects are never followed; one deadline covers resolving, connecting and the
+ * response; only the first KiB of the response body is kept.
+ */
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Host name → its addresses. Injectable so tests can resolve a name to loopback. */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export interface GuardedRequest {
+  url: string;
+  method?: 'POST';
+  headers: Record<string, string>;
+  body: string | Buffer;
+  /** One deadline for the whole exchange; 10 s by default. */
+  timeoutMs?: number;
+  /** `webhooks.allowPrivateNetworks`: reach loopback, private and other non-public addresses too. */
+  allowPrivateNetworks: boolean;
+  resolve?: Resolver;
+}
+
+export interface GuardedResponse {
+  ok: true;
+  status: number;
+  durationMs: number;
+  /** The first KiB of the response body, as UTF-8. */
+  bodySnippet: string;
+}
+
+export type GuardedFailure =
+  | { ok: false; kind: 'bad-url'; message: string }
+  | { ok: false; kind: 'refused-address'; address: string; addressClass: AddressClass }
+  | { ok: false; kind: 'dns'; message: string }
+  | { ok: false; kind: 'timeout'; durationMs: number }
+  | { ok: false; kind: 'connection'; code?: string; message: string; durationMs: number }
+  | { ok: false; kind: 'redirect'; status: number; location?: string; durationMs: number };
+
+export type GuardedResult = GuardedResponse | GuardedFailure;
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+const SNIPPET_BYTES = 1024;
+
+const defaultResolver: Resolver = async (hostname) =>
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+
+class Timeout extends Error {}
+
+export async function sendGuarded(req: GuardedRequest): Promise<GuardedResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Timeout());
+      abort.abort(); // ends the socket and the response, wherever the exchange is
+    }, timeoutMs);
+  });
+  deadline.catch(() => {}); // raced below; never an unhandled rejection between the steps
+  try {
+    // 1. Parse with the WHATWG parser: it turns `2130706433` and `0177.0.0.1` into 127.0.0.1.
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return { ok: false, kind: 'bad-url', message: 'not a URL' };
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return { ok: false, kind: 'bad-url', message: `scheme ${url.protocol} is not http or https` };
+    }
+    const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+
+    // 2. Resolve once (an IP literal is its own answer) and check every address.
+    let addresses: ResolvedAddress[];
+    const literal = classifyAddress(hostname);
+    if (literal) addresses = [{ address: hostname, family: hostname.includes(':') ? 6 : 4 }];
+    else {
+      try {
+        addresses = await Promise.race([(req.resolve ?? defaultResolver)(hostname), deadline]);
+      } catch (e) {
+        if (e instanceof Timeout) throw e;
+        return { ok: false, kind: 'dns', message: (e as Error).message };
+      }
+      if (addresses.length === 0) return { ok: false, kind: 'dns', message: `${hostname} has no address` };
+    }
+    if (!req.allowPrivateNetworks) {
+      for (const a of addresses) {
+        const addressClass = classifyAddress(a.address) ?? 'reserved';
+        if (addressClass !== 'public') return { ok: false, kind: 'refused-address', address: a.address, addressClass };
+      }
+    }
+
+    // 3. Connect to the checked addresses only; Host and the TLS server name stay the URL's host.
+    const response = await Promise.race([exchange(url, hostname, addresses, req, abort.signal), deadline]);
+    if ('error' in response) {
+      const err = response.error as NodeJS.ErrnoException;
+      return { ok: false, kind: 'connection', code: err.code, message: err.message, durationMs: elapsed() };
+    }
+    const { res } = response;
+    const status = res.statusCode ?? 0;
+    if (status >= 300 && status < 400) {
+      res.destroy();
+      return { ok: false, kind: 'redirect', status, location: res.headers.location, durationMs: elapsed() };
+    }
+
+    // 4. Keep the first KiB of the body and drop the rest (a receiver cannot make us read forever).
+    const bodySnippet = await Promise.race([readSnippet(res), deadline]);
+    return { ok: true, status, durationMs: elapsed(), bodySnippet };
+  } catch (e) {
+    if (e instanceof Timeout) return { ok: false, kind: 'timeout', durationMs: elapsed() };
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+type Exchange = { res: IncomingMessage } | { error: Error };
+
+/** Sends the request; answers the response (headers read) or the connection error. */
+function exchange(url: URL, hostname: string, addresses: ResolvedAddress[], req: GuardedRequest, signal: AbortSignal): Promise<Exchange> {
+  // Node calls `lookup` with `all: true` when it may try several addresses (autoSelectFamily).
+  const lookup: LookupFunction = (_host, options, callback) => {
+    if (options.all) callback(null, addresses);
+    else callback(null, addresses[0].address, addresses[0].family);
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    const outgoing = send(
+      {
+        protocol: url.protocol,
+        hostname,
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: req.method ?? 'POST',
+        headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
+        auth: url.username ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined,
+        lookup,
+        agent: false, // no pooled socket: each request connects to the address checked for it
+        signal,
+      },
+      (res) => resolve({ res }),
+    );
+    outgoing.on('error', (error) => resolve({ error }));
+    outgoing.end(req.body);
+  });
+}
+
+function readSnippet(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const kept: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      res.destroy();
+      resolve(new TextDecoder().decode(Buffer.concat(kept).subarray(0, SNIPPET_BYTES)));
+    };
+    res.on('data', (chunk: Buffer) => {
+      kept.push(chunk);
+      size += chunk.length;
+      if (size >= SNIPPET_BYTES) done();
+    });
+    res.on('end', done);
+    res.on('error', done);
+    res.on('close', done);
+  });
+}
