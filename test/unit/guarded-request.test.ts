@@ -161,6 +161,22 @@ describe('sendGuarded', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('gives up on a server that sends headers and then stalls the body: timeout', async () => {
+    answer = (res) => {
+      held.add(res);
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('partial');
+    };
+    const r = await sendGuarded({ ...post, url: `http://127.0.0.1:${port}/`, allowPrivateNetworks: true, timeoutMs: 200 });
+    expect(r).toMatchObject({ ok: false, kind: 'timeout' });
+  });
+
+  it('sends the URL’s user and password as Basic authorization', async () => {
+    const r = await sendGuarded({ ...post, url: `http://hook%40user:p%3Ass@127.0.0.1:${port}/`, allowPrivateNetworks: true });
+    expect(r).toMatchObject({ ok: true, status: 200 });
+    expect(seen[0].headers.authorization).toBe(`Basic ${Buffer.from('hook@user:p:ss').toString('base64')}`);
+  });
+
   it('reports a refused connection as a connection failure', async () => {
     const closed = createServer();
     const closedPort = await listen(closed);
