@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sendGuarded, type Resolver } from '../../packages/server/src/net/guarded-request.js';
 
@@ -120,6 +121,29 @@ describe('sendGuarded', () => {
     expect(resolve.calls).toEqual(['hooks.example.test']);
     expect(seen).toHaveLength(1);
     expect(seen[0].headers.host).toBe(`hooks.example.test:${port}`);
+  });
+
+  it('over https, connects to the resolved address with the host name as the TLS server name', async () => {
+    // The server records the name the client asks for (SNI) and ends the handshake there:
+    // no certificate is needed to see where the connection went and under which name.
+    const names: string[] = [];
+    const tlsServer = createTlsServer({
+      SNICallback: (name, callback) => {
+        names.push(name);
+        callback(new Error('recorded'));
+      },
+    });
+    await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+    const tlsPort = (tlsServer.address() as AddressInfo).port;
+    try {
+      const resolve = fixedResolver('127.0.0.1');
+      const r = await sendGuarded({ ...post, url: `https://hooks.example.test:${tlsPort}/`, allowPrivateNetworks: true, resolve });
+      expect(r).toMatchObject({ ok: false, kind: 'connection' });
+      expect(names).toEqual(['hooks.example.test']);
+      expect(resolve.calls).toEqual(['hooks.example.test']);
+    } finally {
+      await new Promise((resolve) => tlsServer.close(resolve));
+    }
   });
 
   it('checks every resolved address: [public, loopback] is refused', async () => {
