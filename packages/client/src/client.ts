@@ -1,4 +1,5 @@
 import { ApiTokensApi } from './api-tokens.js';
+import { WebhooksApi } from './webhooks.js';
 import { listAudit, type AuditQuery, type AuditRecord } from './audit.js';
 import { AuthApi, type LoginOptions, type LoginOutcome } from './auth.js';
 import { AuthorizationCodeApi } from './authorization-code.js';
@@ -41,6 +42,7 @@ export class VellumClient {
   readonly authorizationCode: AuthorizationCodeApi;
   readonly users: UsersApi;
   readonly apiTokens: ApiTokensApi;
+  readonly webhooks: WebhooksApi;
   readonly config: ConfigApi;
   private readonly openFile?: (path: string) => Promise<UploadSource>;
 
@@ -56,6 +58,7 @@ export class VellumClient {
     this.authorizationCode = new AuthorizationCodeApi(this.transport);
     this.users = new UsersApi(this.transport);
     this.apiTokens = new ApiTokensApi(this.transport);
+    this.webhooks = new WebhooksApi(this.transport);
     this.config = new ConfigApi(this.transport);
   }
 

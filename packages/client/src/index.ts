@@ -31,6 +31,7 @@ export {
 } from './authorization-code.js';
 export { UsersApi, type NewUser, type User, type UserInvitation, type UserListQuery, type UserUpdate } from './users.js';
 export { ApiTokensApi, type ApiToken, type NewApiToken } from './api-tokens.js';
+export { WebhooksApi, type Webhook, type WebhookDelivery, type WebhookDeliveryStatus, type WebhookInput } from './webhooks.js';
 export { ConfigApi, type SchemaDefinition, type Settings, type StructureGroup, type StudioConfig } from './instance-config.js';
 export type { AuditQuery, AuditRecord } from './audit.js';
 export { DocumentsApi, type DocumentsMode, type ReadOptions, type WriteOptions } from './documents.js';

@@ -1,5 +1,6 @@
 import type { OAuthAuthCodesTable, OAuthDeviceCodesTable, OAuthGrantsTable, OAuthRefreshTokensTable } from './oauth-tables.js';
 import type { Generated } from 'kysely';
+import type { WebhookDeliveriesTable, WebhooksTable } from './webhook-tables.js';
 
 /**
  * Row shapes as stored. Timestamps are ISO 8601 UTC strings with milliseconds on both dialects:
@@ -261,6 +262,8 @@ export interface Tables {
   oauth_refresh_tokens: OAuthRefreshTokensTable;
   oauth_device_codes: OAuthDeviceCodesTable;
   oauth_auth_codes: OAuthAuthCodesTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   /** Instance-wide key/value rows: generated secrets, the first-boot claim, settings. */
   instance: InstanceTable;
 }

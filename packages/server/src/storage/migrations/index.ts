@@ -13,6 +13,7 @@ import { passkeys } from './009-passkeys.js';
 import { emailCodes } from './010-email-codes.js';
 import { idp } from './011-idp.js';
 import { oauth2 } from './012-oauth2.js';
+import { webhooks } from './013-webhooks.js';
 
 /** Migrations in order; names never change once released. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -29,6 +30,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '010-email-codes': emailCodes(),
     '011-idp': idp(),
     '012-oauth2': oauth2(),
+    '013-webhooks': webhooks(),
   };
 }
 
