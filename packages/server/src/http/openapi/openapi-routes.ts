@@ -53,7 +53,8 @@ export async function openApiRoutes(app: FastifyInstance, { svc }: { svc: Servic
   );
 
   const page = Buffer.from(
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vellum API</title>' +
+    // No favicon request: the server has no /favicon.ico.
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vellum API</title><link rel="icon" href="data:,">' +
       `<meta name="vellum-openapi" content="${escape(`${basePath}/openapi.json`)}">` +
       `<link rel="stylesheet" href="${escape(`${basePath}/docs/assets/swagger-ui.css`)}"></head>` +
       '<body><div id="swagger-ui"></div>' +

@@ -63,9 +63,9 @@ export function registerOpenApi(app: FastifyInstance, svc: Services): void {
       const qs = schema?.querystring as { properties?: unknown; patternProperties?: Record<string, unknown> } | undefined;
       if (qs && !qs.properties && qs.patternProperties) {
         freeForm.set(url, Object.values(qs.patternProperties)[0]);
-        return { schema: { ...schema, querystring: undefined }, url };
+        return { schema: withTag({ ...schema, querystring: undefined }, url, basePath), url };
       }
-      return { schema, url };
+      return { schema: withTag(schema, url, basePath), url };
     },
     transformObject: (built) => {
       const doc = (built as { openapiObject: Record<string, unknown> }).openapiObject;
@@ -73,4 +73,13 @@ export function registerOpenApi(app: FastifyInstance, svc: Services): void {
       return addDocumentTypes(doc, svc);
     },
   });
+}
+
+/** Operations grouped by the first segment under the API (`/api/auth/login` → `auth`), unless a route names its own. */
+function withTag<T extends { tags?: readonly string[] } | undefined>(schema: T, url: string, basePath: string): T {
+  if (schema?.tags) return schema;
+  const rest = url.startsWith(`${basePath}/`) ? url.slice(basePath.length + 1) : url.slice(1);
+  const first = rest.split('/')[0];
+  const tag = first === '.well-known' ? 'oauth2' : first === 'health' || first === 'ready' ? 'system' : first;
+  return { ...schema, tags: [tag] } as T;
 }
