@@ -17,7 +17,20 @@ export interface ConfigFlags {
   host?: string;
 }
 
-const TOP_LEVEL = ['server', 'database', 'redis', 'security', 'oauth2', 'media', 'mail', 'schemas', 'webhooks', 'documents', 'studio'];
+const TOP_LEVEL = [
+  'server',
+  'database',
+  'redis',
+  'security',
+  'oauth2',
+  'media',
+  'mail',
+  'schemas',
+  'webhooks',
+  'documents',
+  'studio',
+  'openapi',
+];
 const SECURITY = [
   'jwtSecret',
   'adminUser',
@@ -51,6 +64,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
   const redis = r.object('redis', root.redis, ['url']);
   const security = r.object('security', root.security, SECURITY);
   const documents = r.object('documents', root.documents, ['publicRead', 'responseCache']);
+  const openapi = r.object('openapi', root.openapi, ['public']);
 
   const portSource = flags.port !== undefined ? '--port' : env.PORT !== undefined ? 'PORT' : 'server.port';
   const port = r.int(portSource, flags.port ?? env.PORT ?? server.port, { def: 3000, min: 0, max: 65535 }) as number;
@@ -151,6 +165,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       publicRead: r.bool('documents.publicRead', documents.publicRead, true),
       responseCache: r.bool('documents.responseCache', documents.responseCache, true),
     },
+    openapi: { public: r.bool('openapi.public', openapi.public, true) },
     schemas: validateSchemas(r, root.schemas),
     oauth2: oauth2Section(r, root.oauth2, typeof server.publicUrl === 'string' ? server.publicUrl : `http://localhost:${port}`),
     media: mediaSection(r, root.media, env),

@@ -172,6 +172,8 @@ export interface VellumConfig {
   };
   /** `responseCache`: keep rendered document reads until the next write (on by default). */
   documents: { publicRead: boolean; responseCache: boolean };
+  /** `public`: `GET /openapi.json` and `/docs` answer anyone (the default); false: they need `studio:access`. */
+  openapi: { public: boolean };
   schemas: SchemaDef[];
   oauth2: OAuth2Config;
   media: MediaConfig;

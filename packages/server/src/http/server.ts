@@ -25,6 +25,8 @@ import { idpRoutes } from './routes/idp/index.js';
 import { oauth2Routes } from './routes/oauth2/index.js';
 import { rootMetadataRoutes } from './routes/oauth2/metadata.js';
 import { validatorCompiler } from './validation.js';
+import { openApiRoutes } from './openapi/openapi-routes.js';
+import { registerOpenApi } from './openapi/register-openapi.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -58,6 +60,8 @@ export function buildHttpServer(svc: Services): FastifyInstance {
   registerInputGuard(app);
   registerCors(app, server);
   registerRequestLog(app);
+  // Before every route: it collects them as they are registered.
+  registerOpenApi(app, svc);
 
   app.register(
     async (api) => {
@@ -76,6 +80,7 @@ export function buildHttpServer(svc: Services): FastifyInstance {
       await api.register(documentRoutes, { svc, mode: 'documents' });
       await api.register(documentRoutes, { svc, mode: 'collections' });
       await api.register(mediaRoutes, { svc });
+      await api.register(openApiRoutes, { svc });
     },
     { prefix: server.basePath },
   );

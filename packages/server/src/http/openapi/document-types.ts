@@ -1,0 +1,84 @@
+import { documentInputJsonSchema, documentJsonSchema, type JsonSchema } from '../../domain/schemas/document-json-schema.js';
+import type { Services } from '../../domain/services.js';
+
+type Operation = Record<string, unknown> & { parameters?: Array<Record<string, unknown>>; responses?: Record<string, unknown> };
+
+/**
+ * Component names for the configured types, the interface names `vellum types` gives them
+ * (PascalCase, unique, never one of its fixed names): `post` → `Post`, its body → `PostInput`.
+ */
+export function componentNames(names: readonly string[]): Map<string, string> {
+  const taken = new Set(['VellumDocument', 'VellumSchemas']);
+  const out = new Map<string, string>();
+  for (const name of names) {
+    const base = name
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean)
+      .map((w) => w[0].toUpperCase() + w.slice(1))
+      .join('');
+    let candidate = /^[A-Za-z]/.test(base) ? base : `T${base}`;
+    for (let n = 2; taken.has(candidate); n++) candidate = `${base}${n === 2 ? 'Document' : `Document${n}`}`;
+    taken.add(candidate);
+    out.set(name, candidate);
+  }
+  return out;
+}
+
+/**
+ * One component schema per configured document type, and the document routes pointed at them:
+ * the `type` path parameter lists the types, bodies and answers name their schemas (`oneOf`, since
+ * one path serves every type). The routes' own validation is untouched: the domain checks bodies.
+ */
+export function addDocumentTypes(doc: Record<string, unknown>, svc: Services): Record<string, unknown> {
+  const types = svc.schemas.list();
+  if (types.length === 0) return doc;
+  const names = componentNames(types.map((t) => t.name));
+  const components = (doc.components ??= {}) as Record<string, Record<string, JsonSchema>>;
+  const schemas = (components.schemas ??= {});
+  for (const t of types) {
+    schemas[names.get(t.name)!] = documentJsonSchema(t);
+    schemas[`${names.get(t.name)!}Input`] = documentInputJsonSchema(t);
+  }
+  const ref = (suffix: string) => ({ oneOf: types.map((t) => ({ $ref: `#/components/schemas/${names.get(t.name)!}${suffix}` })) });
+  const one = { type: 'object', properties: { data: ref('') }, required: ['data'] };
+  const list = {
+    type: 'object',
+    properties: { data: { type: 'array', items: ref('') }, meta: { $ref: '#/components/schemas/ListMeta' } },
+    required: ['data'],
+  };
+  schemas.ListMeta = {
+    type: 'object',
+    properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+  };
+
+  const base = svc.config.server.basePath;
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>;
+  for (const mode of ['documents', 'collections']) {
+    const prefix = `${base}/${mode}/{type}`;
+    for (const [path, item] of Object.entries(paths)) {
+      if (path !== prefix && !path.startsWith(`${prefix}/`)) continue;
+      const rest = path.slice(prefix.length);
+      for (const [method, op] of Object.entries(item)) {
+        for (const p of op.parameters ?? []) {
+          if (p.in === 'path' && p.name === 'type') p.schema = { type: 'string', enum: types.map((t) => t.name) };
+        }
+        const isList = method === 'get' && (rest === '' || rest === '/');
+        const isOne = rest === '/{id}' || (method === 'post' && rest === '');
+        if (isList) setJson(op, '200', list);
+        if (isOne && method !== 'delete') setJson(op, method === 'post' ? '201' : '200', one);
+        if (isOne && (method === 'post' || method === 'put')) op.requestBody = jsonBody(ref('Input'));
+        if (isOne && method === 'patch') op.requestBody = jsonBody({ type: 'object', description: 'The fields to change' });
+      }
+    }
+  }
+  return doc;
+}
+
+function setJson(op: Operation, status: string, schema: JsonSchema): void {
+  const responses = (op.responses ??= {});
+  responses[status] = { description: 'The document(s)', content: { 'application/json': { schema } } };
+}
+
+function jsonBody(schema: JsonSchema) {
+  return { required: true, content: { 'application/json': { schema } } };
+}
