@@ -5,20 +5,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requirePermission } from '../../domain/access/policy.js';
 import type { Services } from '../../domain/services.js';
 import { errors } from '../../errors.js';
+import { pageCsp } from '../page-security.js';
 
-/** The page's own files only: scripts from this origin, no framing (as the studio's, routes/studio/index.ts). */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // Swagger UI sets style attributes as it renders.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The page's own files only, no framing (http/page-security.ts). */
+const CSP = pageCsp();
 
 /** Starts Swagger UI on the document; the URL comes from the page, so the script is a fixed file (no inline script). */
 const INIT = `window.addEventListener('load', function () {

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { pageCsp } from '../../page-security.js';
 
 /**
  * Serves the built studio (`packages/studio/dist`, docs/studio.md "Serving") at /studio: the
@@ -11,19 +12,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * /studio/auth/authorize must not be clickable inside another site's frame) and loads nothing
  * but the studio's own files.
  */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // Style attributes set by the UI primitives (positions of menus) need inline styles.
-  "style-src 'self' 'unsafe-inline'",
-  // QR codes of MFA setup are SVG data URLs; previews of files being uploaded are blob URLs.
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+// QR codes of MFA setup are SVG data URLs; previews of files being uploaded are blob URLs.
+const CSP = pageCsp(['blob:']);
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
