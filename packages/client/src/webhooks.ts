@@ -85,6 +85,14 @@ export class WebhooksApi {
     ).data;
   }
 
+  /**
+   * Sends a `webhook.test` event to the hook now (even a switched-off one) and answers the recorded
+   * delivery: `succeeded`, or `dead` with the status code or error. Never retried.
+   */
+  async test(id: string): Promise<WebhookDelivery> {
+    return (await this.t.json<{ data: WebhookDelivery }>({ method: 'POST', path: `/webhooks/${encodeURIComponent(id)}/test` })).data;
+  }
+
   /** Newest first. */
   deliveries(
     id: string,

@@ -19,6 +19,7 @@ import { syncFieldIndexes } from './storage/schema-indexes.js';
 import type { StoredApiToken } from './storage/api-tokens-store.js';
 import { mediaStorage, openFileStore } from './media/storage/open-file-store.js';
 import { sweepSpool } from './media/spool-upload.js';
+import { LocalChangeBus } from './domain/events/change-bus.js';
 
 export interface App {
   server: FastifyInstance;
@@ -55,6 +56,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
     await migrateToLatest(database);
     const schemas = new SchemaRegistry(config.schemas);
     await syncFieldIndexes(database, schemas.indexSpecs());
+    const events = new LocalChangeBus();
     const services: Services = {
       database,
       config,
@@ -63,6 +65,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       jwtKey: await loadJwtKey(database, config),
       apiTokenCache: new TtlCache<StoredApiToken>(5_000, 10_000),
       changes: new ContentChanges(),
+      events,
       listCache: new ListCache(2_000, 1_000),
       mailer: createMailer(config.mail, (msg) => log.warn(msg)),
       counters,
@@ -86,6 +89,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       claimToken,
       close: async () => {
         await server.close();
+        await events.close();
         await counters.close();
         await files?.close();
         await database.close();

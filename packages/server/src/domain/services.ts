@@ -8,6 +8,7 @@ import type { StoredApiToken } from '../storage/api-tokens-store.js';
 import type { TtlCache } from './shared/ttl-cache.js';
 import type { FileStore } from '../media/storage/file-store.js';
 import type { ContentChanges } from './shared/content-changes.js';
+import type { ChangeBus } from './events/change-bus.js';
 import type { ListCache } from './documents/list-cache.js';
 import type { JwtKey } from './identity/access-tokens.js';
 import type { SecretBox } from './mfa/secret-box.js';
@@ -31,6 +32,8 @@ export interface Services {
   apiTokenCache: TtlCache<StoredApiToken>;
   /** Content write versions; caches of derived content check them. */
   changes: ContentChanges;
+  /** Committed changes as events (documents, media, users), published after commit: the realtime stream listens. */
+  events: ChangeBus;
   /** List totals and deep-page anchors per query, valid while their type's version holds. */
   listCache: ListCache;
   mailer: Mailer;

@@ -1,0 +1,32 @@
+import type { ChangeEvent } from './change-event.js';
+
+/**
+ * Committed changes, for the realtime stream and cache invalidation (docs/realtime.md). Writers
+ * publish after their transaction commits; every subscriber on every node sees the events in one
+ * order. This in-process bus serves one node; a shared one (PostgreSQL LISTEN/NOTIFY, Redis) has
+ * the same shape.
+ */
+export interface ChangeBus {
+  publish(events: readonly ChangeEvent[]): void;
+  /** Returns the unsubscribe function. */
+  subscribe(listener: (event: ChangeEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** One process: publish calls the listeners synchronously, in order. */
+export class LocalChangeBus implements ChangeBus {
+  private readonly listeners = new Set<(event: ChangeEvent) => void>();
+
+  publish(events: readonly ChangeEvent[]): void {
+    for (const event of events) for (const listener of this.listeners) listener(event);
+  }
+
+  subscribe(listener: (event: ChangeEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+  }
+}
