@@ -20,6 +20,8 @@ import type { StoredApiToken } from './storage/api-tokens-store.js';
 import { mediaStorage, openFileStore } from './media/storage/open-file-store.js';
 import { sweepSpool } from './media/spool-upload.js';
 import { LocalChangeBus } from './domain/events/change-bus.js';
+import { ActiveWebhooks } from './domain/webhooks/active-webhooks.js';
+import { listActiveWebhooks } from './storage/webhooks-store.js';
 
 export interface App {
   server: FastifyInstance;
@@ -66,6 +68,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       apiTokenCache: new TtlCache<StoredApiToken>(5_000, 10_000),
       changes: new ContentChanges(),
       events,
+      activeWebhooks: new ActiveWebhooks(() => listActiveWebhooks(database), 5_000),
       listCache: new ListCache(2_000, 1_000),
       mailer: createMailer(config.mail, (msg) => log.warn(msg)),
       counters,

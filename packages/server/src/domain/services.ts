@@ -9,6 +9,7 @@ import type { TtlCache } from './shared/ttl-cache.js';
 import type { FileStore } from '../media/storage/file-store.js';
 import type { ContentChanges } from './shared/content-changes.js';
 import type { ChangeBus } from './events/change-bus.js';
+import type { ActiveWebhooks } from './webhooks/active-webhooks.js';
 import type { ListCache } from './documents/list-cache.js';
 import type { JwtKey } from './identity/access-tokens.js';
 import type { SecretBox } from './mfa/secret-box.js';
@@ -34,6 +35,8 @@ export interface Services {
   changes: ContentChanges;
   /** Committed changes as events (documents, media, users), published after commit: the realtime stream listens. */
   events: ChangeBus;
+  /** The active webhooks and what they subscribe to, cached; `invalidate()` after changing one. */
+  activeWebhooks: ActiveWebhooks;
   /** List totals and deep-page anchors per query, valid while their type's version holds. */
   listCache: ListCache;
   mailer: Mailer;

@@ -122,3 +122,15 @@ export async function deleteWebhook(conn: Conn, id: string): Promise<boolean> {
   const result = await conn.db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
+
+/** What the outbox needs of each active webhook: which events and document types it takes. */
+export interface ActiveWebhook {
+  id: string;
+  events: string[];
+  types: string[];
+}
+
+export async function listActiveWebhooks(conn: Conn): Promise<ActiveWebhook[]> {
+  const rows = await conn.db.selectFrom('webhooks').select(['id', 'events', 'types']).where('active', '=', 1).execute();
+  return rows.map((r) => ({ id: r.id, events: JSON.parse(r.events) as string[], types: JSON.parse(r.types) as string[] }));
+}

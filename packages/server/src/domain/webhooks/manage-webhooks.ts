@@ -59,6 +59,7 @@ export async function createWebhook(
   };
   // 4. Store; the plaintext leaves only in this answer.
   await insertWebhook(svc.database, stored);
+  svc.activeWebhooks.invalidate();
   return { secret, webhook: toWebhookView(stored) };
 }
 
@@ -74,6 +75,7 @@ export async function updateWebhook(svc: Services, actor: Principal, id: string,
   const reactivated = active && (!current.active || current.disabledAt !== null);
   const updatedAt = svc.now().toISOString();
   const ok = await updateRow(svc.database, id, { ...checked, active, reactivated, updatedAt });
+  svc.activeWebhooks.invalidate();
   if (!ok) throw errors.notFound('Webhook not found');
   // 4. Answer the row as stored now.
   return toWebhookView(await requireWebhook(svc, id));
@@ -83,6 +85,7 @@ export async function updateWebhook(svc: Services, actor: Principal, id: string,
 export async function deleteWebhook(svc: Services, actor: Principal, id: string): Promise<void> {
   requirePermission(actor, 'webhooks:delete');
   if (!(await deleteRow(svc.database, id))) throw errors.notFound('Webhook not found');
+  svc.activeWebhooks.invalidate();
 }
 
 /** `POST /webhooks/:id/rotate-secret`: the old secret stops signing at once; the new one is shown once. */
