@@ -7,7 +7,7 @@ import { dialectRead, findCycles, findNodes, newAppError, packageOf, scanImports
 
 const SERVER = 'packages/server/src/';
 
-type Floor = 'app' | 'http' | 'domain' | 'storage' | 'media' | 'mail' | 'net' | 'config' | 'errors';
+type Floor = 'app' | 'http' | 'jobs' | 'domain' | 'storage' | 'media' | 'mail' | 'net' | 'config' | 'errors';
 
 /** The floor of a server file: its first folder, `errors` for errors.ts, `app` for the files that assemble the rest. */
 export function floorOf(path: string): Floor | undefined {
@@ -20,8 +20,10 @@ export function floorOf(path: string): Floor | undefined {
 
 /** Which floors each floor may import. Arrows point down; config/ and errors.ts are read by every floor. */
 const MAY_IMPORT: Record<Floor, readonly Floor[]> = {
-  app: ['app', 'http', 'domain', 'storage', 'media', 'mail', 'net', 'config', 'errors'],
+  app: ['app', 'http', 'jobs', 'domain', 'storage', 'media', 'mail', 'net', 'config', 'errors'],
   http: ['http', 'domain', 'config', 'errors'],
+  // Background work beside http/: it drives domain operations, never Fastify or SQL.
+  jobs: ['jobs', 'domain', 'config', 'errors'],
   domain: ['domain', 'storage', 'media', 'mail', 'net', 'config', 'errors'],
   storage: ['storage', 'config', 'errors'],
   media: ['media', 'config', 'errors'],

@@ -2,13 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../packages/server/src/domain/shared/ids.js';
 import { insertDelivery } from '../../packages/server/src/storage/webhook-deliveries-store.js';
 import type { TestApp } from '../helpers/app.js';
-import { useContentApp } from '../helpers/use-content-app.js';
+import { NO_WEBHOOK_WORKER, useContentApp } from '../helpers/use-content-app.js';
 
 /**
  * Who may call the webhook endpoints (docs/api.md, "Webhooks"): read needs webhooks:read;
- * create, replace, rotate and retry need webhooks:write; delete needs webhooks:delete; admin has
- * all. Callers are roles, or API tokens holding exactly one webhooks permission. Expected: 401
- * anonymous, 403 denied, otherwise the endpoint's success status.
+ * create, replace, rotate and retry need webhooks:write; delete needs webhooks:delete; a test
+ * send needs webhooks:test; admin has all. Callers are roles, or API tokens holding exactly one
+ * webhooks permission. Expected: 401 anonymous, 403 denied, otherwise the endpoint's success status.
  */
 type Caller = { name: string; role?: string; tokenPermission?: string };
 const CALLERS: Caller[] = [
@@ -41,7 +41,7 @@ let admin: string;
 useContentApp((app, token) => {
   t = app;
   admin = token;
-});
+}, NO_WEBHOOK_WORKER);
 
 const ENDPOINTS: Endpoint[] = [
   { name: 'GET /webhooks', ok: 200, allowed: READ, call: (token) => t.request({ method: 'GET', url: '/api/webhooks', token }) },
@@ -86,6 +86,13 @@ const ENDPOINTS: Endpoint[] = [
     ok: 200,
     allowed: WRITE,
     call: (token, c) => t.request({ method: 'POST', url: `/api/webhooks/${c.hook}/deliveries/${c.delivery}/retry`, token }),
+  },
+  {
+    // Sends at once; hooks.example.com does not resolve, so it is recorded dead, and still answered 200.
+    name: 'POST /webhooks/:id/test',
+    ok: 200,
+    allowed: ['token+webhooks:test'],
+    call: (token, c) => t.request({ method: 'POST', url: `/api/webhooks/${c.hook}/test`, token }),
   },
 ];
 

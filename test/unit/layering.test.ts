@@ -122,6 +122,21 @@ describe('the layering checker', () => {
     ]);
   });
 
+  it('lets jobs/ drive domain/ and app.ts start jobs/, and flags jobs/ reaching storage/, http/ or Fastify, and domain/ importing jobs/', () => {
+    const r = check({
+      'packages/server/src/jobs/worker.ts':
+        "import { op } from '../domain/op.js';\nimport { ok } from '../storage/store.js';\nimport { r } from '../http/route.js';\nimport type { FastifyInstance } from 'fastify';\nexport const w = [op, ok, r] as unknown as FastifyInstance;\n",
+      'packages/server/src/domain/bad.ts': "import { w } from '../jobs/worker.js';\nexport const b = w;\n",
+      'packages/server/src/app.ts': "import { w } from './jobs/worker.js';\nexport const a = w;\n",
+    });
+    expect(r.upward).toEqual([
+      'packages/server/src/jobs/worker.ts:2 imports ../storage/store.js (jobs → storage)',
+      'packages/server/src/jobs/worker.ts:3 imports ../http/route.js (jobs → http)',
+      'packages/server/src/domain/bad.ts:1 imports ../jobs/worker.js (domain → jobs)',
+    ]);
+    expect(r.fastify).toEqual(['packages/server/src/jobs/worker.ts:4 imports fastify (type-only)']);
+  });
+
   it('flags net/ importing anything above it (net/ reads only config/ and errors.ts), and lets domain/ import net/', () => {
     const r = check({
       'packages/server/src/net/send.ts': "import { op } from '../domain/op.js';\nexport const s = op;\n",

@@ -22,6 +22,8 @@ import { sweepSpool } from './media/spool-upload.js';
 import { LocalChangeBus } from './domain/events/change-bus.js';
 import { ActiveWebhooks } from './domain/webhooks/active-webhooks.js';
 import { listActiveWebhooks } from './storage/webhooks-store.js';
+import { DeliveryQueue } from './domain/webhooks/delivery-queue.js';
+import { startWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.js';
 
 export interface App {
   server: FastifyInstance;
@@ -69,6 +71,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       changes: new ContentChanges(),
       events,
       activeWebhooks: new ActiveWebhooks(() => listActiveWebhooks(database), 5_000),
+      deliveryQueue: new DeliveryQueue(),
       listCache: new ListCache(2_000, 1_000),
       mailer: createMailer(config.mail, (msg) => log.warn(msg)),
       counters,
@@ -86,12 +89,16 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
     const claimToken = await prepareClaim(services);
     const server = buildHttpServer(services);
     await server.ready();
+    // Last, once everything it needs is up; `webhooks.worker: false` leaves delivery to other nodes.
+    const worker: WebhookWorker | undefined = config.webhooks.worker ? startWebhookWorker(services) : undefined;
     return {
       server,
       services,
       claimToken,
       close: async () => {
         await server.close();
+        // Before the database closes: the attempts in flight still record their outcome.
+        await worker?.stop();
         await events.close();
         await counters.close();
         await files?.close();

@@ -6,6 +6,7 @@ import { AUDIT_EVENTS } from './audit-events.js';
 import { mediaSection } from './media-section.js';
 import { isKnownExample } from './known-examples.js';
 import { databaseSection } from './database-section.js';
+import { webhooksSection } from './webhooks-section.js';
 import { corsSection } from './cors-section.js';
 import { passkeySection } from './passkey-section.js';
 import { oauthSection } from './oauth-section.js';
@@ -170,7 +171,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
     oauth2: oauth2Section(r, root.oauth2, typeof server.publicUrl === 'string' ? server.publicUrl : `http://localhost:${port}`),
     media: mediaSection(r, root.media, env),
     mail: mailSection(r, root.mail, env.SMTP_URL),
-    webhooks: optionalSection(r, 'webhooks', root.webhooks),
+    webhooks: webhooksSection(r, root.webhooks, env),
     studio: optionalSection(r, 'studio', root.studio),
   };
   checkStructure(r, config.studio?.structure, new Set(config.schemas.map((x) => x.name)));

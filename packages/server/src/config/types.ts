@@ -178,8 +178,24 @@ export interface VellumConfig {
   oauth2: OAuth2Config;
   media: MediaConfig;
   mail?: { smtpUrl?: string; from?: string };
-  webhooks?: Record<string, unknown>;
+  webhooks: WebhooksConfig;
   studio?: Record<string, unknown>;
+}
+
+/** `webhooks`: delivery of the outbox (docs/webhooks.md, "Configuration"). */
+export interface WebhooksConfig {
+  /** Deliver to loopback, private and other non-public addresses too (net/guarded-request.ts). */
+  allowPrivateNetworks: boolean;
+  /** One deadline per attempt: resolving, connecting and the answer. */
+  timeoutMs: number;
+  /** The wait before each retry; attempts = 1 + its length. */
+  retryScheduleMs: readonly number[];
+  /** Failed attempts in a row that switch a hook off. */
+  disableAfterFailures: number;
+  /** Run the delivery worker on this node. */
+  worker: boolean;
+  /** Succeeded and dead deliveries older than this are deleted. */
+  retentionMs: number;
 }
 
 /** Where the data lives, and how long the service waits for it before answering 503 (docs/api.md). */

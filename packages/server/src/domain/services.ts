@@ -10,6 +10,7 @@ import type { FileStore } from '../media/storage/file-store.js';
 import type { ContentChanges } from './shared/content-changes.js';
 import type { ChangeBus } from './events/change-bus.js';
 import type { ActiveWebhooks } from './webhooks/active-webhooks.js';
+import type { DeliveryQueue } from './webhooks/delivery-queue.js';
 import type { ListCache } from './documents/list-cache.js';
 import type { JwtKey } from './identity/access-tokens.js';
 import type { SecretBox } from './mfa/secret-box.js';
@@ -37,6 +38,11 @@ export interface Services {
   events: ChangeBus;
   /** The active webhooks and what they subscribe to, cached; `invalidate()` after changing one. */
   activeWebhooks: ActiveWebhooks;
+  /**
+   * Wakes this node's delivery worker: the outbox calls `deliveryQueue.wake()` after committing
+   * deliveries, so they go out at once rather than at the next poll (a no-op without a worker).
+   */
+  deliveryQueue: DeliveryQueue;
   /** List totals and deep-page anchors per query, valid while their type's version holds. */
   listCache: ListCache;
   mailer: Mailer;

@@ -9,6 +9,7 @@ import {
   updateWebhook,
 } from '../../../domain/webhooks/manage-webhooks.js';
 import { listWebhookDeliveries, retryWebhookDelivery } from '../../../domain/webhooks/webhook-deliveries.js';
+import { testWebhook } from '../../../domain/webhooks/test-webhook.js';
 import type { Services } from '../../../domain/services.js';
 import { requireSignInForRoutes } from '../../plugins/authenticate.js';
 import { data, errorResponses, Meta, Success } from '../../schemas/common.js';
@@ -16,7 +17,7 @@ import { Body, Delivery, DeliveryQuery, DeliveryParams, IdParams, ListQuery, Web
 
 const WithSecret = data(Type.Object({ secret: Type.String(), webhook: Webhook }));
 
-/** docs/api.md, "Webhooks". The policy checks webhooks:read/write/delete in the operations. */
+/** docs/api.md, "Webhooks". The policy checks webhooks:read/write/delete/test in the operations. */
 export async function webhookRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
   requireSignInForRoutes(app);
 
@@ -75,5 +76,11 @@ export async function webhookRoutes(app: FastifyInstance, { svc }: { svc: Servic
     '/webhooks/:id/deliveries/:deliveryId/retry',
     { schema: { params: DeliveryParams, response: { 200: data(Delivery), ...errorResponses } } },
     async (req) => ({ data: await retryWebhookDelivery(svc, req.principal, req.params.id, req.params.deliveryId) }),
+  );
+
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/webhooks/:id/test',
+    { schema: { params: IdParams, response: { 200: data(Delivery), ...errorResponses } } },
+    async (req) => ({ data: await testWebhook(svc, req.principal, req.params.id) }),
   );
 }
