@@ -203,6 +203,33 @@ describe('the delivery worker', () => {
   });
 });
 
+describe('retrying and broken secrets', () => {
+  it('sends a dead delivery again when it is retried by hand', async () => {
+    const h = await hook();
+    answerInTurn(h.path, [404]);
+    const row = await queue(h.id);
+    await expect.poll(statusOf(h.id, row.id)).toBe('dead');
+    const res = await t.request({ method: 'POST', url: `/api/webhooks/${h.id}/deliveries/${row.id}/retry`, token: admin });
+    expect(res.statusCode, res.body).toBe(200);
+    await expect.poll(statusOf(h.id, row.id)).toBe('succeeded');
+    expect(await delivery(h.id, row.id)).toMatchObject({ attempts: 2, lastStatusCode: 204 });
+    expect(receiver.to(h.path).map((r) => r.headers['webhook-id'])).toEqual([row.eventId, row.eventId]);
+  });
+
+  it('gives a delivery up whose signing secret no longer opens, naming the cause', async () => {
+    const h = await hook();
+    await t.app.services.database.db
+      .updateTable('webhooks')
+      .set({ secret_enc: 'v1.broken.sealed.secret' })
+      .where('id', '=', h.id)
+      .execute();
+    const row = await queue(h.id);
+    await expect.poll(statusOf(h.id, row.id)).toBe('dead');
+    expect((await delivery(h.id, row.id)).lastError).toContain('signing secret cannot be opened');
+    expect(receiver.to(h.path)).toHaveLength(0);
+  });
+});
+
 describe('POST /webhooks/:id/test', () => {
   it('sends a signed webhook.test event now and answers the recorded delivery', async () => {
     const h = await hook();
@@ -249,6 +276,9 @@ describe('POST /webhooks/:id/test', () => {
     const all = await deliveries(h.id);
     expect(all.map((d) => d.status)).toEqual(['dead', 'dead', 'dead', 'dead']);
     expect(receiver.to(h.path)).toHaveLength(4);
+    // Nor by hand.
+    const retry = await t.request({ method: 'POST', url: `/api/webhooks/${h.id}/deliveries/${all[0].id}/retry`, token: admin });
+    expectSpecError(retry, 409, 'CONFLICT');
   });
 
   it('sends to a switched-off hook too', async () => {

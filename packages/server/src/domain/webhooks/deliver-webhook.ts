@@ -40,7 +40,19 @@ export async function sendWebhook(
   d: { url: string; secretEnc: string; eventId: string; payload: string },
 ): Promise<AttemptOutcome> {
   // 1. Open the secret and sign this attempt (a fresh timestamp each time; the id stays the event's).
-  const headers = webhookHeaders(svc.secretBox.open(d.secretEnc), d.eventId, d.payload);
+  //    A secret that no longer opens (the encryption key was changed) fails for good, not in a loop.
+  let secret: string;
+  try {
+    secret = svc.secretBox.open(d.secretEnc);
+  } catch {
+    return {
+      kind: 'final',
+      statusCode: null,
+      durationMs: null,
+      error: 'the signing secret cannot be opened (was security.encryptionKey changed?); rotate it',
+    };
+  }
+  const headers = webhookHeaders(secret, d.eventId, d.payload);
   // 2. The guarded POST: checked addresses only, no redirects, one deadline.
   const result = await sendGuarded({
     url: d.url,

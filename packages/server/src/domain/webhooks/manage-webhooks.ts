@@ -77,6 +77,8 @@ export async function updateWebhook(svc: Services, actor: Principal, id: string,
   const ok = await updateRow(svc.database, id, { ...checked, active, reactivated, updatedAt });
   svc.activeWebhooks.invalidate();
   if (!ok) throw errors.notFound('Webhook not found');
+  // Its deliveries that waited while it was off are due: claim them now, not at the next poll.
+  if (reactivated) svc.deliveryQueue.wake();
   // 4. Answer the row as stored now.
   return toWebhookView(await requireWebhook(svc, id));
 }
