@@ -5,7 +5,7 @@ import type { Services } from '../domain/services.js';
  * The webhook delivery worker (docs/webhooks.md, "Delivery"): claims due deliveries in batches
  * and attempts them concurrently, at most `maxInFlight` at a time. It claims again at once when
  * the outbox calls `svc.deliveryQueue.wake()`, when a batch came back full (more may be due) or
- * when a slot frees up while it was full; otherwise it polls every `pollMs`, which is how it finds
+ * when half its slots have freed up; otherwise it polls every `pollMs`, which is how it finds
  * retries coming due and rows other nodes queued. Now and then it deletes old finished rows.
  */
 
@@ -55,9 +55,9 @@ export function startWebhookWorker(svc: Services, opts: WebhookWorkerOptions = {
     const running: Promise<void> = deliverClaimed(svc, claim)
       .catch((err: unknown) => svc.log.error({ err, deliveryId: claim.id }, 'webhooks: delivery attempt failed'))
       .finally(() => {
-        const wasFull = inFlight.size >= maxInFlight;
         inFlight.delete(running);
-        if (wasFull) wake();
+        // Half the slots free: worth a claim (one claim per freed slot would be a query per attempt).
+        if (inFlight.size === Math.floor(maxInFlight / 2)) wake();
       });
     inFlight.add(running);
   };

@@ -1,4 +1,4 @@
-import type { Conn } from './connection.js';
+import type { Conn, TransactionSource } from './connection.js';
 
 /**
  * The delivery worker's statements (docs/webhooks.md, "Delivery"): claiming due deliveries so
@@ -107,6 +107,29 @@ export async function recordAttempt(
     .where('attempts', '=', claim.attempts)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Records the attempt (while the claim holds) and moves the hook's failure run: back to 0 after a
+ * delivery, one more after a failure; answers the run's length, or `recorded: false` when the
+ * claim was lost. On SQLite it joins the writes of the same moment in one commit
+ * (write-batcher.ts): attempts finish in bursts, and a commit each would cost more than the
+ * writes. Elsewhere the statements go to the pool as they are, without BEGIN/COMMIT round trips.
+ */
+export async function finishAttempt(
+  database: TransactionSource,
+  claim: Pick<ClaimedDelivery, 'id' | 'webhookId' | 'attempts' | 'claimedUntil'>,
+  r: AttemptRecord,
+): Promise<{ recorded: false } | { recorded: true; failures: number }> {
+  const write = async (conn: Conn) => {
+    if (!(await recordAttempt(conn, claim, r))) return { recorded: false as const };
+    if (r.status === 'succeeded') {
+      await resetWebhookFailures(conn, claim.webhookId);
+      return { recorded: true as const, failures: 0 };
+    }
+    return { recorded: true as const, failures: (await countWebhookFailure(conn, claim.webhookId)) ?? 0 };
+  };
+  return database.batcher ? database.batcher.run(write) : write(database);
 }
 
 /** A delivered attempt ends the hook's failure run (written only when there was one). */

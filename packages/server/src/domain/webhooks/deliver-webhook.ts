@@ -1,11 +1,9 @@
 import { sendGuarded } from '../../net/guarded-request.js';
 import {
   claimDueDeliveries,
-  countWebhookFailure,
   deleteFinishedDeliveries,
   disableWebhook,
-  recordAttempt,
-  resetWebhookFailures,
+  finishAttempt,
   type AttemptRecord,
   type ClaimedDelivery,
 } from '../../storage/webhook-claims.js';
@@ -85,14 +83,17 @@ export async function deliverClaimed(svc: Services, claim: ClaimedDelivery): Pro
           outcome,
           outcome.kind === 'retryable' ? nextAttemptAt(now, claim.attempts, svc.config.webhooks.retryScheduleMs) : null,
         );
-  // 3. Only if the row is still ours: a node whose claim ran out must not overwrite a newer attempt.
-  if (!(await recordAttempt(svc.database, claim, record))) {
+  // 3. Only if the row is still ours (a node whose claim ran out must not overwrite a newer
+  //    attempt), with the hook's failure run: reset on success, one more on failure.
+  const done = await finishAttempt(svc.database, claim, record);
+  if (!done.recorded) {
     svc.log.warn({ deliveryId: claim.id }, 'webhooks: claim lost before the attempt was recorded');
     return;
   }
-  // 4. The hook's failure run: reset on success; counted on failure, switching the hook off at the limit.
-  if (outcome.kind === 'delivered') return resetWebhookFailures(svc.database, claim.webhookId);
-  await countFailure(svc, claim.webhookId, outcome.error);
+  // 4. A run that reached the limit switches the hook off.
+  if (outcome.kind !== 'delivered' && done.failures >= svc.config.webhooks.disableAfterFailures) {
+    await switchOff(svc, claim.webhookId, done.failures, outcome.error);
+  }
 }
 
 function failedRecord(outcome: Exclude<AttemptOutcome, { kind: 'delivered' }>, next: Date | null): AttemptRecord {
@@ -106,11 +107,8 @@ function failedRecord(outcome: Exclude<AttemptOutcome, { kind: 'delivered' }>, n
   };
 }
 
-async function countFailure(svc: Services, webhookId: string, lastError: string): Promise<void> {
-  const run = await countWebhookFailure(svc.database, webhookId);
-  const limit = svc.config.webhooks.disableAfterFailures;
-  if (run === undefined || run < limit) return;
-  const reason = `${run} failed attempts in a row; last: ${lastError}`;
+async function switchOff(svc: Services, webhookId: string, failures: number, lastError: string): Promise<void> {
+  const reason = `${failures} failed attempts in a row; last: ${lastError}`;
   if (await disableWebhook(svc.database, webhookId, svc.now().toISOString(), reason)) {
     // The outbox stops queueing for it; its queued deliveries wait until it is switched on again.
     svc.activeWebhooks.invalidate();
