@@ -10,11 +10,11 @@ export interface ReceivedRequest {
 }
 
 /**
- * What the receiver answers: a status (`204` by default), a redirect to `location`, or `hang`
- * (never answers, for timeouts). Chosen per request, so a test can fail the first N and then
- * accept.
+ * What the receiver answers: a status (`204` by default), a redirect to `location`, after
+ * `delayMs` if given, or `hang` (never answers, for timeouts). Chosen per request, so a test can
+ * fail the first N and then accept.
  */
-export type Answer = { status: number; location?: string } | 'hang';
+export type Answer = { status: number; location?: string; delayMs?: number } | 'hang';
 
 export interface WebhookReceiver {
   /** `http://127.0.0.1:<port>` + path. */
@@ -50,7 +50,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         res.on('close', () => hanging.delete(res));
         return;
       }
-      res.writeHead(answer.status, answer.location ? { location: answer.location } : {}).end();
+      const send = () => res.writeHead(answer.status, answer.location ? { location: answer.location } : {}).end();
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
