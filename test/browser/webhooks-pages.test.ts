@@ -207,7 +207,7 @@ describe('studio webhook pages', () => {
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page
       .getByRole('status')
-      .filter({ hasText: /^Not delivered: HTTP 500/ })
+      .filter({ hasText: /^Not delivered: HTTP 500 \(after \d+ ms\)\.$/ })
       .waitFor();
     const deadRow = page.getByRole('row', { name: /webhook\.test.*Dead/ });
     await deadRow.waitFor();

@@ -1,4 +1,4 @@
-import type { Webhook, WebhookDeliveryStatus } from '@vellum/client';
+import type { Webhook, WebhookDelivery, WebhookDeliveryStatus } from '@vellum/client';
 import { when } from '../../ui/when';
 
 /** Whether a webhook sends: on, switched off by a user, or switched off by the delivery worker (with its reason and time). */
@@ -26,6 +26,10 @@ const STATUS_WORDS: Record<WebhookDeliveryStatus, string> = {
 };
 export const DELIVERY_STATUSES = Object.keys(STATUS_WORDS) as WebhookDeliveryStatus[];
 export const statusWord = (s: WebhookDeliveryStatus) => STATUS_WORDS[s] ?? s;
+
+/** The attempt's error, unless it only repeats the status code shown beside it ("HTTP 500"). */
+export const extraError = (d: WebhookDelivery): string | null =>
+  d.lastError && d.lastError !== `HTTP ${d.lastStatusCode}` ? d.lastError : null;
 
 /** A delivery's status as a coloured badge; its word says it too, so the colour is never the only sign. */
 export function DeliveryBadge({ status }: { status: WebhookDeliveryStatus }) {

@@ -7,7 +7,7 @@ import { ListTable } from '../../ui/list-table';
 import { OffsetPager } from '../../ui/offset-pager';
 import { useAction } from '../../ui/use-action';
 import { when } from '../../ui/when';
-import { DELIVERY_STATUSES, DeliveryBadge, statusWord } from './webhook-badges';
+import { DELIVERY_STATUSES, DeliveryBadge, extraError, statusWord } from './webhook-badges';
 
 const PAGE = 20;
 /** While a delivery is on its way the log asks again now and then, so its outcome shows up by itself. */
@@ -62,11 +62,11 @@ export function WebhookDeliveries({ id, mayRetry }: { id: string; mayRetry: bool
         {(d) => (
           <tr key={d.id}>
             <td>
-              <code>{d.eventType}</code>
+              <code className="event-name">{d.eventType}</code>
             </td>
             <td>
               <DeliveryBadge status={d.status} />
-              {d.lastError && <div className="muted">{d.lastError}</div>}
+              {extraError(d) && <div className="muted">{extraError(d)}</div>}
             </td>
             <td>{d.attempts}</td>
             <td>{d.lastStatusCode ?? '—'}</td>

@@ -4,13 +4,14 @@ import { useState } from 'react';
 import { client } from '../../api/client';
 import { ErrorMessage } from '../../ui/error-message';
 import { useAction } from '../../ui/use-action';
+import { extraError } from './webhook-badges';
 
 /** What one attempt came to: the status code and time, or the error. */
 function outcome(d: WebhookDelivery): string {
   const code = d.lastStatusCode === null ? '' : `HTTP ${d.lastStatusCode}`;
   const time = d.lastDurationMs === null ? '' : `${d.lastDurationMs} ms`;
   if (d.status === 'succeeded') return `Delivered: ${[code, time].filter(Boolean).join(' in ')}.`;
-  const why = [code, d.lastError].filter(Boolean).join(', ') || 'no answer';
+  const why = [code, extraError(d)].filter(Boolean).join(', ') || 'no answer';
   return `Not delivered: ${why}${time ? ` (after ${time})` : ''}.`;
 }
 
