@@ -267,6 +267,40 @@ describe('studio webhook pages', () => {
     await page.close();
   });
 
+  it('the form works from the keyboard, and an empty event choice is refused on the event picker before it is sent', async () => {
+    const page = await b.newPage();
+    await signIn(page, b.origin, ADMIN.username, ADMIN.password, '/studio/admin/webhooks');
+    const trigger = page.getByRole('button', { name: 'New webhook' });
+    await trigger.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New webhook' });
+    await dialog.waitFor();
+    // The dialog takes the focus to its first field.
+    expect(await dialog.getByLabel('Name').evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await page.keyboard.type('Keyboard hook');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type(hookUrl);
+    await page.keyboard.press('Enter');
+    const events = dialog.getByRole('group', { name: 'Events' });
+    await events.getByText('Choose at least one event.').waitFor();
+    expect(await events.getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page, 'new webhook dialog with a refused event choice');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    expect(await dialog.getByRole('checkbox', { name: /^Everything/ }).isChecked()).toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Signing secret', { exact: true }).waitFor();
+    expect(await dialog.count()).toBe(0);
+    // Closed, the dialog gives the focus back to the button that opened it.
+    expect(await trigger.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    const hook = (await webhooks()).find((w) => w.name === 'Keyboard hook');
+    expect(hook).toMatchObject({ url: hookUrl, events: ['*'], types: [], active: true });
+    await deleteHook(String(hook!.id));
+    await page.close();
+  });
+
   it('a user with webhooks:read only sees the pages without create, edit, rotate, delete or test; without it, neither link nor page', async () => {
     const id = await createHook('Read only');
     await createUser(b.t, admin, {

@@ -39,11 +39,18 @@ export function WebhookForm({
   const [events, setEvents] = useState<string[]>(webhook?.events ?? []);
   const [types, setTypes] = useState<string[]>(webhook?.types ?? []);
   const [active, setActive] = useState(webhook?.active ?? true);
-  const { busy, error, run } = useAction();
-  const errors = fieldErrors(error);
+  const { busy, error, run, reset } = useAction();
+  // An empty choice is refused here, with a clearer sentence than the schema's (the server refuses it too).
+  const [noEvents, setNoEvents] = useState(false);
+  const errors = { ...fieldErrors(error), ...(noEvents && { events: 'Choose at least one event.' }) };
   const unplaced = Object.keys(errors).length === 0 ? error : undefined;
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (events.length === 0) {
+      reset();
+      setNoEvents(true);
+      return;
+    }
     void run(() => onSubmit({ name: name.trim(), url: url.trim(), events, types, active }));
   };
   const described = (field: Field) => ({
@@ -69,7 +76,14 @@ export function WebhookForm({
         <input type="url" required value={url} onChange={(e) => setUrl(e.target.value)} {...described('url')} />
         {message('url')}
       </label>
-      <EventPicker value={events} onChange={setEvents} error={errors.events} />
+      <EventPicker
+        value={events}
+        onChange={(next) => {
+          setEvents(next);
+          setNoEvents(false);
+        }}
+        error={errors.events}
+      />
       <fieldset {...described('types')}>
         <legend>Document types</legend>
         <p className="muted">Document events of these types only; none ticked means every type.</p>
