@@ -180,7 +180,7 @@ describe('studio webhook pages', () => {
 
   // Waits for `POST /webhooks/:id/test` (being built on the server): until then the test button's
   // call is a 404 and this test fails at its first outcome.
-  it('sends a test event and shows its outcome; the deliveries log lists, filters and retries a dead one', async () => {
+  it('sends a test event and shows its outcome; the deliveries log lists, filters and retries a dead one (not for a reader)', async () => {
     const id = await createHook('Test target');
     const page = await b.newPage();
     await signIn(page, b.origin, ADMIN.username, ADMIN.password, `/studio/admin/webhooks/${id}`);
@@ -235,8 +235,21 @@ describe('studio webhook pages', () => {
       .waitFor();
     await screenshot(page, 'webhook-deliveries-dark');
     await page.emulateMedia({ colorScheme: 'light' });
-    await deleteHook(id);
     await page.close();
+
+    // Without webhooks:write a dead delivery is listed but offers no retry.
+    answer = 500;
+    const dead = await b.t.request({ method: 'POST', url: `/api/webhooks/${id}/test`, token: admin });
+    expect(dead.json().data.status).toBe('dead');
+    await createUser(b.t, admin, { username: 'logreader', password: 'browser-password-1', role: 'viewer', permissions: ['webhooks:read'] });
+    const reader = await b.newPage();
+    await signIn(reader, b.origin, 'logreader', 'browser-password-1', `/studio/admin/webhooks/${id}`);
+    await reader.getByRole('row', { name: /webhook\.test.*Dead/ }).waitFor();
+    expect(await reader.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
+    expect(await reader.getByRole('button', { name: 'Send test event' }).count()).toBe(0);
+    await reader.close();
+    answer = 204;
+    await deleteHook(id);
   });
 
   it('shows a webhook the delivery worker switched off, with the reason and time; switching it on clears them', async () => {
