@@ -271,6 +271,10 @@ describe('studio webhook pages', () => {
     expect(text).toContain(String(new Date(at).getFullYear()));
     expect(await row.getByRole('cell').nth(4).textContent()).toBe('7');
     await screenshot(page, 'webhooks-list-disabled');
+    await page.setViewportSize({ width: 760, height: 900 });
+    await expectAccessible(page, 'webhooks list, tablet width');
+    await screenshot(page, 'webhooks-list-tablet');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await openHook(page, 'Flaky receiver');
     await page.getByRole('button', { name: 'Switch on' }).click();
     await page.getByRole('button', { name: 'Switch off' }).waitFor();
