@@ -178,8 +178,6 @@ describe('studio webhook pages', () => {
     await page.close();
   });
 
-  // Waits for `POST /webhooks/:id/test` (being built on the server): until then the test button's
-  // call is a 404 and this test fails at its first outcome.
   it('sends a test event and shows its outcome; the deliveries log lists, filters and retries a dead one (not for a reader)', async () => {
     const id = await createHook('Test target');
     const page = await b.newPage();
@@ -319,13 +317,14 @@ describe('studio webhook pages', () => {
   });
 
   it('a user with webhooks:read only sees the pages without create, edit, rotate, delete or test; without it, neither link nor page', async () => {
-    const id = await createHook('Read only');
+    // The user first: made after the hook, its `user.created` would be queued (and delivered) for it.
     await createUser(b.t, admin, {
       username: 'hookreader',
       password: 'browser-password-1',
       role: 'viewer',
       permissions: ['webhooks:read'],
     });
+    const id = await createHook('Read only');
     const page = await b.newPage();
     await signIn(page, b.origin, 'hookreader', 'browser-password-1', '/studio/admin/webhooks');
     await page.getByRole('row', { name: /Read only/ }).waitFor();

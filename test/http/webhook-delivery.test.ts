@@ -258,7 +258,7 @@ describe('POST /webhooks/:id/test', () => {
 
   it('records a failure as dead, never retried and not counted toward switching the hook off', async () => {
     const h = await hook();
-    answerInTurn(h.path, [500, 500, 500, 500]);
+    answerInTurn(h.path, [500, 500, 500, 500, 500]);
     for (let i = 0; i < 4; i++) {
       const res = await t.request({ method: 'POST', url: `/api/webhooks/${h.id}/test`, token: admin });
       expect(res.json().data).toMatchObject({
@@ -276,9 +276,18 @@ describe('POST /webhooks/:id/test', () => {
     const all = await deliveries(h.id);
     expect(all.map((d) => d.status)).toEqual(['dead', 'dead', 'dead', 'dead']);
     expect(receiver.to(h.path)).toHaveLength(4);
-    // Nor by hand.
-    const retry = await t.request({ method: 'POST', url: `/api/webhooks/${h.id}/deliveries/${all[0].id}/retry`, token: admin });
-    expectSpecError(retry, 409, 'CONFLICT');
+    // Retried by hand, the worker sends it once more, still as one attempt: dead again, not counted.
+    const retry = () => t.request({ method: 'POST', url: `/api/webhooks/${h.id}/deliveries/${all[0].id}/retry`, token: admin });
+    expect((await retry()).statusCode).toBe(200);
+    await expect
+      .poll(async () => [(await delivery(h.id, all[0].id)).status, (await delivery(h.id, all[0].id)).attempts])
+      .toEqual(['dead', 2]);
+    expect(await delivery(h.id, all[0].id)).toMatchObject({ status: 'dead', lastStatusCode: 500, nextAttemptAt: null });
+    const after = (await t.request({ method: 'GET', url: `/api/webhooks/${h.id}`, token: admin })).json().data;
+    expect(after.consecutiveFailures).toBe(0);
+    // And once the receiver is fine, a retry delivers it.
+    expect((await retry()).statusCode).toBe(200);
+    await expect.poll(statusOf(h.id, all[0].id)).toBe('succeeded');
   });
 
   it('sends to a switched-off hook too', async () => {

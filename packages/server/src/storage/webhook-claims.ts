@@ -11,6 +11,7 @@ export interface ClaimedDelivery {
   id: string;
   webhookId: string;
   eventId: string;
+  eventType: string;
   payload: string;
   /** This attempt's number (1 for the first), already counted in the row. */
   attempts: number;
@@ -46,7 +47,7 @@ export async function claimDueDeliveries(conn: Conn, q: { now: string; claimUnti
     .updateTable('webhook_deliveries')
     .set((eb) => ({ status: 'delivering', claimed_until: q.claimUntil, attempts: eb('attempts', '+', 1) }))
     .where('id', 'in', due)
-    .returning(['id', 'webhook_id', 'event_id', 'payload', 'attempts', 'claimed_until'])
+    .returning(['id', 'webhook_id', 'event_id', 'event_type', 'payload', 'attempts', 'claimed_until'])
     .execute();
   if (claimed.length === 0) return [];
   // RETURNING sees only the updated table; the hooks' URLs and secrets come in one more read.
@@ -62,6 +63,7 @@ export async function claimDueDeliveries(conn: Conn, q: { now: string; claimUnti
         id: c.id,
         webhookId: c.webhook_id,
         eventId: c.event_id,
+        eventType: c.event_type,
         payload: c.payload,
         attempts: Number(c.attempts),
         claimedUntil: q.claimUntil,
@@ -111,8 +113,8 @@ export async function recordAttempt(
 
 /**
  * Records the attempt (while the claim holds) and moves the hook's failure run: back to 0 after a
- * delivery, one more after a failure; answers the run's length, or `recorded: false` when the
- * claim was lost. On SQLite it joins the writes of the same moment in one commit
+ * delivery, one more after a failure unless `countFailure` is false; answers the run's length, or
+ * `recorded: false` when the claim was lost. On SQLite it joins the writes of the same moment in one commit
  * (write-batcher.ts): attempts finish in bursts, and a commit each would cost more than the
  * writes. Elsewhere the statements go to the pool as they are, without BEGIN/COMMIT round trips.
  */
@@ -120,6 +122,7 @@ export async function finishAttempt(
   database: TransactionSource,
   claim: Pick<ClaimedDelivery, 'id' | 'webhookId' | 'attempts' | 'claimedUntil'>,
   r: AttemptRecord,
+  countFailure = true,
 ): Promise<{ recorded: false } | { recorded: true; failures: number }> {
   const write = async (conn: Conn) => {
     if (!(await recordAttempt(conn, claim, r))) return { recorded: false as const };
@@ -127,6 +130,7 @@ export async function finishAttempt(
       await resetWebhookFailures(conn, claim.webhookId);
       return { recorded: true as const, failures: 0 };
     }
+    if (!countFailure) return { recorded: true as const, failures: 0 };
     return { recorded: true as const, failures: (await countWebhookFailure(conn, claim.webhookId)) ?? 0 };
   };
   return database.batcher ? database.batcher.run(write) : write(database);

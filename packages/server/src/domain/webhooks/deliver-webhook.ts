@@ -65,8 +65,9 @@ export async function sendWebhook(
 
 /** Attempts one claimed delivery and records the outcome while the claim holds. */
 export async function deliverClaimed(svc: Services, claim: ClaimedDelivery): Promise<void> {
-  // 1. Send.
+  // 1. Send. A test event retried by hand is still one attempt: never rescheduled, never counted.
   const outcome = await sendWebhook(svc, claim);
+  const oneShot = claim.eventType === 'webhook.test';
   const now = svc.now();
   // 2. The row's new state: delivered; failed with the next retry; or dead (final, or schedule spent).
   const record: AttemptRecord =
@@ -81,17 +82,17 @@ export async function deliverClaimed(svc: Services, claim: ClaimedDelivery): Pro
         }
       : failedRecord(
           outcome,
-          outcome.kind === 'retryable' ? nextAttemptAt(now, claim.attempts, svc.config.webhooks.retryScheduleMs) : null,
+          outcome.kind === 'retryable' && !oneShot ? nextAttemptAt(now, claim.attempts, svc.config.webhooks.retryScheduleMs) : null,
         );
   // 3. Only if the row is still ours (a node whose claim ran out must not overwrite a newer
   //    attempt), with the hook's failure run: reset on success, one more on failure.
-  const done = await finishAttempt(svc.database, claim, record);
+  const done = await finishAttempt(svc.database, claim, record, !oneShot);
   if (!done.recorded) {
     svc.log.warn({ deliveryId: claim.id }, 'webhooks: claim lost before the attempt was recorded');
     return;
   }
   // 4. A run that reached the limit switches the hook off.
-  if (outcome.kind !== 'delivered' && done.failures >= svc.config.webhooks.disableAfterFailures) {
+  if (outcome.kind !== 'delivered' && !oneShot && done.failures >= svc.config.webhooks.disableAfterFailures) {
     await switchOff(svc, claim.webhookId, done.failures, outcome.error);
   }
 }

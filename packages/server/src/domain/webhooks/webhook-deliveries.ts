@@ -42,8 +42,6 @@ export async function retryWebhookDelivery(svc: Services, actor: Principal, id: 
   requirePermission(actor, 'webhooks:write');
   const found = await findDelivery(svc.database, id, deliveryId);
   if (!found) throw errors.notFound('Delivery not found');
-  // A test send is one attempt by design (never retried, never counted toward switching off).
-  if (found.eventType === 'webhook.test') throw errors.conflict('Test deliveries are not retried; send a new test instead');
   // 2. Only failed or dead ones: pending, in flight or delivered ones are refused (the update is
   //    conditional, so a race with the worker is refused too).
   const ok = await requeueDelivery(svc.database, id, deliveryId, svc.now().toISOString());
