@@ -34,13 +34,20 @@ export interface TestAppOptions {
   databaseUrl?: (url: string) => string;
 }
 
-/** Starts the app on a fresh database with a configured admin and fast bcrypt. */
+/**
+ * Starts the app on a fresh database with a configured admin and fast bcrypt. The webhook delivery
+ * worker is off unless the suite turns it on (`webhooks: { worker: true }`): elsewhere its polls
+ * would land in statement counts, and delivery rows a suite writes would change under it.
+ */
 export async function startTestApp(config: ConfigInput = {}, opts: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   let app: App;
   try {
     const url = opts.databaseUrl ? opts.databaseUrl(db.url) : db.url;
-    const resolved = resolveConfig(merge({ database: { url }, security: { bcryptRounds: 4, adminUser: ADMIN } }, config), {});
+    const resolved = resolveConfig(
+      merge({ database: { url }, security: { bcryptRounds: 4, adminUser: ADMIN }, webhooks: { worker: false } }, config),
+      {},
+    );
     app = await createApp(resolved, { now: opts.now });
   } catch (err) {
     await db.drop();

@@ -11,8 +11,7 @@ let t: TestApp;
 let client: VellumClient;
 
 beforeAll(async () => {
-  // Its delivery rows are written by hand and read back: no worker picks them up.
-  t = await startTestApp({ schemas: TEST_SCHEMAS, webhooks: { worker: false } });
+  t = await startTestApp({ schemas: TEST_SCHEMAS });
   await t.app.server.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(t.app.server.server.address() as AddressInfo).port}/api`;
   client = new VellumClient({ baseUrl, token: await t.login(ADMIN.username, ADMIN.password) });

@@ -14,8 +14,8 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  guarded = await startTestApp();
-  slow = await startTestApp({ webhooks: { allowPrivateNetworks: true, retrySchedule: ['1h'], retention: '30s' } });
+  guarded = await startTestApp({ webhooks: { worker: true } });
+  slow = await startTestApp({ webhooks: { worker: true, allowPrivateNetworks: true, retrySchedule: ['1h'], retention: '30s' } });
   for (const t of [guarded, slow]) tokens.set(t, await t.login(ADMIN.username, ADMIN.password));
 });
 afterAll(async () => {

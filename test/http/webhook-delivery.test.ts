@@ -19,7 +19,7 @@ useAdminApp(
   () =>
     startTestApp({
       schemas: TEST_SCHEMAS,
-      webhooks: { allowPrivateNetworks: true, timeout: '1s', retrySchedule: ['100ms', '100ms'], disableAfterFailures: 3 },
+      webhooks: { worker: true, allowPrivateNetworks: true, timeout: '1s', retrySchedule: ['100ms', '100ms'], disableAfterFailures: 3 },
     }),
   (app, token) => {
     t = app;

@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.js';
+import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { postDocument } from '../helpers/post-document.js';
-import { useContentApp } from '../helpers/use-content-app.js';
+import { TEST_SCHEMAS } from '../helpers/schemas.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 // End to end (docs/webhooks.md, "The outbox", "Delivery"): a document write queues its event in
@@ -13,12 +13,12 @@ let receiver: WebhookReceiver;
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
 });
-useContentApp(
+useAdminApp(
+  () => startTestApp({ schemas: TEST_SCHEMAS, webhooks: { worker: true, allowPrivateNetworks: true } }),
   (app, token) => {
     t = app;
     admin = token;
   },
-  { webhooks: { allowPrivateNetworks: true } },
 );
 afterAll(() => receiver.close());
 

@@ -3,7 +3,7 @@ import { uuidv7 } from '../../packages/server/src/domain/shared/ids.js';
 import { insertDelivery, type DeliveryStatus } from '../../packages/server/src/storage/webhook-deliveries-store.js';
 import type { TestApp } from '../helpers/app.js';
 import { expectSpecError } from '../helpers/expect-error.js';
-import { NO_WEBHOOK_WORKER, useContentApp } from '../helpers/use-content-app.js';
+import { useContentApp } from '../helpers/use-content-app.js';
 
 // The webhooks management API (docs/api.md, "Webhooks"): CRUD, the secret shown only on create
 // and rotate, validation, deliveries list and retry.
@@ -12,7 +12,7 @@ let admin: string;
 useContentApp((app, token) => {
   t = app;
   admin = token;
-}, NO_WEBHOOK_WORKER);
+});
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{32}$/;
 const body = (extra: Record<string, unknown> = {}) => ({

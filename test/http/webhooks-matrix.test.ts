@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../packages/server/src/domain/shared/ids.js';
 import { insertDelivery } from '../../packages/server/src/storage/webhook-deliveries-store.js';
 import type { TestApp } from '../helpers/app.js';
-import { NO_WEBHOOK_WORKER, useContentApp } from '../helpers/use-content-app.js';
+import { useContentApp } from '../helpers/use-content-app.js';
 
 /**
  * Who may call the webhook endpoints (docs/api.md, "Webhooks"): read needs webhooks:read;
@@ -41,7 +41,7 @@ let admin: string;
 useContentApp((app, token) => {
   t = app;
   admin = token;
-}, NO_WEBHOOK_WORKER);
+});
 
 const ENDPOINTS: Endpoint[] = [
   { name: 'GET /webhooks', ok: 200, allowed: READ, call: (token) => t.request({ method: 'GET', url: '/api/webhooks', token }) },
