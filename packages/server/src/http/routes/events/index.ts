@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { EventStreams } from '../../../domain/events/event-streams.js';
+import type { StreamMessage } from '../../../domain/events/stream-message.js';
+import { principalFromBearer, resolvePrincipal } from '../../../domain/identity/resolve-principal.js';
+import type { Services } from '../../../domain/services.js';
+import { ACCESS_COOKIE, readCookie } from '../../cookies.js';
+import { errorResponses } from '../../schemas/common.js';
+
+const Query = Type.Object(
+  {
+    types: Type.Optional(Type.String({ maxLength: 2000 })),
+    events: Type.Optional(Type.String({ maxLength: 2000 })),
+    lastEventId: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+/** How long a client waits before reconnecting (the SSE `retry` field). */
+const RETRY_MS = 2000;
+
+/** One SSE frame; ids and event names never hold a line break, data is one JSON line. */
+function frame(m: StreamMessage): string {
+  return `${m.id !== undefined ? `id: ${m.id}\n` : ''}event: ${m.event}\ndata: ${m.data}\n\n`;
+}
+
+/**
+ * `GET /events` (docs/realtime.md): a `text/event-stream` of committed changes. The response is
+ * written by hand (hijacked), so no onSend hook — the response cache, compression — ever holds it.
+ */
+export async function eventRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
+  const streams = new EventStreams(svc);
+  // Before the server waits for open connections to end: otherwise close would wait forever.
+  app.addHook('preClose', async () => streams.close());
+
+  app.get<{ Querystring: Static<typeof Query> }>(
+    '/events',
+    {
+      schema: {
+        querystring: Query,
+        response: { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses },
+        produces: ['text/event-stream'],
+      },
+    },
+    async (req, reply) => {
+      const lastHeader = req.headers['last-event-id'];
+      let pending = '';
+      let flushed = false;
+      const raw = reply.raw;
+      const write = (text: string) => {
+        if (!flushed) pending += text;
+        else if (!raw.writableEnded) raw.write(text);
+      };
+      const stream = streams.openStream(
+        req.principal,
+        {
+          types: req.query.types,
+          events: req.query.events,
+          lastEventId: (typeof lastHeader === 'string' ? lastHeader : undefined) || req.query.lastEventId,
+          reauthenticate: () => reauthenticate(svc, req),
+        },
+        { send: (m) => write(frame(m)), end: () => raw.end() },
+      );
+      // From here the response is ours: the headers Fastify's hooks set (CORS, request id) go along.
+      reply.hijack();
+      raw.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+        connection: 'keep-alive',
+      });
+      raw.write(`retry: ${RETRY_MS}\n\n${pending}`);
+      flushed = true;
+      const heartbeat = setInterval(() => {
+        write(': ping\n\n');
+        void stream.recheck();
+      }, svc.config.realtime.heartbeatMs);
+      const cleanup = () => {
+        clearInterval(heartbeat);
+        stream.close();
+      };
+      raw.on('close', cleanup);
+    },
+  );
+}
+
+/** The caller's credential resolved again, as the authenticate plugin resolved it for this request. */
+async function reauthenticate(svc: Services, req: FastifyRequest) {
+  const authorization = req.headers.authorization;
+  const cookie = svc.config.security.cookie && !authorization ? readCookie(req, ACCESS_COOKIE) : undefined;
+  const principal = cookie ? await principalFromBearer(svc, cookie) : await resolvePrincipal(svc, authorization);
+  return principal;
+}
