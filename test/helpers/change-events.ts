@@ -20,8 +20,19 @@ export function documentEvent(
   };
 }
 
-/** Publishes events on the app's change bus, as a committed write does. */
-export function publish(t: TestApp, ...events: ChangeEvent[]): ChangeEvent[] {
-  t.app.services.events.publish(events);
+/**
+ * Publishes events on the app's change bus, as a committed write does, and waits until the bus
+ * delivered the last one on this node (a shared bus delivers what comes back from the channel).
+ */
+export async function publish(t: TestApp, ...events: ChangeEvent[]): Promise<ChangeEvent[]> {
+  const last = events[events.length - 1].id;
+  await new Promise<void>((resolve) => {
+    const stop = t.app.services.events.subscribe((e) => {
+      if (e.id !== last) return;
+      stop();
+      resolve();
+    });
+    t.app.services.events.publish(events);
+  });
   return events;
 }

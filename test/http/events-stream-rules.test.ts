@@ -28,7 +28,7 @@ describe('GET /events: the response', () => {
       expect(s.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
       expect(s.headers.get('cache-control')).toBe('no-cache');
       expect(s.headers.get('x-accel-buffering')).toBe('no');
-      const [event] = publish(t, documentEvent('document.created', 'post', { data: { title: 'Hello' } }));
+      const [event] = await publish(t, documentEvent('document.created', 'post', { data: { title: 'Hello' } }));
       const [m] = await s.waitForMessages(1);
       expect(s.retries).toEqual([2000]);
       expect(m.lastEventId).toBe(event.id);
@@ -75,7 +75,7 @@ describe('GET /events: filters', () => {
   it('?types= keeps document events of those types (other resources still pass)', async () => {
     const s = await openStream(t, { token: admin, query: 'types=author' });
     try {
-      const [, author, media] = publish(t, documentEvent('document.created', 'post'), documentEvent('document.created', 'author'), {
+      const [, author, media] = await publish(t, documentEvent('document.created', 'post'), documentEvent('document.created', 'author'), {
         id: uuidv7(),
         type: 'media.created',
         timestamp: new Date().toISOString(),
@@ -92,7 +92,7 @@ describe('GET /events: filters', () => {
   it('?events= takes the webhook patterns', async () => {
     const s = await openStream(t, { token: admin, query: 'events=document.deleted,media.*' });
     try {
-      const [, deleted, , media] = publish(
+      const [, deleted, , media] = await publish(
         t,
         documentEvent('document.created', 'post'),
         documentEvent('document.deleted', 'post'),
@@ -125,7 +125,7 @@ describe('GET /events: permissions', () => {
     const token = await apiToken(['post:read']);
     const s = await openStream(t, { token });
     try {
-      const events = publish(
+      const events = await publish(
         t,
         documentEvent('document.created', 'author', { status: 'draft' }),
         documentEvent('document.created', 'secret', { status: 'published' }),
@@ -138,7 +138,7 @@ describe('GET /events: permissions', () => {
         },
         documentEvent('document.updated', 'post', { status: 'draft', data: { title: 'draft' } }),
       );
-      const [published] = publish(t, documentEvent('document.published', 'author'));
+      const [published] = await publish(t, documentEvent('document.published', 'author'));
       const [m, p] = await s.waitForMessages(2);
       expect(m.lastEventId).toBe(events[3].id);
       expect(JSON.parse(m.data).document).toEqual(events[3].data);
@@ -151,7 +151,7 @@ describe('GET /events: permissions', () => {
   it('anonymous callers (documents.publicRead) see published documents of public types only, and an unpublish without its body', async () => {
     const s = await openStream(t);
     try {
-      const events = publish(
+      const events = await publish(
         t,
         documentEvent('document.created', 'post', { status: 'draft' }),
         documentEvent('document.created', 'secret', { status: 'published' }),
@@ -176,7 +176,7 @@ describe('GET /events: permissions', () => {
 
 describe('GET /events: resume', () => {
   it('Last-Event-ID replays exactly the events after it, filtered, then follows live', async () => {
-    const [first, second, third] = publish(
+    const [first, second, third] = await publish(
       t,
       documentEvent('document.created', 'post'),
       documentEvent('document.updated', 'post'),
@@ -184,7 +184,7 @@ describe('GET /events: resume', () => {
     );
     const s = await openStream(t, { token: admin, query: 'types=post', headers: { 'last-event-id': first.id } });
     try {
-      const [live] = publish(t, documentEvent('document.deleted', 'post'));
+      const [live] = await publish(t, documentEvent('document.deleted', 'post'));
       const got = await s.waitForMessages(2);
       expect(got.map((m) => m.lastEventId)).toEqual([second.id, live.id]);
       expect(third.id).not.toBe(live.id);
@@ -194,7 +194,7 @@ describe('GET /events: resume', () => {
   });
 
   it('?lastEventId= does the same for clients that cannot set headers', async () => {
-    const [first, second] = publish(t, documentEvent('document.created', 'post'), documentEvent('document.updated', 'post'));
+    const [first, second] = await publish(t, documentEvent('document.created', 'post'), documentEvent('document.updated', 'post'));
     const s = await openStream(t, { token: admin, query: `lastEventId=${first.id}` });
     try {
       const [m] = await s.waitForMessages(1);
@@ -205,13 +205,13 @@ describe('GET /events: resume', () => {
   });
 
   it('an id no longer held gets a reset carrying the newest id, then live events', async () => {
-    const [newest] = publish(t, documentEvent('document.created', 'post'));
+    const [newest] = await publish(t, documentEvent('document.created', 'post'));
     const s = await openStream(t, { token: admin, headers: { 'last-event-id': uuidv7() } });
     try {
       const [reset] = await s.waitForMessages(1);
       expect(reset.event).toBe('reset');
       expect(reset.lastEventId).toBe(newest.id);
-      const [live] = publish(t, documentEvent('document.updated', 'post'));
+      const [live] = await publish(t, documentEvent('document.updated', 'post'));
       const got = await s.waitForMessages(2);
       expect(got[1].lastEventId).toBe(live.id);
     } finally {

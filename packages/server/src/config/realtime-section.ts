@@ -17,7 +17,7 @@ export interface RealtimeConfig {
 
 const FANOUTS = ['auto', 'local', 'postgres', 'redis'] as const;
 
-export function realtimeSection(r: ConfigReader, raw: unknown, hasRedis: boolean): RealtimeConfig {
+export function realtimeSection(r: ConfigReader, raw: unknown, hasRedis: boolean, databaseUrl: string): RealtimeConfig {
   const o = r.object('realtime', raw, ['backlog', 'heartbeat', 'maxStreams', 'fanout', 'channel']);
   let heartbeatMs = 15_000;
   if (o.heartbeat !== undefined) {
@@ -27,6 +27,7 @@ export function realtimeSection(r: ConfigReader, raw: unknown, hasRedis: boolean
   }
   const fanout = (o.fanout ?? 'auto') as RealtimeConfig['fanout'];
   if (!FANOUTS.includes(fanout)) r.problem('realtime.fanout', `expected one of ${FANOUTS.join(', ')}`);
+  if (fanout === 'postgres' && databaseUrl.startsWith('sqlite:')) r.problem('realtime.fanout', 'postgres needs a PostgreSQL database');
   if (fanout === 'redis' && !hasRedis) r.problem('realtime.fanout', 'redis needs redis.url (or REDIS_URL)');
   const channel = r.string('realtime.channel', o.channel, { def: 'vellum_events' }) as string;
   // A PostgreSQL identifier as LISTEN takes it unquoted; the same names suit Redis.

@@ -173,7 +173,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
     media: mediaSection(r, root.media, env),
     mail: mailSection(r, root.mail, env.SMTP_URL),
     webhooks: optionalSection(r, 'webhooks', root.webhooks),
-    realtime: realtimeSection(r, root.realtime, redisUrl !== undefined),
+    realtime: realtimeSection(r, root.realtime, redisUrl !== undefined, database.url),
     studio: optionalSection(r, 'studio', root.studio),
   };
   checkStructure(r, config.studio?.structure, new Set(config.schemas.map((x) => x.name)));

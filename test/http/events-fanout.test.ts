@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, resolveConfig, type App } from '../../packages/server/src/index.js';
+import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { documentEvent, publish } from '../helpers/change-events.js';
+import { dialect } from '../helpers/database.js';
+import { openStream, payloads } from '../helpers/event-stream.js';
+import { postDocument } from '../helpers/post-document.js';
+import { TEST_SCHEMAS } from '../helpers/schemas.js';
+
+// Events across nodes (docs/realtime.md, "Several nodes"): on PostgreSQL two apps on one database
+// share changes over LISTEN/NOTIFY — streams, the data of oversized events, cache invalidation and
+// webhook list reloads. SQLite is one node: the same bus calls stay in the process.
+let a: TestApp;
+let admin: string;
+/** The second node: the same database and configuration, its own process state. */
+let b: TestApp;
+
+beforeAll(async () => {
+  a = await startTestApp({ schemas: TEST_SCHEMAS });
+  admin = await a.login(ADMIN.username, ADMIN.password);
+  const app: App = await createApp(
+    resolveConfig({ database: { url: a.db.url }, schemas: TEST_SCHEMAS, security: { bcryptRounds: 4, adminUser: ADMIN } }, {}),
+  );
+  b = {
+    ...a,
+    app,
+    request: (o) => {
+      const { token, ...rest } = o;
+      return app.server.inject({
+        ...rest,
+        headers: { ...(rest.headers as object), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      });
+    },
+    close: () => app.close(),
+  };
+});
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+});
+
+describe('webhook changes reach every node', () => {
+  it("creating a webhook on one node reloads the other node's list of active hooks", async () => {
+    expect(await b.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([]);
+    const res = await a.request({
+      method: 'POST',
+      url: '/api/webhooks',
+      token: admin,
+      payload: { name: 'n', url: 'https://hooks.example.com/x', events: ['document.*'] },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().data.webhook.id as string;
+    expect(await a.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([id]);
+    if (dialect === 'postgres') await expect.poll(() => b.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([id]);
+    const off = await a.request({ method: 'DELETE', url: `/api/webhooks/${id}`, token: admin });
+    expect(off.statusCode).toBe(200);
+    expect(await a.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([]);
+    if (dialect === 'postgres') await expect.poll(() => b.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([]);
+  });
+});
+
+if (dialect === 'postgres') {
+  describe('PostgreSQL: two nodes on one database', () => {
+    it('an event published on A reaches streams on A and B, with the same id and in the same order', async () => {
+      const onA = await openStream(a, { token: admin });
+      const onB = await openStream(b, { token: admin });
+      try {
+        const sent = await publish(a, documentEvent('document.created', 'post'), documentEvent('document.updated', 'post'));
+        await publish(b, documentEvent('document.deleted', 'post'));
+        const gotA = await onA.waitForMessages(3);
+        const gotB = await onB.waitForMessages(3);
+        expect(gotA.map((m) => m.lastEventId)).toEqual(gotB.map((m) => m.lastEventId));
+        expect(gotA.slice(0, 2).map((m) => m.lastEventId)).toEqual(sent.map((e) => e.id));
+      } finally {
+        onA.close();
+        onB.close();
+      }
+    });
+
+    it('an event too large for NOTIFY travels without its data, and B reads the document instead', async () => {
+      const doc = await postDocument(a, admin, 'post', { title: 'Large', body: 'x'.repeat(9000), _status: 'published' });
+      const onB = await openStream(b, { token: admin });
+      try {
+        const [event] = await publish(
+          a,
+          documentEvent('document.updated', 'post', { id: doc._id, rev: doc._rev, status: 'published', data: { ...doc } }),
+        );
+        const [m] = await onB.waitForMessages(1);
+        expect(m.lastEventId).toBe(event.id);
+        expect(payloads([m])[0].document).toEqual(doc);
+      } finally {
+        onB.close();
+      }
+    });
+
+    it("an event from A invalidates B's response cache for the document", async () => {
+      const doc = await postDocument(a, admin, 'post', { title: 'Before', _status: 'published' });
+      const url = `/api/documents/post/${doc._id}`;
+      expect((await b.request({ method: 'GET', url })).json().data.title).toBe('Before');
+      // Written straight to the database's row through A's API, then announced on A's bus.
+      const versionBefore = b.app.services.changes.typeVersion('post');
+      const onB = await openStream(b, { token: admin });
+      try {
+        const put = await a.request({ method: 'PATCH', url, token: admin, payload: { title: 'After' } });
+        expect(put.statusCode, put.body).toBe(200);
+        const [event] = await publish(
+          a,
+          documentEvent('document.updated', 'post', { id: doc._id, rev: put.json().data._rev, status: 'published' }),
+        );
+        await onB.waitForMessages(1);
+        expect(onB.messages[0].lastEventId).toBe(event.id);
+        // B bumped its version before delivering, so its cached render is already stale.
+        expect(b.app.services.changes.typeVersion('post')).toBeGreaterThan(versionBefore);
+        expect((await b.request({ method: 'GET', url })).json().data.title).toBe('After');
+      } finally {
+        onB.close();
+      }
+    });
+  });
+}
