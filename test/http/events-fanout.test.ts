@@ -39,9 +39,20 @@ afterAll(async () => {
   await a?.close();
 });
 
+/** Resolves when the node's bus says the webhooks changed (not merely when a cache TTL ran out). */
+function webhooksChanged(app: App): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = app.services.events.onWebhooksChanged(() => {
+      stop();
+      resolve();
+    });
+  });
+}
+
 describe('webhook changes reach every node', () => {
   it("creating a webhook on one node reloads the other node's list of active hooks", async () => {
     expect(await b.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([]);
+    const heardOnB = webhooksChanged(b.app);
     const res = await a.request({
       method: 'POST',
       url: '/api/webhooks',
@@ -51,11 +62,18 @@ describe('webhook changes reach every node', () => {
     expect(res.statusCode, res.body).toBe(201);
     const id = res.json().data.webhook.id as string;
     expect(await a.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([id]);
-    if (dialect === 'postgres') await expect.poll(() => b.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([id]);
+    if (dialect === 'postgres') {
+      await heardOnB;
+      expect(await b.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([id]);
+    }
+    const heardAgain = webhooksChanged(b.app);
     const off = await a.request({ method: 'DELETE', url: `/api/webhooks/${id}`, token: admin });
     expect(off.statusCode).toBe(200);
     expect(await a.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([]);
-    if (dialect === 'postgres') await expect.poll(() => b.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([]);
+    if (dialect === 'postgres') {
+      await heardAgain;
+      expect(await b.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([]);
+    }
   });
 });
 
@@ -118,3 +136,42 @@ if (dialect === 'postgres') {
     });
   });
 }
+
+describe('Redis pub/sub (realtime.fanout: redis)', () => {
+  it('two nodes share events and webhook changes through a Redis channel', async () => {
+    const config = {
+      schemas: TEST_SCHEMAS,
+      redis: { url: 'redis://127.0.0.1:6379' },
+      realtime: { fanout: 'redis', channel: `vellum_t_${Math.random().toString(36).slice(2, 10)}` },
+    };
+    const r1 = await startTestApp(config);
+    let r2: App | undefined;
+    try {
+      r2 = await createApp(resolveConfig({ ...config, database: { url: r1.db.url }, security: { bcryptRounds: 4, adminUser: ADMIN } }, {}));
+      const node2: TestApp = { ...r1, app: r2 };
+      const token = await r1.login(ADMIN.username, ADMIN.password);
+      const on2 = await openStream(node2, { token });
+      try {
+        const sent = await publish(r1, documentEvent('document.created', 'post'), documentEvent('document.updated', 'post'));
+        const got = await on2.waitForMessages(2);
+        expect(got.map((m) => m.lastEventId)).toEqual(sent.map((e) => e.id));
+      } finally {
+        on2.close();
+      }
+      expect(await r2.services.activeWebhooks.matching('media.created')).toEqual([]);
+      const heard = webhooksChanged(r2);
+      const res = await r1.request({
+        method: 'POST',
+        url: '/api/webhooks',
+        token,
+        payload: { name: 'r', url: 'https://hooks.example.com/r', events: ['media.*'] },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      await heard;
+      expect(await r2.services.activeWebhooks.matching('media.created')).toEqual([res.json().data.webhook.id]);
+    } finally {
+      await r2?.close();
+      await r1.close();
+    }
+  });
+});
