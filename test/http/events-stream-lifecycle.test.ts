@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { documentEvent, publish } from '../helpers/change-events.js';
 import { createUser } from '../helpers/create-user.js';
-import { openStream } from '../helpers/event-stream.js';
+import { listeningUrl, openStream } from '../helpers/event-stream.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 // GET /events over time (docs/realtime.md): the per-node limit, heartbeats that re-check the
 // caller, streams ended when the credential stops holding, and server close.
 let t: TestApp;
 let admin: string;
-const REALTIME = { heartbeat: '50ms', maxStreams: 2 };
+// One node (fanout local): events reach the streams as published, data and all, on both dialects.
+const REALTIME = { heartbeat: '50ms', maxStreams: 2, fanout: 'local' };
 useAdminApp(
   () => startTestApp({ schemas: TEST_SCHEMAS, realtime: REALTIME }),
   (app, token) => {
@@ -85,6 +86,24 @@ describe('GET /events over time', () => {
     } finally {
       s.close();
     }
+  });
+
+  it('ends the stream of a client that does not read (its unsent output past 4 MiB), so memory stays bounded', async () => {
+    const base = await listeningUrl(t);
+    const res = await fetch(`${base}/events?types=post`, { headers: { authorization: `Bearer ${admin}` } });
+    expect(res.status).toBe(200);
+    // 64 MB of events while the client reads nothing: more than the server may hold for it
+    // plus what the socket buffers of both sides take.
+    const body = 'x'.repeat(256 * 1024);
+    for (let i = 0; i < 256; i++) await publish(t, documentEvent('document.updated', 'post', { data: { body } }));
+    let received = 0;
+    const reader = res.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.length;
+    }
+    expect(received).toBeLessThan(256 * body.length);
   });
 
   it('ends open streams when the app closes (close does not wait for them)', async () => {

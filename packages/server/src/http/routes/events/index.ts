@@ -18,6 +18,11 @@ const Query = Type.Object(
 
 /** How long a client waits before reconnecting (the SSE `retry` field). */
 const RETRY_MS = 2000;
+/**
+ * A client that reads slower than events come would make the node hold its backlog in memory
+ * without bound; past this much unsent output its stream ends (it resumes with Last-Event-ID).
+ */
+const MAX_UNSENT_BYTES = 4 * 1024 * 1024;
 
 /** One SSE frame; ids and event names never hold a line break, data is one JSON line. */
 function frame(m: StreamMessage): string {
@@ -47,11 +52,14 @@ export async function eventRoutes(app: FastifyInstance, { svc }: { svc: Services
       let pending = '';
       let flushed = false;
       const raw = reply.raw;
+      let stream: { close(): void } | undefined;
       const write = (text: string) => {
         if (!flushed) pending += text;
-        else if (!raw.writableEnded) raw.write(text);
+        else if (raw.writableEnded) return;
+        else if (raw.writableLength > MAX_UNSENT_BYTES) stream?.close();
+        else raw.write(text);
       };
-      const stream = streams.openStream(
+      const opened = streams.openStream(
         req.principal,
         {
           types: req.query.types,
@@ -61,6 +69,7 @@ export async function eventRoutes(app: FastifyInstance, { svc }: { svc: Services
         },
         { send: (m) => write(frame(m)), end: () => raw.end() },
       );
+      stream = opened;
       // From here the response is ours: the headers Fastify's hooks set (CORS, request id) go along.
       reply.hijack();
       raw.writeHead(200, {
@@ -74,11 +83,11 @@ export async function eventRoutes(app: FastifyInstance, { svc }: { svc: Services
       flushed = true;
       const heartbeat = setInterval(() => {
         write(': ping\n\n');
-        void stream.recheck();
+        void opened.recheck();
       }, svc.config.realtime.heartbeatMs);
       const cleanup = () => {
         clearInterval(heartbeat);
-        stream.close();
+        opened.close();
       };
       raw.on('close', cleanup);
     },
