@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, resolveConfig, type App } from '../../packages/server/src/index.js';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
@@ -107,6 +108,35 @@ if (dialect === 'postgres') {
         expect(m.lastEventId).toBe(event.id);
         expect(payloads([m])[0].document).toEqual(doc);
       } finally {
+        onB.close();
+      }
+    });
+
+    it('a node whose LISTEN connection is killed connects again and receives events after it', async () => {
+      const onB = await openStream(b, { token: admin });
+      const killer = new pg.Client({ connectionString: a.db.url });
+      await killer.connect();
+      try {
+        const killed = await killer.query(
+          `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
+        );
+        expect(killed.rowCount).toBe(2);
+        // Events sent while a listener is away are lost to it; keep sending until one arrives.
+        const sent = new Set<string>();
+        await expect
+          .poll(() => {
+            const event = documentEvent('document.created', 'post');
+            sent.add(event.id);
+            a.app.services.events.publish([event]);
+            return onB.messages.some((m) => sent.has(m.lastEventId));
+          })
+          .toBe(true);
+        const again = await killer.query(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
+        );
+        expect(again.rows[0].n).toBeGreaterThanOrEqual(1);
+      } finally {
+        await killer.end();
         onB.close();
       }
     });
