@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 import type { ChangeEvent } from './change-event.js';
 import { EventBacklog } from './event-backlog.js';
 import { filterMatches, parseStreamFilter, type StreamFilter } from './stream-filter.js';
-import { resetMessage, streamMessage, type StreamMessage } from './stream-message.js';
+import { renderEvent, resetMessage, streamMessage, type RenderedEvent, type StreamMessage } from './stream-message.js';
 
 /** What the transport gives a stream: a way to send a message and to end the response. */
 export interface StreamSink {
@@ -35,12 +35,12 @@ export class EventStream {
     private readonly onClose: (stream: EventStream) => void,
   ) {}
 
-  deliver(event: ChangeEvent): void {
+  deliver(event: ChangeEvent, rendered?: RenderedEvent): void {
     if (this.closed) return;
     // A change to the caller's own user may change what it may read, or end its sessions.
     if (event.subject.kind === 'user' && event.subject.id === this.actor.id && this.actor.kind !== 'token') void this.recheck();
     if (!filterMatches(this.filter, event)) return;
-    const message = streamMessage(this.svc, this.actor, event);
+    const message = streamMessage(this.svc, this.actor, event, rendered);
     if (message) this.sink.send(message);
   }
 
@@ -78,7 +78,8 @@ export class EventStreams {
     this.backlog = new EventBacklog(svc.config.realtime.backlog);
     this.unsubscribe = svc.events.subscribe((event) => {
       this.backlog.push(event);
-      for (const stream of this.streams) stream.deliver(event);
+      const rendered = renderEvent(event);
+      for (const stream of this.streams) stream.deliver(event, rendered);
     });
   }
 
