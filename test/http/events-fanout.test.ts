@@ -107,6 +107,11 @@ if (dialect === 'postgres') {
         const [m] = await onB.waitForMessages(1);
         expect(m.lastEventId).toBe(event.id);
         expect(payloads([m])[0].document).toEqual(doc);
+        // A deleted resource cannot be read: the subject is all that arrives.
+        const gone = documentEvent('document.deleted', 'post', { rev: 7, status: 'published', data: { body: 'y'.repeat(9000) } });
+        await publish(a, gone);
+        const [d] = payloads((await onB.waitForMessages(2)).slice(1));
+        expect(d.document).toEqual({ _id: gone.subject.id, _type: 'post', _rev: 7, _status: 'published' });
       } finally {
         onB.close();
       }

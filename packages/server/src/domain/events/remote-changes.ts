@@ -15,15 +15,20 @@ const EVENT_READER: Principal = Object.freeze({ kind: 'user', id: null, role: 'a
  */
 export async function readEventData(svc: Services, event: ChangeEvent): Promise<Record<string, unknown>> {
   const s = event.subject;
+  if (event.type.endsWith('.deleted')) return subjectOnly(event);
   try {
-    if (event.type.endsWith('.deleted')) throw new Error('gone');
     if (s.kind === 'document') return await getDocument(svc, EVENT_READER, { type: s.docType, id: s.id, mode: 'collections' });
     if (s.kind === 'media') return (await getMedia(svc, EVENT_READER, s.id)) as unknown as Record<string, unknown>;
     return (await getUser(svc, EVENT_READER, s.id)) as unknown as Record<string, unknown>;
   } catch {
-    if (s.kind === 'document') return { _id: s.id, _type: s.docType, _rev: s.rev, _status: s.status };
-    return { id: s.id };
+    // Deleted since, or the database cannot answer: the subject is still worth passing on.
+    return subjectOnly(event);
   }
+}
+
+/** What the subject alone says of the resource. */
+function subjectOnly({ subject: s }: ChangeEvent): Record<string, unknown> {
+  return s.kind === 'document' ? { _id: s.id, _type: s.docType, _rev: s.rev, _status: s.status } : { id: s.id };
 }
 
 /**
