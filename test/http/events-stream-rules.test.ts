@@ -219,3 +219,10 @@ describe('GET /events: resume', () => {
     }
   });
 });
+
+describe('GET /events: HEAD', () => {
+  it('has no HEAD route (a HEAD would hold a stream open with nothing to send)', async () => {
+    const res = await t.request({ method: 'HEAD', url: '/api/events', token: admin });
+    expect(res.statusCode).toBe(404);
+  });
+});

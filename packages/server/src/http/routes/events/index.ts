@@ -41,6 +41,8 @@ export async function eventRoutes(app: FastifyInstance, { svc }: { svc: Services
   app.get<{ Querystring: Static<typeof Query> }>(
     '/events',
     {
+      // A HEAD would open a stream whose body Node drops: the stream has no HEAD.
+      exposeHeadRoute: false,
       schema: {
         querystring: Query,
         response: { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses },
