@@ -52,7 +52,7 @@ function webhooksChanged(app: App): Promise<void> {
 
 describe('webhook changes reach every node', () => {
   it("creating a webhook on one node reloads the other node's list of active hooks", async () => {
-    expect(await b.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([]);
+    expect(await b.app.services.activeWebhooks.matching(b.app.services.database, 'document.created', 'post')).toEqual([]);
     const heardOnB = webhooksChanged(b.app);
     const res = await a.request({
       method: 'POST',
@@ -62,18 +62,18 @@ describe('webhook changes reach every node', () => {
     });
     expect(res.statusCode, res.body).toBe(201);
     const id = res.json().data.webhook.id as string;
-    expect(await a.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([id]);
+    expect(await a.app.services.activeWebhooks.matching(a.app.services.database, 'document.created', 'post')).toEqual([id]);
     if (dialect === 'postgres') {
       await heardOnB;
-      expect(await b.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([id]);
+      expect(await b.app.services.activeWebhooks.matching(b.app.services.database, 'document.created', 'post')).toEqual([id]);
     }
     const heardAgain = webhooksChanged(b.app);
     const off = await a.request({ method: 'DELETE', url: `/api/webhooks/${id}`, token: admin });
     expect(off.statusCode).toBe(200);
-    expect(await a.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([]);
+    expect(await a.app.services.activeWebhooks.matching(a.app.services.database, 'document.created', 'post')).toEqual([]);
     if (dialect === 'postgres') {
       await heardAgain;
-      expect(await b.app.services.activeWebhooks.matching('document.created', 'post')).toEqual([]);
+      expect(await b.app.services.activeWebhooks.matching(b.app.services.database, 'document.created', 'post')).toEqual([]);
     }
   });
 });
@@ -193,7 +193,7 @@ describe('Redis pub/sub (realtime.fanout: redis)', () => {
       } finally {
         on2.close();
       }
-      expect(await r2.services.activeWebhooks.matching('media.created')).toEqual([]);
+      expect(await r2.services.activeWebhooks.matching(r2.services.database, 'media.created')).toEqual([]);
       const heard = webhooksChanged(r2);
       const res = await r1.request({
         method: 'POST',
@@ -203,7 +203,7 @@ describe('Redis pub/sub (realtime.fanout: redis)', () => {
       });
       expect(res.statusCode, res.body).toBe(201);
       await heard;
-      expect(await r2.services.activeWebhooks.matching('media.created')).toEqual([res.json().data.webhook.id]);
+      expect(await r2.services.activeWebhooks.matching(r2.services.database, 'media.created')).toEqual([res.json().data.webhook.id]);
     } finally {
       await r2?.close();
       await r1.close();

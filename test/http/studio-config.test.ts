@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_EVENTS } from '../../packages/server/src/config/audit-events.js';
 import { CONTENT_ACTIONS, FIXED_PERMISSIONS } from '../../packages/server/src/domain/access/permissions.js';
+import { isEventPattern, WEBHOOK_EVENTS } from '../../packages/server/src/domain/webhooks/webhook-events.js';
 import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
@@ -27,6 +28,16 @@ describe('GET /config/studio lists', () => {
     expect(data.permissions).toEqual([...FIXED_PERMISSIONS]);
     expect(data.schemaActions).toEqual([...CONTENT_ACTIONS]);
     expect(data.auditEvents).toEqual([...AUDIT_EVENTS]);
+  });
+
+  it('lists the webhook events, in order, each one a webhook may subscribe to', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/config/studio', token: await t.userToken('api', ['studio:access']) });
+    expect(res.statusCode).toBe(200);
+    const events: string[] = res.json().data.webhookEvents;
+    expect(events).toEqual([...WEBHOOK_EVENTS]);
+    expect(events.every(isEventPattern)).toBe(true);
+    // The studio's event picker builds `<resource>.*` from the part before the dot.
+    expect(new Set(events.map((e) => e.split('.')[0]))).toEqual(new Set(['document', 'media', 'user']));
   });
 
   it('a user with only studio:access sees the same lists', async () => {

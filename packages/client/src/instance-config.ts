@@ -20,6 +20,8 @@ export interface StudioConfig {
   schemaActions: string[];
   /** Every audit event kind the server records. */
   auditEvents: string[];
+  /** The events a webhook may subscribe to (`document.published`…); `<resource>.*` and `*` are built from them. */
+  webhookEvents: string[];
 }
 
 export interface StructureGroup {

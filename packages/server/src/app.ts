@@ -76,7 +76,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
     });
     if (channel) shared.connect(channel);
     events = channel ? shared : new LocalChangeBus();
-    const activeWebhooks = new ActiveWebhooks(() => listActiveWebhooks(database), 5_000);
+    const activeWebhooks = new ActiveWebhooks(listActiveWebhooks, 5_000);
     // Another node changed a webhook (this node's own changes invalidate at once, and again here: harmless).
     events.onWebhooksChanged(() => activeWebhooks.invalidate());
     services = {

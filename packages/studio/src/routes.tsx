@@ -17,6 +17,8 @@ const UsersPage = lazy(() => import('./pages/admin/users-page'));
 const TokensPage = lazy(() => import('./pages/admin/tokens-page'));
 const SettingsPage = lazy(() => import('./pages/admin/settings-page'));
 const AuditPage = lazy(() => import('./pages/admin/audit-page'));
+const WebhooksPage = lazy(() => import('./pages/admin/webhooks-page'));
+const WebhookPage = lazy(() => import('./pages/admin/webhook-page'));
 const AccountPage = lazy(() => import('./pages/account/account-page'));
 const NotFoundPage = lazy(() => import('./pages/home/not-found-page'));
 const ResetPasswordPage = lazy(() => import('./auth/reset-password-page'));
@@ -64,6 +66,8 @@ export const router = createBrowserRouter(
             { path: 'admin/tokens', element: <TokensPage /> },
             { path: 'admin/settings', element: <SettingsPage /> },
             { path: 'admin/audit', element: <AuditPage /> },
+            { path: 'admin/webhooks', element: <WebhooksPage /> },
+            { path: 'admin/webhooks/:id', element: <WebhookPage /> },
             { path: 'account', element: <AccountPage /> },
             { path: '*', element: <NotFoundPage /> },
           ],

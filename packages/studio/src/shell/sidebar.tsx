@@ -15,6 +15,7 @@ export function Sidebar() {
   const adminLinks = [
     { to: '/admin/users', label: 'Users', show: can(session, 'users:read') },
     { to: '/admin/tokens', label: 'API tokens', show: can(session, 'tokens:read') },
+    { to: '/admin/webhooks', label: 'Webhooks', show: can(session, 'webhooks:read') },
     { to: '/admin/settings', label: 'Settings', show: can(session, 'settings:read') },
     { to: '/admin/audit', label: 'Audit log', show: admin },
   ].filter((l) => l.show);

@@ -3,6 +3,7 @@ import { CONTENT_ACTIONS, FIXED_PERMISSIONS } from '../access/permissions.js';
 import { canOnSchema, requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
+import { WEBHOOK_EVENTS } from '../webhooks/webhook-events.js';
 import { readSettings } from './instance-settings.js';
 
 export interface StructureItem {
@@ -18,7 +19,7 @@ export interface StructureGroup {
 
 /**
  * `GET /config/studio` (`studio:access`): what the studio needs to draw itself. The permission
- * list and the audit events come from the server's own lists, so the studio keeps no copy that
+ * list, the audit events and the webhook events come from the server's own lists, so the studio keeps no copy that
  * could fall behind (docs/api.md, "Instance settings and studio configuration").
  */
 export async function studioConfig(svc: Services, actor: Principal) {
@@ -36,6 +37,8 @@ export async function studioConfig(svc: Services, actor: Principal) {
     permissions: [...FIXED_PERMISSIONS],
     schemaActions: [...CONTENT_ACTIONS],
     auditEvents: [...AUDIT_EVENTS],
+    // What a webhook may subscribe to, for the studio's event picker (patterns are built from these).
+    webhookEvents: [...WEBHOOK_EVENTS],
   };
 }
 

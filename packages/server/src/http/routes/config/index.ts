@@ -33,6 +33,7 @@ const StudioConfig = Type.Object({
   permissions: Type.Array(Type.String()),
   schemaActions: Type.Array(Type.String()),
   auditEvents: Type.Array(Type.String()),
+  webhookEvents: Type.Array(Type.String()),
 });
 const Structure = Type.Array(
   Type.Object({
