@@ -178,6 +178,7 @@ async function main() {
       JSON.stringify({
         security: { adminUser: ADMIN, bcryptRounds: 4 }, // cheap hashing: login is not what we measure
         documents,
+        webhooks: { allowPrivateNetworks: true }, // the receiver is on loopback
         schemas: [
           {
             name: 'author',
@@ -303,6 +304,8 @@ async function main() {
     ],
   });
 
+  if (!ONLY || ONLY.has('create_webhooks5')) await benchWebhooks(base, token, authorIds, run, results);
+
   // The baseline gets its own child process so it does not share an event loop with autocannon.
   const bodyFile = join(tmp, 'list20_expand.json');
   writeFileSync(bodyFile, expandBytes);
@@ -334,8 +337,73 @@ async function main() {
       expand_vs_baseline: ratio(results.list20_expand.rps, results.baseline_fastify.rps),
       expand_uncached_vs_baseline: ratio(results.list20_expand_uncached.rps, results.baseline_fastify.rps),
       offset0_vs_offset9000_rps_uncached: ratio(results.offset0_uncached.rps, results.offset9000_uncached.rps),
+      webhooks5_added_p50_ms: results.create_webhooks5 ? results.create_webhooks5.p50_ms - results.create.p50_ms : null,
     }) + '\n',
   );
+}
+
+/**
+ * What webhooks cost (docs/webhooks.md, "Delivery"): five active hooks take `document.created` of
+ * posts, on a local receiver. `create_webhooks5` is the create scenario again with them (each
+ * create queues five deliveries in its transaction; the worker sends them meanwhile, on the same
+ * server); `webhook_delivery` is how fast the queued deliveries reach the receiver, from the
+ * start of that scenario until the last one arrived.
+ */
+async function benchWebhooks(base, token, authorIds, run, results) {
+  const receiver = start([join(ROOT, 'bench/webhook-receiver.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  cleanups.push(() => stop(receiver));
+  const port = await new Promise((resolve, reject) => {
+    receiver.stdout.on('data', (d) => {
+      const m = /port=(\d+)/.exec(String(d));
+      if (m) resolve(Number(m[1]));
+    });
+    receiver.once('exit', (code) => reject(new Error(`webhook receiver exited with code ${code}`)));
+  });
+  const received = async () => (await (await fetch(`http://127.0.0.1:${port}/count`)).json()).received;
+  const hooks = [];
+  for (let i = 0; i < 5; i++) {
+    const res = await api(base, 'POST', '/api/webhooks', token, {
+      name: `bench ${i}`,
+      url: `http://127.0.0.1:${port}/hook/${i}`,
+      events: ['document.created'],
+      types: ['post'],
+    });
+    if (res.status !== 201) throw new Error(`webhook: ${res.status} ${JSON.stringify(res.json)}`);
+    hooks.push(res.json.data.webhook.id);
+  }
+  const posts = async () => (await api(base, 'GET', '/api/documents/post?limit=1', token)).json.meta.total;
+  const postsBefore = await posts();
+  const receivedBefore = await received();
+  const started = performance.now();
+  let n = 0;
+  await run('create_webhooks5', '/api/documents/post', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    requests: [
+      {
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...postBody(n, authorIds), title: `Bench hooked ${n++}` }) }),
+      },
+    ],
+  });
+  const expected = 5 * ((await posts()) - postsBefore);
+  const deadline = Date.now() + 300_000;
+  let got = (await received()) - receivedBefore;
+  while (got < expected && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    got = (await received()) - receivedBefore;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  if (got < expected) log(`  webhook_delivery: only ${got} of ${expected} deliveries arrived`);
+  results.webhook_delivery = {
+    scenario: 'webhook_delivery',
+    dialect: DIALECT,
+    deliveries: got,
+    expected,
+    seconds: Math.round(seconds * 10) / 10,
+    per_s: Math.round(got / seconds),
+  };
+  process.stdout.write(JSON.stringify(results.webhook_delivery) + '\n');
+  for (const id of hooks) await api(base, 'DELETE', `/api/webhooks/${id}`, token);
 }
 
 const cleanup = guardRun(log, WATCHDOG_MS);

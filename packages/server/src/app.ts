@@ -68,7 +68,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       apiTokenCache: new TtlCache<StoredApiToken>(5_000, 10_000),
       changes: new ContentChanges(),
       events,
-      activeWebhooks: new ActiveWebhooks(() => listActiveWebhooks(database), 5_000),
+      activeWebhooks: new ActiveWebhooks(listActiveWebhooks, 5_000),
       listCache: new ListCache(2_000, 1_000),
       mailer: createMailer(config.mail, (msg) => log.warn(msg)),
       counters,

@@ -35,6 +35,8 @@ export interface Services {
   changes: ContentChanges;
   /** Committed changes as events (documents, media, users), published after commit: the realtime stream listens. */
   events: ChangeBus;
+  /** The webhook delivery worker, when it runs on this node: told when a write queued deliveries, so it does not wait for its poll. */
+  deliveryQueue?: { wake(): void };
   /** The active webhooks and what they subscribe to, cached; `invalidate()` after changing one. */
   activeWebhooks: ActiveWebhooks;
   /** List totals and deep-page anchors per query, valid while their type's version holds. */

@@ -5,6 +5,7 @@ import type { StoredDocument } from './document-rows.js';
 import { updateDocument, type SideRows } from './document-writes.js';
 import { nameStatement } from './named-statements.js';
 import { SEARCH_CONFIG } from './dialects/postgres.js';
+import { insertOutbox, postgresOutboxCte, type OutboxRow } from './webhook-outbox.js';
 
 /** What must hold for the insert to happen; checked by the insert statement itself. */
 export interface InsertGuards {
@@ -19,6 +20,8 @@ export interface InsertGuards {
  * or a unique index (id, slug, unique field) already holds one of its values: then nothing is
  * written and the answer is false, and the caller finds out which with its ordinary checks.
  *
+ * `outbox`: the deliveries this write queues, written with it or not at all.
+ *
  * This is the create fast path. On PostgreSQL it is one statement (atomic on its own, so no
  * BEGIN/COMMIT): one round trip instead of six, which is most of what a create costs there. On
  * SQLite it is a few prepared statements in one transaction of the write batcher.
@@ -28,6 +31,7 @@ export async function insertDocumentChecked(
   doc: StoredDocument,
   side: SideRows,
   guards: InsertGuards,
+  outbox: readonly OutboxRow[] = [],
 ): Promise<boolean> {
   const row = [
     doc.id,
@@ -43,7 +47,15 @@ export async function insertDocumentChecked(
   const refGuards = JSON.stringify(guards.references);
   const mediaGuards = JSON.stringify(guards.media);
   if (database.dialect.dataModifyingCtes) {
-    const params = [...row, side.searchText, refGuards, mediaGuards, JSON.stringify(side.refs), JSON.stringify(side.media)];
+    const params = [
+      ...row,
+      side.searchText,
+      refGuards,
+      mediaGuards,
+      JSON.stringify(side.refs),
+      JSON.stringify(side.media),
+      JSON.stringify(outbox),
+    ];
     const result = await database.db.executeQuery(CompiledQuery.raw(POSTGRES_INSERT, params));
     return result.rows.length === 1;
   }
@@ -53,6 +65,7 @@ export async function insertDocumentChecked(
     if (side.refs.length > 0) await conn.db.executeQuery(CompiledQuery.raw(SQLITE_REFS, [doc.id, JSON.stringify(side.refs)]));
     if (side.media.length > 0) await conn.db.executeQuery(CompiledQuery.raw(SQLITE_MEDIA, [doc.id, JSON.stringify(side.media)]));
     await conn.db.executeQuery(CompiledQuery.raw(SQLITE_SEARCH, [inserted.rows[0].seq, side.searchText]));
+    await insertOutbox(conn, outbox);
     return true;
   });
 }
@@ -63,6 +76,8 @@ export async function insertDocumentChecked(
  * with nothing written, when the revision moved on, a guard fails or a unique index refuses a
  * value; the caller then takes the locking path, whose checks say which.
  *
+ * `outbox`: the deliveries this write queues, written with it or not at all.
+ *
  * The update fast path: on PostgreSQL one statement without BEGIN/COMMIT (with the read before
  * it, two round trips instead of nine); on SQLite the ordinary statements in one transaction.
  */
@@ -72,6 +87,7 @@ export async function updateDocumentChecked(
   expectedRev: number,
   side: SideRows,
   guards: InsertGuards,
+  outbox: readonly OutboxRow[] = [],
 ): Promise<boolean> {
   const refGuards = JSON.stringify(guards.references);
   const mediaGuards = JSON.stringify(guards.media);
@@ -90,6 +106,7 @@ export async function updateDocumentChecked(
         mediaGuards,
         JSON.stringify(side.refs),
         JSON.stringify(side.media),
+        JSON.stringify(outbox),
       ];
       return (await database.db.executeQuery(CompiledQuery.raw(POSTGRES_UPDATE, params))).rows.length === 1;
     }
@@ -98,7 +115,9 @@ export async function updateDocumentChecked(
         const guard = await conn.db.executeQuery<{ ok: number }>(CompiledQuery.raw(SQLITE_GUARDS, [refGuards, mediaGuards]));
         if (!guard.rows[0]?.ok) return false;
       }
-      return updateDocument(conn, doc, expectedRev, side);
+      if (!(await updateDocument(conn, doc, expectedRev, side))) return false;
+      await insertOutbox(conn, outbox);
+      return true;
     });
   } catch (err) {
     // A taken slug or unique value: nothing was written (one statement, or a rolled-back transaction).
@@ -141,7 +160,7 @@ with guard as (select ${postgresGuards('$11', '$12')} as ok), ins as (
 ), uses as (
   insert into document_media (source_id, media_id, path)
   select ins.id, r->>'targetId', r->>'path' from ins, jsonb_array_elements($14::jsonb) r
-)
+), ${postgresOutboxCte('ins', '$15')}
 select seq from ins`;
 
 // SQLite needs a WHERE on an INSERT … SELECT before ON CONFLICT (its parser's rule); the guards are it.
@@ -180,7 +199,8 @@ with guard as (select ${postgresGuards('$9', '$10')} as ok), old as (
   insert into document_revisions (doc_id, rev, status, data, updated_at, updated_by)
   select old.id, old.rev, old.status, old.data, old.updated_at, old.updated_by from old join upd on upd.id = old.id
 ), ${replaceSideRows('refs', 'document_refs', 'target_id', '$11')},
-${replaceSideRows('uses', 'document_media', 'media_id', '$12')}
+${replaceSideRows('uses', 'document_media', 'media_id', '$12')},
+${postgresOutboxCte('upd', '$13')}
 select seq from upd`;
 
 /** Inserts the JSON list (second parameter) of {targetId, path} as `table` rows of the document (first parameter). */

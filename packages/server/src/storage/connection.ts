@@ -14,10 +14,41 @@ export interface Conn {
  */
 export type TransactionSource = Conn & { batcher?: { run<T>(fn: (conn: Conn) => Promise<T>): Promise<T> } };
 
-/** Runs `fn` in one transaction: everything it writes commits together or not at all. */
+/** What to do once the transaction a Conn belongs to has committed; keyed by the Conn `inTransaction` made. */
+const commitHooks = new WeakMap<Conn, Array<() => void>>();
+
+/**
+ * Runs `fn` in one transaction: everything it writes commits together or not at all. Hooks
+ * registered with `afterCommit` run once the outermost transaction has committed, and never if
+ * it rolled back.
+ */
 export async function inTransaction<T>(database: TransactionSource, fn: (conn: Conn) => Promise<T>): Promise<T> {
   if (database.db.isTransaction) return fn(database);
-  // SQLite: transactions queued behind each other share one commit (see write-batcher.ts).
-  if ('batcher' in database && database.batcher) return database.batcher.run(fn);
-  return database.db.transaction().execute((trx) => fn({ db: trx, dialect: database.dialect }));
+  const hooks: Array<() => void> = [];
+  // A Conn of its own, so the SQLite batcher's writes that share one transaction keep their own hooks.
+  const scoped = (conn: Conn) => {
+    const own: Conn = { db: conn.db, dialect: conn.dialect };
+    commitHooks.set(own, hooks);
+    return fn(own);
+  };
+  // SQLite: transactions queued behind each other share one commit (see write-batcher.ts); its
+  // promise settles after that commit.
+  const value =
+    'batcher' in database && database.batcher
+      ? await database.batcher.run(scoped)
+      : await database.db.transaction().execute((trx) => scoped({ db: trx, dialect: database.dialect }));
+  for (const hook of hooks) hook();
+  return value;
+}
+
+/**
+ * Runs `hook` after the write on `conn` is committed: at once when `conn` is no transaction (its
+ * statements commit as they run), after the commit of the transaction `inTransaction` opened
+ * otherwise. A hook must not throw.
+ */
+export function afterCommit(conn: Conn, hook: () => void): void {
+  const hooks = commitHooks.get(conn);
+  if (hooks) hooks.push(hook);
+  else if (!conn.db.isTransaction) hook();
+  else throw new Error('afterCommit: a transaction not opened by inTransaction');
 }

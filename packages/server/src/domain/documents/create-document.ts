@@ -14,6 +14,9 @@ import { schemaOr404 } from './schema-or-404.js';
 import { sideRows } from './side-rows.js';
 import { ID_PATTERN, validateDocument } from './validate-document.js';
 import { writeIfValid } from './write-if-valid.js';
+import { announceChanges, hooksFor, outboxRows, recordChanges } from '../events/record-changes.js';
+import type { ChangeEvent } from '../events/change-event.js';
+import { CREATE_EVENTS, createdEvents } from './document-events.js';
 
 export interface WriteInput {
   type: string;
@@ -57,11 +60,21 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
   //    insert; then both paths run again, and either find the next free slug or name the taken
   //    value. A singleton's create always takes the checked path: it is rare, and its check costs
   //    every other create.
+  //    The events of the create are queued for the webhooks that take them in the same write
+  //    (docs/webhooks.md, "Delivery"), built when the write runs, so generated slugs are in them.
+  const hooks = await hooksFor(svc, svc.database, CREATE_EVENTS, schema.name);
   await retryLostRace(async () => {
+    let events: ChangeEvent[] = [];
+    let queued = 0;
     const fast =
       !schema.singleton &&
-      (await writeIfValid(svc, schema, result, doc, (side, guards) => insertDocumentChecked(svc.database, doc, side, guards)));
-    if (fast) return;
+      (await writeIfValid(svc, schema, result, doc, (side, guards) => {
+        events = createdEvents(doc);
+        const outbox = outboxRows(events, hooks);
+        queued = outbox.length;
+        return insertDocumentChecked(svc.database, doc, side, guards, outbox);
+      }));
+    if (fast) return announceChanges(svc, events, queued);
     await inTransaction(svc.database, async (conn) => {
       // A generated UUIDv7 cannot be taken; a client's id can.
       if (body._id !== undefined && (await findDocument(conn, id)))
@@ -70,6 +83,7 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
         throw errors.conflict(`${schema.name} is a singleton and already has its document`);
       }
       await checkAndWrite(conn, schema, result, id, () => insertDocument(conn, doc, sideRows(schema, result)));
+      await recordChanges(svc, conn, createdEvents(doc), schema.name);
     });
   });
   // 5. Committed: caches of this content are now out of date.

@@ -8,6 +8,8 @@ import type { Services } from '../services.js';
 import { schemaOr404 } from './schema-or-404.js';
 import { etagMatches } from './etag.js';
 import { refuseWhileUsed } from '../shared/refuse-while-used.js';
+import { recordChanges } from '../events/record-changes.js';
+import { deletedEvent } from './document-events.js';
 
 const MAX_LISTED_REFERRERS = 50;
 
@@ -28,6 +30,8 @@ export async function deleteDocument(
       refuseWhileUsed(referrers, 'Other documents reference this document; remove the references or delete with force=true', 'referenced');
     }
     await deleteRow(conn, current.id);
+    // Queued and announced with the delete: the document as it was.
+    await recordChanges(svc, conn, [deletedEvent(current, svc.now().toISOString())], schema.name);
   });
   svc.changes.bump(schema.name);
 }

@@ -17,6 +17,8 @@ import { schemaOr404 } from './schema-or-404.js';
 import { sideRows } from './side-rows.js';
 import { validateDocument } from './validate-document.js';
 import { writeIfValid } from './write-if-valid.js';
+import { announceChanges, hooksFor, outboxRows, recordChanges } from '../events/record-changes.js';
+import { UPDATE_EVENTS, updatedEvent } from './document-events.js';
 
 export interface UpdateInput extends WriteInput {
   id: string;
@@ -80,17 +82,26 @@ export async function updateWith(
   //    on a read that may already be stale, goes to the locking path, which has the last word; a
   //    database that cannot answer the read (503) answers the request at once.
   //    A change to nothing is answered from that read: it is the version the request applied to.
+  //    The update's event is queued for the webhooks that take it in the same write.
   const read = await findDocument(svc.database, input.id);
   const fast = checkedOrUndefined(() => next(read));
   if (fast?.unchanged) return toApiDocument(fast.current);
-  if (
-    fast &&
-    (await writeIfValid(svc, schema, fast.result, fast.doc, (side, guards) =>
-      updateDocumentChecked(svc.database, fast.doc, fast.current.rev, side, guards),
-    ))
-  ) {
-    svc.changes.bump(schema.name);
-    return toApiDocument(fast.doc);
+  if (fast) {
+    const hooks = await hooksFor(svc, svc.database, UPDATE_EVENTS, schema.name);
+    const event = updatedEvent(fast.current, fast.doc);
+    let queued = 0;
+    const written = await writeIfValid(svc, schema, fast.result, fast.doc, (side, guards) => {
+      // Built when the write runs, so slugs generated on the way are in the payload.
+      event.data = toApiDocument(fast.doc);
+      const outbox = outboxRows([event], hooks);
+      queued = outbox.length;
+      return updateDocumentChecked(svc.database, fast.doc, fast.current.rev, side, guards, outbox);
+    });
+    if (written) {
+      announceChanges(svc, [event], queued);
+      svc.changes.bump(schema.name);
+      return toApiDocument(fast.doc);
+    }
   }
 
   // 4. The locking path: the current version locked for this transaction, then each check in turn;
@@ -102,6 +113,7 @@ export async function updateWith(
       updateDocument(conn, doc, current.rev, sideRows(schema, result)),
     );
     if (!written) throw errors.conflict('The document was changed by another write; retry');
+    await recordChanges(svc, conn, [updatedEvent(current, doc)], schema.name);
     return { doc: toApiDocument(doc), written: true };
   }).catch((err: unknown) => {
     throw err instanceof LostRace ? lostRaceConflict() : err;

@@ -1,5 +1,7 @@
 import { errors, type ErrorDetail } from '../../errors.js';
-import type { Conn } from '../../storage/connection.js';
+import { inTransaction, type Conn } from '../../storage/connection.js';
+import { recordChanges } from '../events/record-changes.js';
+import { userEvent } from './user-events.js';
 import { findUserByEmail, findUserByUsername, insertUser as insertRow, type StoredUser } from '../../storage/users-store.js';
 import { writeUnlessTaken } from '../../storage/write-unless-taken.js';
 import { isRole, isValidPermission, ROLES } from '../access/permissions.js';
@@ -60,8 +62,12 @@ export async function insertUser(svc: Services, conn: Conn, u: NewUser): Promise
     updatedAt: at,
     lastLogin: null,
   };
-  // A concurrent insert can take the username or email between the checks and this write.
-  const insert = await writeUnlessTaken(conn, () => insertRow(conn, user));
-  if (!insert.written) throw errors.conflict('A user with this username or email exists');
-  return user;
+  // A concurrent insert can take the username or email between the checks and this write. The
+  // row and its `user.created` event commit together (in the caller's transaction, if any).
+  return inTransaction(conn, async (tx) => {
+    const insert = await writeUnlessTaken(tx, () => insertRow(tx, user));
+    if (!insert.written) throw errors.conflict('A user with this username or email exists');
+    await recordChanges(svc, tx, [userEvent('user.created', user, at)]);
+    return user;
+  });
 }

@@ -1,5 +1,8 @@
 import { errors, type ErrorDetail } from '../../errors.js';
+import { inTransaction } from '../../storage/connection.js';
 import { findUserByEmail, findUserById, updateUser } from '../../storage/users-store.js';
+import { recordChanges } from '../events/record-changes.js';
+import { userEvent } from './user-events.js';
 import { writeUnlessTaken } from '../../storage/write-unless-taken.js';
 import { requireAuthenticated } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
@@ -52,10 +55,16 @@ export async function updateProfile(svc: Services, actor: Principal, input: Prof
   }
   // 4. Write; a concurrent user creation can take the email between the check and this write.
   const changes = { firstName: input.firstName, lastName: input.lastName, email, updatedAt: svc.now().toISOString() };
-  const write = await writeUnlessTaken(svc.database, () => updateUser(svc.database, user.id, changes));
-  if (!write.written) throw emailTaken();
+  //    The change and its `user.updated` event commit together.
+  const after = await inTransaction(svc.database, async (conn) => {
+    const write = await writeUnlessTaken(conn, () => updateUser(conn, user.id, changes));
+    if (!write.written) throw emailTaken();
+    const row = (await findUserById(conn, user.id))!;
+    await recordChanges(svc, conn, [userEvent('user.updated', row, changes.updatedAt)]);
+    return row;
+  });
   await recordAudit(svc, 'userUpdate', { actor, target: user.id, details: { fields: changed } });
-  return toUserView((await findUserById(svc.database, user.id))!);
+  return toUserView(after);
 }
 
 const emailTaken = () => errors.conflict('A user with this email exists', [{ field: 'email', message: 'is taken' }]);

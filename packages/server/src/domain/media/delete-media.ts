@@ -6,6 +6,8 @@ import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
 import { MEDIA_CHANGES } from './update-media.js';
 import { refuseWhileUsed } from '../shared/refuse-while-used.js';
+import { recordChanges } from '../events/record-changes.js';
+import { mediaEvent } from './media-events.js';
 
 const MAX_LISTED_USERS = 50;
 
@@ -24,6 +26,7 @@ export async function deleteMedia(svc: Services, actor: Principal, input: { id: 
       refuseWhileUsed(users, 'Documents use this media item; remove it from them or delete with force=true', 'used');
     }
     await deleteMediaRow(conn, current.id);
+    await recordChanges(svc, conn, [mediaEvent(svc.config, 'media.deleted', current, svc.now().toISOString())]);
     return current;
   });
   svc.changes.bump(MEDIA_CHANGES);

@@ -18,6 +18,8 @@ import { sanitizeFilename } from './sanitize-filename.js';
 import { checkMediaText, type MediaText } from './media-text.js';
 import { mapMediaFailure } from './media-failure.js';
 import { checkClientMediaId, reserveClientMediaId, taken } from './client-media-id.js';
+import { recordChanges } from '../events/record-changes.js';
+import { mediaEvent } from './media-events.js';
 
 /** One part of a multipart body, whatever parsed it. */
 export type UploadPart =
@@ -109,7 +111,12 @@ async function storeUpload(
       updatedAt: at,
       createdBy: actorId(actor),
     };
-    const insert = await inTransaction(svc.database, (conn) => writeUnlessTaken(conn, () => insertMedia(conn, record)));
+    // The record and its `media.created` event commit together.
+    const insert = await inTransaction(svc.database, async (conn) => {
+      const written = await writeUnlessTaken(conn, () => insertMedia(conn, record));
+      if (written.written) await recordChanges(svc, conn, [mediaEvent(svc.config, 'media.created', record, at)]);
+      return written;
+    });
     if (!insert.written) throw taken(id);
     return toApiMedia(svc.config, record);
   } catch (err) {

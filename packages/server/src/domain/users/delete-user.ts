@@ -6,6 +6,8 @@ import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { requireCanManage } from './user-grants.js';
+import { recordChanges } from '../events/record-changes.js';
+import { userEvent } from '../identity/user-events.js';
 
 /** `DELETE /users/:id`: its sessions go with it (so its tokens stop at once); never the last active admin. */
 export async function deleteUser(svc: Services, actor: Principal, id: string): Promise<void> {
@@ -19,6 +21,7 @@ export async function deleteUser(svc: Services, actor: Principal, id: string): P
       throw errors.conflict('This is the last active admin; make another user admin first');
     }
     await deleteRow(conn, id);
+    await recordChanges(svc, conn, [userEvent('user.deleted', current, svc.now().toISOString())]);
   });
   await recordAudit(svc, 'userDelete', { actor, target: id });
 }

@@ -18,6 +18,8 @@ import { toUserView, type UserView } from '../identity/user-view.js';
 import type { Services } from '../services.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { requireCanAssign, requireCanManage } from './user-grants.js';
+import { recordChanges } from '../events/record-changes.js';
+import { userEvent } from '../identity/user-events.js';
 
 export interface UpdateUserInput {
   username?: string;
@@ -84,8 +86,10 @@ export async function updateUser(svc: Services, actor: Principal, id: string, in
     const deactivated = input.active === false && current.active;
     const passwordChanged = input.password !== undefined && svc.config.security.session.revokeOnPasswordChange;
     if (roleChanged || deactivated || passwordChanged) await revokeUserSessions(conn, id, at);
-    return findUserById(conn, id);
+    const after = (await findUserById(conn, id))!;
+    await recordChanges(svc, conn, [userEvent('user.updated', after, at)]);
+    return after;
   });
   await recordAudit(svc, 'userUpdate', { actor, target: id, details: { fields: Object.keys(input).sort() } });
-  return toUserView(updated!);
+  return toUserView(updated);
 }

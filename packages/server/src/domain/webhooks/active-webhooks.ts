@@ -1,3 +1,4 @@
+import type { Conn } from '../../storage/connection.js';
 import type { ActiveWebhook } from '../../storage/webhooks-store.js';
 import { subscribesTo } from './webhook-events.js';
 
@@ -11,18 +12,21 @@ import { subscribesTo } from './webhook-events.js';
 export class ActiveWebhooks {
   private hooks: ActiveWebhook[] | undefined;
   private loadedAt = 0;
-  private loading: Promise<ActiveWebhook[]> | undefined;
   private generation = 0;
 
   constructor(
-    private readonly load: () => Promise<ActiveWebhook[]>,
+    private readonly load: (conn: Conn) => Promise<ActiveWebhook[]>,
     private readonly ttlMs: number,
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Ids of the active hooks that take `event` (for documents, of type `docType`). */
-  async matching(event: string, docType?: string): Promise<string[]> {
-    const hooks = await this.current();
+  /**
+   * Ids of the active hooks that take `event` (for documents, of type `docType`). A stale list is
+   * read again through `conn`, which may be the caller's open transaction (SQLite has one
+   * connection, which that transaction holds).
+   */
+  async matching(conn: Conn, event: string, docType?: string): Promise<string[]> {
+    const hooks = await this.current(conn);
     const ids: string[] = [];
     for (const hook of hooks) {
       if (!subscribesTo(hook.events, event)) continue;
@@ -38,20 +42,18 @@ export class ActiveWebhooks {
     this.hooks = undefined;
   }
 
-  private async current(): Promise<ActiveWebhook[]> {
+  private async current(conn: Conn): Promise<ActiveWebhook[]> {
     if (this.hooks && this.clock() - this.loadedAt < this.ttlMs) return this.hooks;
-    // One load at a time; a load that started before an invalidation is not kept.
-    if (!this.loading) {
-      const generation = this.generation;
-      const startedAt = this.clock();
-      this.loading = this.load().finally(() => (this.loading = undefined));
-      const hooks = await this.loading;
-      if (generation === this.generation) {
-        this.hooks = hooks;
-        this.loadedAt = startedAt;
-      }
-      return hooks;
+    // No load is shared between callers: on SQLite a load waiting for the connection that
+    // another caller's transaction holds would wait for ever. The list is small; a few loads at
+    // once cost little. A load that started before an invalidation is used once, not kept.
+    const generation = this.generation;
+    const startedAt = this.clock();
+    const hooks = await this.load(conn);
+    if (generation === this.generation) {
+      this.hooks = hooks;
+      this.loadedAt = startedAt;
     }
-    return this.loading;
+    return hooks;
   }
 }
