@@ -170,6 +170,36 @@ if (dialect === 'postgres') {
         onB.close();
       }
     });
+
+    it('events published while a NOTIFY is under way go out together: 300 writes, a handful of messages, every event once and in order', async () => {
+      const listener = new pg.Client({ connectionString: a.db.url });
+      await listener.connect();
+      const messages: string[] = [];
+      listener.on('notification', (n) => n.payload && messages.push(n.payload));
+      await listener.query('LISTEN vellum_events');
+      try {
+        const events = Array.from({ length: 300 }, () => documentEvent('document.created', 'company'));
+        const last = events[events.length - 1].id;
+        const heard: string[] = [];
+        await new Promise<void>((resolve) => {
+          const stop = a.app.services.events.subscribe((e) => {
+            heard.push(e.id);
+            if (e.id === last) (stop(), resolve());
+          });
+          // As 300 writes committing at once would: one publish each.
+          for (const event of events) a.app.services.events.publish([event]);
+        });
+        expect(heard.slice(heard.indexOf(events[0].id))).toEqual(events.map((e) => e.id));
+        await expect
+          .poll(() => messages.flatMap((m) => JSON.parse(m).events ?? []).filter((e: { id: string }) => e.id === last).length)
+          .toBe(1);
+        const carried = messages.flatMap((m) => (JSON.parse(m).events ?? []).map((e: { id: string }) => e.id));
+        expect(carried.filter((id) => events.some((e) => e.id === id))).toEqual(events.map((e) => e.id));
+        expect(messages.length).toBeLessThan(30);
+      } finally {
+        await listener.end();
+      }
+    });
   });
 }
 

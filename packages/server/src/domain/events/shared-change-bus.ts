@@ -32,6 +32,9 @@ export class SharedChangeBus implements ChangeBus {
   /** Sends and receipts each run one at a time, in order. */
   private sending: Promise<void> = Promise.resolve();
   private receiving: Promise<void> = Promise.resolve();
+  /** Events published since the last send started: they go out together in the next one. */
+  private pending: ChangeEvent[] = [];
+  private flushQueued = false;
 
   constructor(private readonly hooks: SharedBusHooks) {}
 
@@ -40,9 +43,24 @@ export class SharedChangeBus implements ChangeBus {
     this.channel = channel;
   }
 
+  /**
+   * Queues the events for the next send. While a send is under way the writes that commit meanwhile
+   * gather, so under load one message (one NOTIFY round trip) carries many writes' events instead
+   * of each write waiting its turn for a message of its own.
+   */
   publish(events: readonly ChangeEvent[]): void {
     if (events.length === 0) return;
-    for (const { text, batch } of this.pack(events)) this.send(text, () => batch.forEach((e) => this.listeners.forEach((l) => l(e))));
+    this.pending.push(...events);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    this.sending = this.sending.then(async () => {
+      this.flushQueued = false;
+      const gathered = this.pending;
+      this.pending = [];
+      for (const { text, batch } of this.pack(gathered)) {
+        await this.sendNow(text, () => batch.forEach((e) => this.listeners.forEach((l) => l(e))));
+      }
+    });
   }
 
   subscribe(listener: (event: ChangeEvent) => void): () => void {
@@ -76,17 +94,18 @@ export class SharedChangeBus implements ChangeBus {
 
   /** Sends in order; `unsent` runs when the channel refused, so this node still sees its own changes. */
   private send(text: string, unsent: () => void): void {
-    const channel = this.channel;
-    this.sending = this.sending.then(async () => {
-      try {
-        if (!channel) throw new Error('no channel');
-        await channel.send(text);
-      } catch (err) {
-        // The other nodes miss these changes (their caches still expire by TTL).
-        this.hooks.warn('realtime: could not send changes to the other nodes', err);
-        unsent();
-      }
-    });
+    this.sending = this.sending.then(() => this.sendNow(text, unsent));
+  }
+
+  private async sendNow(text: string, unsent: () => void): Promise<void> {
+    try {
+      if (!this.channel) throw new Error('no channel');
+      await this.channel.send(text);
+    } catch (err) {
+      // The other nodes miss these changes (their caches still expire by TTL).
+      this.hooks.warn('realtime: could not send changes to the other nodes', err);
+      unsent();
+    }
   }
 
   private async handle(payload: string): Promise<void> {
