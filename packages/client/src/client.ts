@@ -1,5 +1,6 @@
 import { ApiTokensApi } from './api-tokens.js';
 import { WebhooksApi } from './webhooks.js';
+import { EventsApi } from './events.js';
 import { listAudit, type AuditQuery, type AuditRecord } from './audit.js';
 import { AuthApi, type LoginOptions, type LoginOutcome } from './auth.js';
 import { AuthorizationCodeApi } from './authorization-code.js';
@@ -43,6 +44,8 @@ export class VellumClient {
   readonly users: UsersApi;
   readonly apiTokens: ApiTokensApi;
   readonly webhooks: WebhooksApi;
+  /** The realtime stream of changes (docs/realtime.md). */
+  readonly events: EventsApi;
   readonly config: ConfigApi;
   private readonly openFile?: (path: string) => Promise<UploadSource>;
 
@@ -59,6 +62,7 @@ export class VellumClient {
     this.users = new UsersApi(this.transport);
     this.apiTokens = new ApiTokensApi(this.transport);
     this.webhooks = new WebhooksApi(this.transport);
+    this.events = new EventsApi(this.transport);
     this.config = new ConfigApi(this.transport);
   }
 

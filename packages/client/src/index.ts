@@ -32,6 +32,16 @@ export {
 export { UsersApi, type NewUser, type User, type UserInvitation, type UserListQuery, type UserUpdate } from './users.js';
 export { ApiTokensApi, type ApiToken, type NewApiToken } from './api-tokens.js';
 export { WebhooksApi, type Webhook, type WebhookDelivery, type WebhookDeliveryStatus, type WebhookInput } from './webhooks.js';
+export {
+  EventsApi,
+  type ChangeEvent,
+  type ChangeEventType,
+  type ChangeSubject,
+  type SubscribeFilter,
+  type SubscribeOptions,
+  type Subscription,
+} from './events.js';
+export { SseParser, type SseMessage } from './sse-parser.js';
 export { ConfigApi, type SchemaDefinition, type Settings, type StructureGroup, type StudioConfig } from './instance-config.js';
 export type { AuditQuery, AuditRecord } from './audit.js';
 export { DocumentsApi, type DocumentsMode, type ReadOptions, type WriteOptions } from './documents.js';

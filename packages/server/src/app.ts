@@ -19,7 +19,10 @@ import { syncFieldIndexes } from './storage/schema-indexes.js';
 import type { StoredApiToken } from './storage/api-tokens-store.js';
 import { mediaStorage, openFileStore } from './media/storage/open-file-store.js';
 import { sweepSpool } from './media/spool-upload.js';
-import { LocalChangeBus } from './domain/events/change-bus.js';
+import { LocalChangeBus, type ChangeBus } from './domain/events/change-bus.js';
+import { SharedChangeBus } from './domain/events/shared-change-bus.js';
+import { applyRemoteChange, readEventData } from './domain/events/remote-changes.js';
+import { openMessageChannel } from './storage/pubsub/open-message-channel.js';
 import { ActiveWebhooks } from './domain/webhooks/active-webhooks.js';
 import { listActiveWebhooks } from './storage/webhooks-store.js';
 import { DeliveryQueue } from './domain/webhooks/delivery-queue.js';
@@ -53,6 +56,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
   // ioredis (about 7 MB of memory) is loaded only by instances that use Redis.
   const counters = config.redis ? (await import('./storage/counters/redis-counters.js')).redisCounters(config.redis.url) : memoryCounters();
   let files: Services['files'] | undefined;
+  let events: ChangeBus | undefined;
   try {
     files = await openFileStore(mediaStorage(config.media));
     // Temp files of uploads cut short by a crash; in the background, it never delays start-up.
@@ -60,8 +64,24 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
     await migrateToLatest(database);
     const schemas = new SchemaRegistry(config.schemas);
     await syncFieldIndexes(database, schemas.indexSpecs());
-    const events = new LocalChangeBus();
-    const services: Services = {
+    // Several nodes share changes over the channel `realtime.fanout` names; one node needs none.
+    // The shared bus reads through `services`, which exists by the time a message arrives.
+    let services: Services | undefined;
+    const shared = new SharedChangeBus({
+      fill: (event) => readEventData(services as Services, event),
+      remote: (event) => applyRemoteChange(services as Services, event),
+      warn: (message, err) => log.warn({ err }, message),
+    });
+    const channel = await openMessageChannel(database, config, {
+      onMessage: (payload) => shared.receive(payload),
+      onWarning: (message, err) => log.warn({ err }, message),
+    });
+    if (channel) shared.connect(channel);
+    events = channel ? shared : new LocalChangeBus();
+    const activeWebhooks = new ActiveWebhooks(listActiveWebhooks, 5_000);
+    // Another node changed a webhook (this node's own changes invalidate at once, and again here: harmless).
+    events.onWebhooksChanged(() => activeWebhooks.invalidate());
+    services = {
       database,
       config,
       schemas,
@@ -70,7 +90,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       apiTokenCache: new TtlCache<StoredApiToken>(5_000, 10_000),
       changes: new ContentChanges(),
       events,
-      activeWebhooks: new ActiveWebhooks(listActiveWebhooks, 5_000),
+      activeWebhooks,
       deliveryQueue: new DeliveryQueue(),
       listCache: new ListCache(2_000, 1_000),
       mailer: createMailer(config.mail, (msg) => log.warn(msg)),
@@ -99,7 +119,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
         await server.close();
         // Before the database closes: the attempts in flight still record their outcome.
         await worker?.stop();
-        await events.close();
+        await events?.close();
         await counters.close();
         await files?.close();
         await database.close();
@@ -107,6 +127,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       },
     };
   } catch (err) {
+    await events?.close().catch(() => undefined);
     await counters.close().catch(() => undefined);
     await files?.close().catch(() => undefined);
     await database.close().catch(() => undefined);

@@ -11,6 +11,7 @@ import { corsSection } from './cors-section.js';
 import { passkeySection } from './passkey-section.js';
 import { oauthSection } from './oauth-section.js';
 import { oauth2Section } from './oauth2-section.js';
+import { realtimeSection } from './realtime-section.js';
 import type { AdminUserConfig, VellumConfig } from './types.js';
 
 export interface ConfigFlags {
@@ -28,6 +29,7 @@ const TOP_LEVEL = [
   'mail',
   'schemas',
   'webhooks',
+  'realtime',
   'documents',
   'studio',
   'openapi',
@@ -172,6 +174,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
     media: mediaSection(r, root.media, env),
     mail: mailSection(r, root.mail, env.SMTP_URL),
     webhooks: webhooksSection(r, root.webhooks, env),
+    realtime: realtimeSection(r, root.realtime, redisUrl !== undefined, database.url),
     studio: optionalSection(r, 'studio', root.studio),
   };
   checkStructure(r, config.studio?.structure, new Set(config.schemas.map((x) => x.name)));

@@ -1,4 +1,5 @@
 import type { OAuthGrant, OAuthScope } from './oauth-scopes.js';
+import type { RealtimeConfig } from './realtime-section.js';
 /** Field and schema definitions as written in the config (docs/api.md, "Schemas"). */
 export type FieldType =
   | 'string'
@@ -179,6 +180,8 @@ export interface VellumConfig {
   media: MediaConfig;
   mail?: { smtpUrl?: string; from?: string };
   webhooks: WebhooksConfig;
+  /** The event stream `GET /events` and how events travel between nodes (docs/realtime.md). */
+  realtime: RealtimeConfig;
   studio?: Record<string, unknown>;
 }
 

@@ -4,6 +4,7 @@ import { useStudioConfig } from '../api/studio-config';
 import { AccountMenu } from './account-menu';
 import { GlobalSearch } from './global-search';
 import { Sidebar } from './sidebar';
+import { LiveChanges } from '../live/live-changes';
 
 /**
  * The studio's frame (docs/studio.md, "The shell"): a skip link, the header (landmark `banner`)
@@ -16,6 +17,7 @@ export function Layout() {
   const siteName = config.data?.siteName ?? (config.isError ? 'Vellum' : '');
   return (
     <div className="shell">
+      <LiveChanges />
       <a className="skip-link" href="#main">
         Skip to content
       </a>

@@ -116,3 +116,30 @@ export function requireMediaRead(p: Principal, publicRead: boolean): void {
 export function requireMediaAction(p: Principal, action: 'upload' | 'edit' | 'delete'): void {
   requirePermission(p, `media:${action}`);
 }
+
+/**
+ * What a caller of the event stream learns of one change (docs/realtime.md, "Permissions"):
+ * `full` (the subject and the resource's data), `subject` (that it changed: kind, id, type and
+ * revision, no data) or `none` (no event at all). Documents follow the `/documents` read rule:
+ * readers of every status see everything; readers of published documents only see changes to
+ * published documents, and learn that one was unpublished (they could read it until then), but
+ * never see a draft. Media follow the media read rule; users need `users:read`.
+ */
+export function changeVisibility(
+  p: Principal,
+  change: { type: string; subject: ChangeSubjectView },
+  rules: { schema?: SchemaVisibility; publicRead: boolean; mediaPublicRead: boolean },
+): 'full' | 'subject' | 'none' {
+  const s = change.subject;
+  if (s.kind === 'media') return canReadMedia(p, rules.mediaPublicRead) ? 'full' : 'none';
+  if (s.kind === 'user') return hasPermission(p, 'users:read') ? 'full' : 'none';
+  if (!rules.schema) return 'none';
+  const scope = readScope(p, rules.schema, 'documents', rules.publicRead);
+  if (scope === 'all') return 'full';
+  if (scope === 'none') return 'none';
+  if (change.type === 'document.unpublished') return 'subject';
+  return s.status === 'published' ? 'full' : 'none';
+}
+
+/** The part of a change's subject the policy looks at. */
+export type ChangeSubjectView = { kind: 'document'; status: string } | { kind: 'media' } | { kind: 'user' };

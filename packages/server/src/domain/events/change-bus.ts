@@ -3,19 +3,24 @@ import type { ChangeEvent } from './change-event.js';
 /**
  * Committed changes, for the realtime stream and cache invalidation (docs/realtime.md). Writers
  * publish after their transaction commits; every subscriber on every node sees the events in one
- * order. This in-process bus serves one node; a shared one (PostgreSQL LISTEN/NOTIFY, Redis) has
- * the same shape.
+ * order. This in-process bus serves one node; the shared one (`SharedChangeBus`: PostgreSQL
+ * LISTEN/NOTIFY or Redis) has the same shape.
  */
 export interface ChangeBus {
   publish(events: readonly ChangeEvent[]): void;
   /** Returns the unsubscribe function. */
   subscribe(listener: (event: ChangeEvent) => void): () => void;
+  /** The webhooks changed on this node: every node (this one too) reloads its list of active hooks. */
+  notifyWebhooksChanged(): void;
+  /** Returns the unsubscribe function. */
+  onWebhooksChanged(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
 /** One process: publish calls the listeners synchronously, in order. */
 export class LocalChangeBus implements ChangeBus {
   private readonly listeners = new Set<(event: ChangeEvent) => void>();
+  private readonly webhookListeners = new Set<() => void>();
 
   publish(events: readonly ChangeEvent[]): void {
     for (const event of events) for (const listener of this.listeners) listener(event);
@@ -26,7 +31,17 @@ export class LocalChangeBus implements ChangeBus {
     return () => this.listeners.delete(listener);
   }
 
+  notifyWebhooksChanged(): void {
+    for (const listener of this.webhookListeners) listener();
+  }
+
+  onWebhooksChanged(listener: () => void): () => void {
+    this.webhookListeners.add(listener);
+    return () => this.webhookListeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     this.listeners.clear();
+    this.webhookListeners.clear();
   }
 }

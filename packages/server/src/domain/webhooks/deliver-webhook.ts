@@ -111,8 +111,10 @@ function failedRecord(outcome: Exclude<AttemptOutcome, { kind: 'delivered' }>, n
 async function switchOff(svc: Services, webhookId: string, failures: number, lastError: string): Promise<void> {
   const reason = `${failures} failed attempts in a row; last: ${lastError}`;
   if (await disableWebhook(svc.database, webhookId, svc.now().toISOString(), reason)) {
-    // The outbox stops queueing for it; its queued deliveries wait until it is switched on again.
+    // The outbox (here and, through the change bus, on other nodes) stops queueing for it; its
+    // queued deliveries wait until it is switched on again.
     svc.activeWebhooks.invalidate();
+    svc.events.notifyWebhooksChanged();
     svc.log.warn({ webhookId, reason }, 'webhooks: switched off after repeated failures');
   }
 }

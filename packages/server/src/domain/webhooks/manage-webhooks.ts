@@ -60,6 +60,7 @@ export async function createWebhook(
   // 4. Store; the plaintext leaves only in this answer.
   await insertWebhook(svc.database, stored);
   svc.activeWebhooks.invalidate();
+  svc.events.notifyWebhooksChanged();
   return { secret, webhook: toWebhookView(stored) };
 }
 
@@ -76,6 +77,7 @@ export async function updateWebhook(svc: Services, actor: Principal, id: string,
   const updatedAt = svc.now().toISOString();
   const ok = await updateRow(svc.database, id, { ...checked, active, reactivated, updatedAt });
   svc.activeWebhooks.invalidate();
+  svc.events.notifyWebhooksChanged();
   if (!ok) throw errors.notFound('Webhook not found');
   // Its deliveries that waited while it was off are due: claim them now, not at the next poll.
   if (reactivated) svc.deliveryQueue.wake();
@@ -88,6 +90,7 @@ export async function deleteWebhook(svc: Services, actor: Principal, id: string)
   requirePermission(actor, 'webhooks:delete');
   if (!(await deleteRow(svc.database, id))) throw errors.notFound('Webhook not found');
   svc.activeWebhooks.invalidate();
+  svc.events.notifyWebhooksChanged();
 }
 
 /** `POST /webhooks/:id/rotate-secret`: the old secret stops signing at once; the new one is shown once. */

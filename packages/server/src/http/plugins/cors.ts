@@ -4,7 +4,17 @@ import type { VellumConfig } from '../../config/types.js';
 import { CSRF_HEADER } from '../cookies.js';
 
 /** What the API reads from a request and what a browser script may read from an answer. */
-const ALLOWED_HEADERS = ['authorization', 'content-type', 'if-match', 'if-none-match', 'if-range', 'range', 'x-request-id', CSRF_HEADER];
+const ALLOWED_HEADERS = [
+  'authorization',
+  'content-type',
+  'if-match',
+  'if-none-match',
+  'if-range',
+  'range',
+  'x-request-id',
+  'last-event-id',
+  CSRF_HEADER,
+];
 const EXPOSED_HEADERS = ['etag', 'x-request-id', 'location', 'retry-after', 'content-range'];
 
 /**

@@ -19,6 +19,7 @@ export const sqliteDialect: Dialect = {
   dataModifyingCtes: false,
   keepsTransactionAfterFailedStatement: true,
   supportsForUpdate: false,
+  listenNotify: false,
   json: (path, table) => sql.raw(`json_extract(${column(table)}, ${jsonPathLiteral(path)})`),
   jsonText: (path, table) => sql.raw(`json_extract(${column(table)}, ${jsonPathLiteral(path)})`),
   // json_extract yields 1/0 for JSON booleans.

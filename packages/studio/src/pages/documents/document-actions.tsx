@@ -30,6 +30,8 @@ export function DocumentActions(props: {
   dirty: boolean;
   onStatus(status: 'draft' | 'published' | 'archived'): void;
   onDeleted(): void;
+  /** The delete request is about to go out (its own change event must not read as someone else's). */
+  onDeleting?(): void;
 }) {
   const { type, doc, session, busy, onStatus } = props;
   const status = String(doc._status);
@@ -52,6 +54,7 @@ export function DocumentActions(props: {
   });
   const remove = (force: boolean) =>
     deletion.run(async () => {
+      props.onDeleting?.();
       await client.collections(type).delete(String(doc._id), { force });
       setConfirming(false);
       props.onDeleted();

@@ -15,6 +15,8 @@ import { FieldInput, type FieldErrors } from './field-input';
 import { RevisionHistory } from './revision-history';
 import { allows, fieldsOf, useSchema, type Doc } from './schema';
 import { StatusBadge } from './status-badge';
+import { useDocumentWatch } from '../../live/use-document-watch';
+import { OutsideChangeNotice } from './outside-change-notice';
 
 /** The path `new` opens an empty form; saving it creates the document. */
 export const NEW = 'new';
@@ -49,6 +51,7 @@ export default function DocumentEditPage() {
   const [notice, setNotice] = useState<string>();
   const [saving, setSaving] = useState(false);
   const [conflict, setConflict] = useState<{ status?: string } | null>(null);
+  const [deleting, setDeleting] = useState(false);
 
   // The form starts from the stored document each time it is (re)read, or from the defaults.
   // The schema is part of the key: a document read before its schema has no fields to fill yet.
@@ -66,6 +69,16 @@ export default function DocumentEditPage() {
   // Editing a published document changes public content: it needs the publish permission too (docs/api.md, "Permissions").
   const editable = canWrite && (!published || canPublish);
   const title = isNew ? `New ${schema?.title ?? type}` : doc ? documentTitle(doc) : id;
+
+  // Someone else's change to this document (docs/studio.md, "Live updates"): with nothing unsaved
+  // here the newer version is simply loaded; with unsaved changes the user decides.
+  const watch = useDocumentWatch(isNew ? undefined : id, doc?._rev as number | undefined, saving || deleting);
+  const outside = watch.change;
+  useEffect(() => {
+    if (!outside || outside.deleted || dirty) return;
+    void loaded.refetch();
+    setNotice(`Someone else saved a newer version (revision ${outside.rev}); it is shown now.`);
+  }, [outside?.rev, outside?.deleted]);
   usePageTitle(title);
 
   /** Writes the form (and a status, when one is given), checked against the revision it was read at. */
@@ -161,6 +174,17 @@ export default function DocumentEditPage() {
         </div>
       )}
       {failure !== undefined && Object.keys(errors).length === 0 && <ErrorMessage error={failure} />}
+      {outside && (outside.deleted || dirty) && (
+        <OutsideChangeNotice
+          change={outside}
+          onReload={() => {
+            watch.dismiss();
+            void loaded.refetch();
+          }}
+          onKeep={watch.dismiss}
+          onLeave={() => navigate(`/documents/${type}`)}
+        />
+      )}
       {notice && (
         <p role="status" className="muted">
           {notice}
@@ -211,6 +235,7 @@ export default function DocumentEditPage() {
               session={session}
               busy={saving}
               onStatus={(s) => void write(s)}
+              onDeleting={() => setDeleting(true)}
               onDeleted={() => {
                 setValues(baseline);
                 void queryClient.invalidateQueries({ queryKey: ['documents', type, 'list'] });

@@ -1,0 +1,54 @@
+import { errors } from '../../errors.js';
+import { readScope } from '../access/policy.js';
+import type { Principal } from '../access/principal.js';
+import type { Services } from '../services.js';
+import { isEventPattern, subscribesTo } from '../webhooks/webhook-events.js';
+import type { ChangeEvent } from './change-event.js';
+
+/** What one stream asked for: document types (none: all) and event patterns (none: all). */
+export interface StreamFilter {
+  types?: ReadonlySet<string>;
+  events?: readonly string[];
+}
+
+/**
+ * `?types=post,page` and `?events=document.*,media.created` (the webhook patterns). Every type
+ * must exist and be readable: a type closed to an anonymous caller reads as unknown (as `/documents`
+ * hides it), a signed-in caller without read on it gets 403.
+ */
+export function parseStreamFilter(svc: Services, actor: Principal, input: { types?: string; events?: string }): StreamFilter {
+  const filter: StreamFilter = {};
+  if (input.types !== undefined) {
+    const types = splitList(input.types, 'types');
+    for (const type of types) {
+      const schema = svc.schemas.get(type);
+      const scope = schema ? readScope(actor, schema, 'documents', svc.config.documents.publicRead) : 'none';
+      if (!schema || (scope === 'none' && actor.kind === 'anonymous')) throw errors.invalidInput(`Unknown document type ${type}`);
+      if (scope === 'none') throw errors.forbidden(`Missing read permission on ${type}`);
+    }
+    filter.types = new Set(types);
+  }
+  if (input.events !== undefined) {
+    const events = splitList(input.events, 'events');
+    const bad = events.find((e) => !isEventPattern(e));
+    if (bad !== undefined) throw errors.invalidInput(`Unknown event or pattern ${bad} (expected e.g. document.created, document.* or *)`);
+    filter.events = events;
+  }
+  return filter;
+}
+
+/** Whether the stream asked for this event; who may see it is the policy's question. */
+export function filterMatches(filter: StreamFilter, event: ChangeEvent): boolean {
+  if (filter.events && !subscribesTo(filter.events, event.type)) return false;
+  if (filter.types && event.subject.kind === 'document' && !filter.types.has(event.subject.docType)) return false;
+  return true;
+}
+
+function splitList(raw: string, name: string): string[] {
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (items.length === 0) throw errors.invalidInput(`${name}: expected a comma-separated list`);
+  return [...new Set(items)];
+}

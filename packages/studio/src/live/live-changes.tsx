@@ -1,0 +1,45 @@
+import type { ChangeEvent } from '@vellum/client';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { client } from '../api/client';
+
+type Listener = (event: ChangeEvent) => void;
+const listeners = new Set<Listener>();
+
+/** Hears every document change the stream sends while the studio is open (see `LiveChanges`). */
+export function onDocumentChange(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/**
+ * The studio's one subscription to `GET /events` (docs/realtime.md), held while a user is signed
+ * in: a change to a document refreshes the lists of its type and the pickers that show documents,
+ * and is passed on to the page editing that document, which decides itself (it may hold unsaved
+ * changes). When the server cannot resume the stream (`reset`), every document query is refreshed.
+ */
+export function LiveChanges() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const refreshType = (type: string) => {
+      void queryClient.invalidateQueries({ queryKey: ['documents', type, 'list'] });
+      void queryClient.invalidateQueries({ queryKey: ['documents', 'reference'] });
+      void queryClient.invalidateQueries({ queryKey: ['documents', 'reference-search'] });
+    };
+    const subscription = client.events.subscribe(
+      { events: ['document.*'] },
+      (event) => {
+        if (event.subject.kind !== 'document') return;
+        refreshType(event.subject.docType);
+        for (const listener of listeners) listener(event);
+      },
+      {
+        onReset: () => void queryClient.invalidateQueries({ queryKey: ['documents'] }),
+        // A refused stream (signed out, no permission) stays closed; the pages still work without it.
+        onError: () => undefined,
+      },
+    );
+    return () => subscription.close();
+  }, [queryClient]);
+  return null;
+}
