@@ -1,16 +1,7 @@
-import type { ChangeEvent } from '@vellum/client';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { client } from '../api/client';
-
-type Listener = (event: ChangeEvent) => void;
-const listeners = new Set<Listener>();
-
-/** Hears every document change the stream sends while the studio is open (see `LiveChanges`). */
-export function onDocumentChange(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+import { announceDocumentChange } from './document-changes';
 
 /**
  * The studio's one subscription to `GET /events` (docs/realtime.md), held while a user is signed
@@ -31,7 +22,7 @@ export function LiveChanges() {
       (event) => {
         if (event.subject.kind !== 'document') return;
         refreshType(event.subject.docType);
-        for (const listener of listeners) listener(event);
+        announceDocumentChange(event);
       },
       {
         onReset: () => void queryClient.invalidateQueries({ queryKey: ['documents'] }),

@@ -1,6 +1,6 @@
 import type { ChangeEvent } from '@vellum/client';
 import { useEffect, useRef, useState } from 'react';
-import { onDocumentChange } from './live-changes';
+import { onDocumentChange } from './document-changes';
 
 /** Someone else's change to the open document: a newer revision, or its deletion. */
 export interface OutsideChange {
