@@ -95,11 +95,16 @@ describe('studio sign-in', () => {
   it('a 401 whose refresh is refused goes to sign-in, and signing in again returns to the page', async () => {
     const id = await createUser('deactivated', 'editor');
     const page = await b.newPage();
+    // Every query of the page has been answered (the header's studio configuration, the list):
+    // one still in flight when the account is switched off would end the session on this page, not
+    // the next. (Not "network idle": the live-updates stream stays open for as long as the page.)
+    const answered = (path: RegExp) => page.waitForResponse((r) => path.test(new URL(r.url()).pathname) && r.request().method() === 'GET');
+    const config = answered(/^\/api\/config\/studio$/);
+    const list = answered(/^\/api\/\w+\/post$/);
+    const stream = answered(/^\/api\/events$/);
     await signIn(page, b.origin, 'deactivated', PASSWORD, '/studio/documents/post');
     await page.getByRole('heading', { name: 'post' }).waitFor();
-    // Every query of the page has been answered (the header's studio configuration among them):
-    // one still in flight when the account is switched off would end the session on this page, not the next.
-    await page.waitForLoadState('networkidle');
+    await Promise.all([config, list, stream]);
     const off = await b.t.request({ method: 'PUT', url: `/api/users/${id}`, token: admin, payload: { active: false } });
     expect(off.statusCode, off.body).toBe(200);
     await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Author', exact: true }).click();
