@@ -142,6 +142,7 @@ async function measure(name, opts, rss, pid) {
     dialect: DIALECT,
     rps: Math.round(r.requests.average),
     p50_ms: r.latency.p50,
+    mean_ms: Math.round(r.latency.average * 100) / 100,
     p99_ms: r.latency.p99,
     non2xx: r.non2xx,
   };
@@ -209,12 +210,12 @@ async function main() {
   // Default log level (info) on purpose: request logging is part of the real cost. Its stdout is
   // dropped so it neither floods the terminal nor mixes with our JSON lines; stderr stays visible.
   const rss = { active: false, maxKb: 0 };
-  const startServer = async (configFile) => {
+  const startServer = async (configFile, extraEnv = {}) => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const server = start([...SERVER_FLAGS, BIN, 'serve', '--config', configFile, '--port', String(port), '--host', '127.0.0.1'], {
       cwd: tmp, // the server's ./data lands in the temp dir, not in the repo
-      env: { ...process.env, DATABASE_URL: databaseUrl, MEDIA_DIR: join(tmp, 'media') },
+      env: { ...process.env, DATABASE_URL: databaseUrl, MEDIA_DIR: join(tmp, 'media'), ...extraEnv },
       // VELLUM_BENCH_SERVER_STDOUT=file keeps the server's stdout (request log, --trace-gc) for diagnosis.
       stdio: [
         'ignore',
@@ -304,7 +305,14 @@ async function main() {
     ],
   });
 
-  if (!ONLY || ONLY.has('create_webhooks5')) await benchWebhooks(base, token, authorIds, run, results);
+  if (!ONLY || ONLY.has('create_webhooks5')) {
+    const restart = async (env) => {
+      await stop(server, 10_000);
+      ({ server, base } = await startServer(uncachedConfig, env));
+      return base;
+    };
+    await benchWebhooks({ base, token, authorIds, run, results, restart });
+  }
 
   // The baseline gets its own child process so it does not share an event loop with autocannon.
   const bodyFile = join(tmp, 'list20_expand.json');
@@ -323,8 +331,17 @@ async function main() {
   const baselineUrl = `http://127.0.0.1:${basePort}/api/documents/post`;
   await waitFor(baselineUrl, baseline);
   results.baseline_fastify = await measure('baseline_fastify', { url: baselineUrl }, null, baseline.pid);
+  // What five active webhooks add to a create (the same scenario without and with them).
+  const hooked = results.create_webhooks5 && results.create;
+  const webhookFigures = hooked
+    ? {
+        webhooks5_added_p50_ms: results.create_webhooks5.p50_ms - results.create.p50_ms,
+        webhooks5_added_mean_ms: Math.round((results.create_webhooks5.mean_ms - results.create.mean_ms) * 100) / 100,
+        webhooks5_added_cpu_us_per_write: results.create_webhooks5.server_cpu_us_per_req - results.create.server_cpu_us_per_req,
+      }
+    : {};
   if (ONLY) {
-    process.stdout.write(JSON.stringify({ scenario: 'summary', dialect: DIALECT, max_rss_mb: Math.round(rss.maxKb / 1024) }) + '\n');
+    process.stdout.write(JSON.stringify({ scenario: 'summary', dialect: DIALECT, max_rss_mb: Math.round(rss.maxKb / 1024), ...webhookFigures }) + '\n');
     return;
   }
 
@@ -337,19 +354,22 @@ async function main() {
       expand_vs_baseline: ratio(results.list20_expand.rps, results.baseline_fastify.rps),
       expand_uncached_vs_baseline: ratio(results.list20_expand_uncached.rps, results.baseline_fastify.rps),
       offset0_vs_offset9000_rps_uncached: ratio(results.offset0_uncached.rps, results.offset9000_uncached.rps),
-      webhooks5_added_p50_ms: results.create_webhooks5 ? results.create_webhooks5.p50_ms - results.create.p50_ms : null,
+      ...webhookFigures,
     }) + '\n',
   );
 }
 
 /**
  * What webhooks cost (docs/webhooks.md, "Delivery"): five active hooks take `document.created` of
- * posts, on a local receiver. `create_webhooks5` is the create scenario again with them (each
- * create queues five deliveries in its transaction; the worker sends them meanwhile, on the same
- * server); `webhook_delivery` is how fast the queued deliveries reach the receiver, from the
- * start of that scenario until the last one arrived.
+ * posts, on a local receiver (a child process).
+ * - `create_webhooks5`: the create scenario with them, on a node whose worker is off: what the
+ *   outbox adds to a write (five delivery rows in its transaction), nothing else.
+ * - `webhook_delivery`: a node with the worker then delivers that backlog; deliveries per second
+ *   until the receiver has them all.
+ * - `create_webhooks5_delivering`: creates again while the worker delivers on the same node (two
+ *   cores shared by autocannon, the server's writes and its deliveries): the whole cost.
  */
-async function benchWebhooks(base, token, authorIds, run, results) {
+async function benchWebhooks({ base, token, authorIds, run, results, restart }) {
   const receiver = start([join(ROOT, 'bench/webhook-receiver.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
   cleanups.push(() => stop(receiver));
   const port = await new Promise((resolve, reject) => {
@@ -371,12 +391,8 @@ async function benchWebhooks(base, token, authorIds, run, results) {
     if (res.status !== 201) throw new Error(`webhook: ${res.status} ${JSON.stringify(res.json)}`);
     hooks.push(res.json.data.webhook.id);
   }
-  const posts = async () => (await api(base, 'GET', '/api/documents/post?limit=1', token)).json.meta.total;
-  const postsBefore = await posts();
-  const receivedBefore = await received();
-  const started = performance.now();
   let n = 0;
-  await run('create_webhooks5', '/api/documents/post', {
+  const creates = {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     requests: [
@@ -384,16 +400,32 @@ async function benchWebhooks(base, token, authorIds, run, results) {
         setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...postBody(n, authorIds), title: `Bench hooked ${n++}` }) }),
       },
     ],
-  });
+  };
+  const posts = async () => (await api(base, 'GET', '/api/documents/post?limit=1', token)).json.meta.total;
+  /** Waits until the receiver has `expected` more than `before`; the seconds it took from `since`. */
+  const drained = async (before, expected, since) => {
+    const deadline = Date.now() + 300_000;
+    let got = (await received()) - before;
+    while (got < expected && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      got = (await received()) - before;
+    }
+    if (got < expected) log(`  webhooks: only ${got} of ${expected} deliveries arrived`);
+    return { got, seconds: (performance.now() - since) / 1000 };
+  };
+
+  // 1. The outbox alone: no worker on this node.
+  base = await restart({ WEBHOOKS_WORKER: 'false' });
+  const postsBefore = await posts();
+  await run('create_webhooks5', '/api/documents/post', creates);
+  await new Promise((r) => setTimeout(r, 500)); // requests autocannon left in flight
   const expected = 5 * ((await posts()) - postsBefore);
-  const deadline = Date.now() + 300_000;
-  let got = (await received()) - receivedBefore;
-  while (got < expected && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    got = (await received()) - receivedBefore;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  if (got < expected) log(`  webhook_delivery: only ${got} of ${expected} deliveries arrived`);
+
+  // 2. A node with the worker delivers the backlog.
+  const before = await received();
+  const started = performance.now();
+  base = await restart({});
+  const { got, seconds } = await drained(before, expected, started);
   results.webhook_delivery = {
     scenario: 'webhook_delivery',
     dialect: DIALECT,
@@ -403,6 +435,13 @@ async function benchWebhooks(base, token, authorIds, run, results) {
     per_s: Math.round(got / seconds),
   };
   process.stdout.write(JSON.stringify(results.webhook_delivery) + '\n');
+
+  // 3. Writes while the same node delivers.
+  const beforeBoth = await received();
+  const postsBeforeBoth = await posts();
+  await run('create_webhooks5_delivering', '/api/documents/post', creates);
+  await new Promise((r) => setTimeout(r, 500));
+  await drained(beforeBoth, 5 * ((await posts()) - postsBeforeBoth), performance.now());
   for (const id of hooks) await api(base, 'DELETE', `/api/webhooks/${id}`, token);
 }
 

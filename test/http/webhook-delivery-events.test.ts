@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { png } from '../helpers/media-fixtures.js';
+import { multipartUpload } from '../helpers/multipart-upload.js';
 import { postDocument } from '../helpers/post-document.js';
 import { startTestApp, useAdminApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
@@ -35,16 +36,7 @@ async function ok(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: stri
 }
 
 async function upload(file: Buffer, filename: string) {
-  const form = new FormData();
-  form.append('file', new Blob([file]), filename);
-  const req = new Request('http://localhost/', { method: 'POST', body: form });
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/media',
-    token: admin,
-    payload: Buffer.from(await req.arrayBuffer()),
-    headers: { 'content-type': req.headers.get('content-type') as string },
-  });
+  const res = await t.request({ method: 'POST', url: '/api/media', token: admin, ...(await multipartUpload(file, filename)) });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../../packages/server/src/domain/events/change-event.js';
 import type { TestApp } from '../helpers/app.js';
 import { png } from '../helpers/media-fixtures.js';
+import { multipartUpload } from '../helpers/multipart-upload.js';
 import { postDocument } from '../helpers/post-document.js';
 import { useContentApp } from '../helpers/use-content-app.js';
 
@@ -63,12 +64,6 @@ async function send(method: 'PATCH' | 'PUT' | 'DELETE' | 'POST', url: string, pa
   return res.json().data;
 }
 
-async function multipart(file: Buffer, filename: string) {
-  const form = new FormData();
-  form.append('file', new Blob([file]), filename);
-  const req = new Request('http://localhost/', { method: 'POST', body: form });
-  return { payload: Buffer.from(await req.arrayBuffer()), headers: { 'content-type': req.headers.get('content-type') as string } };
-}
 
 describe('document events', () => {
   it('queues created, updated, published, unpublished and deleted, each with the document as an admin reads it', async () => {
@@ -185,7 +180,7 @@ describe('document events', () => {
 describe('media and user events', () => {
   it('queues media.created, media.updated and media.deleted with the item as served', async () => {
     const id = await hook(['media.*']);
-    const up = await t.request({ method: 'POST', url: '/api/media', token: admin, ...(await multipart(await png(8, 8), 'dot.png')) });
+    const up = await t.request({ method: 'POST', url: '/api/media', token: admin, ...(await multipartUpload(await png(8, 8), 'dot.png')) });
     expect(up.statusCode, up.body).toBe(201);
     const mediaId = up.json().data._id;
     const created = await read(`/api/media/${mediaId}`);

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { classifyAddress, type AddressClass } from './address-class.js';
 
@@ -130,6 +130,35 @@ export async function sendGuarded(req: GuardedRequest): Promise<GuardedResult> {
 
 type Exchange = { res: IncomingMessage } | { error: Error };
 
+/** Keep-alive agents by destination; the oldest is closed past this many. */
+const MAX_AGENTS = 64;
+const agents = new Map<string, HttpAgent>();
+
+/**
+ * A keep-alive agent for one destination: the scheme, the host and port, and the addresses that
+ * were checked for it. A socket is reused only for requests whose check gave the same addresses,
+ * so reuse never reaches an address that was not checked; a host that resolves elsewhere later
+ * gets an agent (and sockets) of its own. Reuse spares a busy receiver a TCP (and TLS) handshake
+ * per delivery.
+ */
+function agentFor(url: URL, hostname: string, addresses: ResolvedAddress[]): HttpAgent {
+  const key = `${url.protocol}//${hostname}:${url.port}|${addresses.map((a) => a.address).join(',')}`;
+  let agent = agents.get(key);
+  if (agent) {
+    agents.delete(key); // re-inserted below: the map's order is last use
+  } else {
+    const options = { keepAlive: true, maxSockets: 16, maxFreeSockets: 4 };
+    agent = url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    if (agents.size >= MAX_AGENTS) {
+      const [oldestKey, oldest] = agents.entries().next().value as [string, HttpAgent];
+      agents.delete(oldestKey);
+      oldest.destroy();
+    }
+  }
+  agents.set(key, agent);
+  return agent;
+}
+
 /** Sends the request; answers the response (headers read) or the connection error. */
 function exchange(url: URL, hostname: string, addresses: ResolvedAddress[], req: GuardedRequest, signal: AbortSignal): Promise<Exchange> {
   // Node calls `lookup` with `all: true` when it may try several addresses (autoSelectFamily).
@@ -149,7 +178,7 @@ function exchange(url: URL, hostname: string, addresses: ResolvedAddress[], req:
         headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
         auth: url.username ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined,
         lookup,
-        agent: false, // no pooled socket: each request connects to the address checked for it
+        agent: agentFor(url, hostname, addresses),
         signal,
       },
       (res) => resolve({ res }),
@@ -163,17 +192,21 @@ function readSnippet(res: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     const kept: Buffer[] = [];
     let size = 0;
-    const done = () => {
-      res.destroy();
+    let settled = false;
+    const done = (abandon: boolean) => {
+      if (settled) return;
+      settled = true;
+      // A body read to its end leaves the socket reusable; one cut short (too long, or broken) does not.
+      if (abandon) res.destroy();
       resolve(new TextDecoder().decode(Buffer.concat(kept).subarray(0, SNIPPET_BYTES)));
     };
     res.on('data', (chunk: Buffer) => {
       kept.push(chunk);
       size += chunk.length;
-      if (size >= SNIPPET_BYTES) done();
+      if (size >= SNIPPET_BYTES) done(true);
     });
-    res.on('end', done);
-    res.on('error', done);
-    res.on('close', done);
+    res.on('end', () => done(false));
+    res.on('error', () => done(true));
+    res.on('close', () => done(!res.complete));
   });
 }

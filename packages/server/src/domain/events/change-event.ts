@@ -1,10 +1,11 @@
+import type { ChangeSubject } from '@vellum/client';
 import type { WebhookEvent } from '../webhooks/webhook-events.js';
 
-/** What changed, for webhook type filters and the realtime stream's filters and permission checks. */
-export type ChangeSubject =
-  | { kind: 'document'; docType: string; id: string; rev: number; status: string }
-  | { kind: 'media'; id: string }
-  | { kind: 'user'; id: string };
+/**
+ * What changed, for webhook type filters and the realtime stream's filters and permission checks:
+ * the stream sends it as it is, so the client declares it (docs/architecture.md, "Packages").
+ */
+export type { ChangeSubject };
 
 /**
  * One committed change (docs/webhooks.md, "Events"). The webhook payload is
