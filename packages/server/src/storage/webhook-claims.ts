@@ -25,30 +25,40 @@ export interface ClaimedDelivery {
 /**
  * Moves up to `limit` due deliveries of active webhooks to `delivering`, counting the attempt,
  * and answers them. Due: `pending` or `failed` whose `next_attempt_at` has come, or `delivering`
- * whose claim ran out (the node making the attempt died). One UPDATE … RETURNING: on PostgreSQL
- * the rows are picked `FOR UPDATE SKIP LOCKED`, so nodes claiming at once take different rows
- * without waiting on each other; SQLite runs one writer at a time, so the statement is atomic.
+ * whose claim ran out (the node making the attempt died). One UPDATE … RETURNING per kind, each
+ * atomic: on PostgreSQL the rows are picked `FOR UPDATE SKIP LOCKED`, so nodes claiming at once
+ * take different rows without waiting on each other; SQLite runs one writer at a time.
  */
 export async function claimDueDeliveries(conn: Conn, q: { now: string; claimUntil: string; limit: number }): Promise<ClaimedDelivery[]> {
-  let due = conn.db
-    .selectFrom('webhook_deliveries')
-    .select('webhook_deliveries.id')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', 'in', ['pending', 'failed']), eb('next_attempt_at', '<=', q.now)]),
-        eb.and([eb('status', '=', 'delivering'), eb('claimed_until', '<', q.now)]),
-      ]),
-    )
-    .where('webhook_id', 'in', (eb) => eb.selectFrom('webhooks').select('webhooks.id').where('active', '=', 1))
-    .orderBy('next_attempt_at')
-    .limit(q.limit);
-  if (conn.dialect.supportsForUpdate) due = due.forUpdate().skipLocked();
-  const claimed = await conn.db
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({ status: 'delivering', claimed_until: q.claimUntil, attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', due)
-    .returning(['id', 'webhook_id', 'event_id', 'event_type', 'payload', 'attempts', 'claimed_until'])
-    .execute();
+  // Each kind of due row is picked by its own range of the (status, next_attempt_at) index, oldest
+  // first, so a claim reads about `limit` index entries however long the queue is. The pick names
+  // no join: with one (to skip switched-off hooks) PostgreSQL, before it has statistics on a fresh
+  // queue, sorted every due row to find the oldest few. Switched-off hooks (few, usually none) are
+  // left out by id instead, and the update checks `active` again for a hook switched off meanwhile.
+  const inactive = (await conn.db.selectFrom('webhooks').select('id').where('active', '=', 0).execute()).map((w) => w.id);
+  const claimed: ClaimedRow[] = [];
+  for (const kind of DUE_KINDS) {
+    const remaining = q.limit - claimed.length;
+    if (remaining <= 0) break;
+    let due = conn.db
+      .selectFrom('webhook_deliveries')
+      .select('webhook_deliveries.id')
+      .where('status', '=', kind.status)
+      .where(kind.status === 'delivering' ? 'claimed_until' : 'next_attempt_at', kind.status === 'delivering' ? '<' : '<=', q.now)
+      .orderBy('status')
+      .orderBy('next_attempt_at')
+      .limit(remaining);
+    if (inactive.length > 0) due = due.where('webhook_id', 'not in', inactive);
+    if (conn.dialect.supportsForUpdate) due = due.forUpdate().skipLocked();
+    const rows = await conn.db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ status: 'delivering', claimed_until: q.claimUntil, attempts: eb('attempts', '+', 1) }))
+      .where('id', 'in', due)
+      .where('webhook_id', 'in', (eb) => eb.selectFrom('webhooks').select('webhooks.id').where('active', '=', 1))
+      .returning(['id', 'webhook_id', 'event_id', 'event_type', 'payload', 'attempts', 'claimed_until'])
+      .execute();
+    claimed.push(...rows);
+  }
   if (claimed.length === 0) return [];
   // RETURNING sees only the updated table; the hooks' URLs and secrets come in one more read.
   const hookIds = [...new Set(claimed.map((c) => c.webhook_id))];
@@ -72,6 +82,19 @@ export async function claimDueDeliveries(conn: Conn, q: { now: string; claimUnti
       },
     ];
   });
+}
+
+/** What is due: new rows, retries whose time came, and attempts whose node died (their claim ran out). */
+const DUE_KINDS = [{ status: 'pending' }, { status: 'failed' }, { status: 'delivering' }] as const;
+
+interface ClaimedRow {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  attempts: number | string;
+  claimed_until: string | null;
 }
 
 export interface AttemptRecord {
