@@ -129,10 +129,10 @@ function cpuMicros(pid) {
  */
 async function measure(name, opts, rss, pid) {
   log(`scenario ${name}`);
-  await autocannon({ ...opts, connections: CONNECTIONS, duration: WARMUP_S });
+  await autocannon({ ...opts, connections: opts.connections ?? CONNECTIONS, duration: WARMUP_S });
   if (rss) rss.active = true;
   const cpuBefore = pid ? cpuMicros(pid) : null;
-  const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: MEASURE_S });
+  const r = await autocannon({ ...opts, connections: opts.connections ?? CONNECTIONS, duration: MEASURE_S });
   const cpuAfter = pid ? cpuMicros(pid) : null;
   if (rss) rss.active = false;
   if (r.errors || r.timeouts) log(`  ${name}: ${r.errors} connection errors, ${r.timeouts} timeouts`);
@@ -142,7 +142,7 @@ async function measure(name, opts, rss, pid) {
     dialect: DIALECT,
     rps: Math.round(r.requests.average),
     p50_ms: r.latency.p50,
-    mean_ms: Math.round(r.latency.average * 100) / 100,
+    mean_ms: Math.round(r.latency.average * 1000) / 1000,
     p99_ms: r.latency.p99,
     non2xx: r.non2xx,
   };
@@ -338,6 +338,11 @@ async function main() {
         webhooks5_added_p50_ms: results.create_webhooks5.p50_ms - results.create.p50_ms,
         webhooks5_added_mean_ms: Math.round((results.create_webhooks5.mean_ms - results.create.mean_ms) * 100) / 100,
         webhooks5_added_cpu_us_per_write: results.create_webhooks5.server_cpu_us_per_req - results.create.server_cpu_us_per_req,
+        ...(results.create_1conn &&
+          results.create_webhooks5_1conn && {
+            webhooks5_added_mean_ms_1conn:
+              Math.round((results.create_webhooks5_1conn.mean_ms - results.create_1conn.mean_ms) * 1000) / 1000,
+          }),
       }
     : {};
   if (ONLY) {
@@ -414,10 +419,14 @@ async function benchWebhooks({ base, token, authorIds, run, results, restart }) 
     ],
   };
 
-  // 1. The outbox alone: no worker on this node.
-  let hooks = await addHooks();
+  // 1. The outbox alone: no worker on this node. One connection as well as the usual ten: with
+  //    ten the server is saturated and latency is throughput (queueing); with one it is what a
+  //    single write costs. autocannon's percentiles are whole milliseconds, so the mean is compared.
   base = await restart({ WEBHOOKS_WORKER: 'false' });
+  await run('create_1conn', '/api/documents/post', { ...creates, connections: 1 });
+  let hooks = await addHooks();
   await run('create_webhooks5', '/api/documents/post', creates);
+  await run('create_webhooks5_1conn', '/api/documents/post', { ...creates, connections: 1 });
   await new Promise((r) => setTimeout(r, 500)); // requests autocannon left in flight
 
   // 2. A node with the worker delivers that backlog (far more than it can send in the window):

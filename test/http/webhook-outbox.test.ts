@@ -64,7 +64,6 @@ async function send(method: 'PATCH' | 'PUT' | 'DELETE' | 'POST', url: string, pa
   return res.json().data;
 }
 
-
 describe('document events', () => {
   it('queues created, updated, published, unpublished and deleted, each with the document as an admin reads it', async () => {
     const id = await hook(['document.*'], ['author']);
