@@ -80,7 +80,13 @@ export async function findPageAnchor(conn: Conn, q: ListQuery, position: number)
   return row && row.v !== null && row.v !== undefined ? { value: row.v, seq: Number(row.seq) } : undefined;
 }
 
-export async function countDocuments(conn: Conn, q: ListQuery): Promise<number> {
-  const result = await sql<{ n: number | string }>`select count(*) as n from documents where ${whereSql(conn, q)}`.execute(conn.db);
+/**
+ * How many rows match, counting no further than `limit + 1`: the answer is exact when it is at
+ * most `limit`, and only says "more than `limit`" otherwise. The matching rows are read through
+ * whatever index serves the filter, so the cost is bounded by `limit`, not by the table.
+ */
+export async function countDocumentsUpTo(conn: Conn, q: ListQuery, limit: number): Promise<number> {
+  const result = await sql<{ n: number | string }>`
+    select count(*) as n from (select 1 from documents where ${whereSql(conn, q)} limit ${limit + 1}) matching`.execute(conn.db);
   return Number(result.rows[0]?.n ?? 0);
 }
