@@ -1,8 +1,13 @@
 import type { PageAnchor } from '../../storage/list-documents-query.js';
-import type { ListTotal } from './list-total.js';
 
 /** Deep pages start from the nearest anchor at a multiple of this offset. */
 export const ANCHOR_STEP = 1000;
+
+/** `meta.total`, and whether it is exact or a lower bound (docs/api.md, "Totals"). */
+export interface ListTotal {
+  total: number;
+  exact: boolean;
+}
 
 export interface ListCacheEntry {
   typeVersion: number;

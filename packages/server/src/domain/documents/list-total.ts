@@ -1,13 +1,8 @@
 import { countByStatuses } from '../../storage/document-counts.js';
 import { countDocumentsUpTo, type ListQuery } from '../../storage/list-documents-query.js';
 import type { Services } from '../services.js';
+import type { ListTotal } from './list-cache.js';
 import { STATUSES } from './system-fields.js';
-
-/** `meta.total`, and whether it is exact or a lower bound (docs/api.md, "Totals"). */
-export interface ListTotal {
-  total: number;
-  exact: boolean;
-}
 
 /**
  * The total of a list, without a pass over the matching documents:
