@@ -11,12 +11,15 @@ import { postgresDialect } from './dialects/postgres.js';
 import { databaseUnavailable, isSqliteBusy } from './database-unavailable.js';
 import { openPostgresPool } from './postgres-pool.js';
 import { WriteBatcher } from './write-batcher.js';
+import { SqliteReadWorker } from './sqlite-read-worker.js';
 
 export interface Database {
   db: Kysely<Tables>;
   dialect: Dialect;
   /** Group commit for the one SQLite connection; PostgreSQL runs transactions side by side instead. */
   batcher?: WriteBatcher;
+  /** SQLite: the worker thread for reads that may be slow (see `readRows`). */
+  slowReads?: SqliteReadWorker;
   close(): Promise<void>;
 }
 
@@ -47,7 +50,13 @@ function openSqlite(path: string, busyTimeoutMs: number): Database {
   // WAL + NORMAL stays consistent after a crash; it can only lose the last transactions on power loss.
   raw.pragma('synchronous = NORMAL');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
-  return { db, dialect: sqliteDialect, batcher: new WriteBatcher(db, sqliteDialect), close: () => db.destroy() };
+  // A second connection cannot share an in-memory database: there, every read stays on this one.
+  const slowReads = path === ':memory:' ? undefined : new SqliteReadWorker(path, busyTimeoutMs);
+  const close = async () => {
+    await slowReads?.close();
+    await db.destroy();
+  };
+  return { db, dialect: sqliteDialect, batcher: new WriteBatcher(db, sqliteDialect), slowReads, close };
 }
 
 /**
