@@ -69,6 +69,17 @@ describe('SQLite statement routing', () => {
     expect(seen).toEqual({ via: 'writer', count: 1 });
   });
 
+  it('a streamed select runs on the reader outside a transaction and on the writer inside one', async () => {
+    const k = await open();
+    const streamed = async (on: Kysely<unknown>) => {
+      const rows: unknown[] = [];
+      for await (const row of on.selectNoFrom(sql<string>`which()`.as('via')).stream()) rows.push(row);
+      return rows;
+    };
+    expect(await streamed(k)).toEqual([{ via: 'reader' }]);
+    expect(await k.transaction().execute((trx) => streamed(trx))).toEqual([{ via: 'writer' }]);
+  });
+
   it('without a reader (an in-memory database) everything runs on the one connection', async () => {
     const memory = new BetterSqlite3(':memory:');
     memory.function('which', { deterministic: false }, () => 'writer');
