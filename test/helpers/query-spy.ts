@@ -1,16 +1,16 @@
 import type { TestApp } from './app.js';
 
-type Executor = { executeQuery: (query: { sql: string }, ...rest: unknown[]) => Promise<unknown> };
+type Executor = { executeQuery: (query: { sql: string; parameters: readonly unknown[] }, ...rest: unknown[]) => Promise<unknown> };
 
 /**
  * Sees every SQL statement the app runs (through Kysely's executor) until the returned function
- * restores it. `before` may also hold a statement back by returning a promise.
+ * restores it, with the values bound to it. `before` may also hold a statement back by returning a promise.
  */
-export function spyQueries(t: TestApp, before: (sql: string) => void | Promise<void>): () => void {
+export function spyQueries(t: TestApp, before: (sql: string, parameters: readonly unknown[]) => void | Promise<void>): () => void {
   const executor = (t.app.services.database.db as unknown as { getExecutor(): Executor }).getExecutor();
   const original = executor.executeQuery.bind(executor);
   executor.executeQuery = async (query, ...rest) => {
-    await before(query.sql);
+    await before(query.sql, query.parameters);
     return original(query, ...rest);
   };
   return () => {
