@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statementName } from '../../packages/server/src/storage/named-statements.js';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
@@ -15,7 +16,7 @@ import { seedDocumentsBySql, seedPostId } from '../helpers/seed-documents-by-sql
  * PostgreSQL's plans depend on the table's size, so it gets a large one (500 000 posts seed in
  * about 20 s on a loaded two-core machine; VELLUM_TEST_PLAN_POSTS=1000000 checks a million, which
  * plans the same); SQLite's planner only needs the statistics of `analyze`. Counting (the
- * `meta.total` of a list) is left out here.
+ * `meta.total` of a list) has its own tests at the end.
  */
 const POSTS = Number(process.env.VELLUM_TEST_PLAN_POSTS) || (dialect === 'postgres' ? 500_000 : 200_000);
 
@@ -187,4 +188,71 @@ describe('reads by id', () => {
   });
 });
 
-// count paths: `meta.total` comes from the counts table (issue 14); its plans are tested with it.
+/** The counting statements one request sends: on the counts table, or a count over documents. */
+async function countStatementsOf(url: string): Promise<Statement[]> {
+  const seen: Statement[] = [];
+  const restore = spyQueries(t, (sql, parameters) => {
+    if (/\bdocument_counts\b/.test(sql) || /^\s*select count\(/i.test(sql)) seen.push({ sql, parameters });
+  });
+  try {
+    // A write first: totals are kept per query until the type is written, and this must count.
+    const write = await t.request({
+      method: 'POST',
+      url: '/api/documents/post',
+      token: admin,
+      payload: { title: 'Counted', _status: 'draft' },
+    });
+    expect(write.statusCode, write.body).toBe(201);
+    const res = await t.request({ method: 'GET', url, token: admin });
+    expect(res.statusCode, res.body).toBe(200);
+  } finally {
+    restore();
+  }
+  return seen;
+}
+
+describe('count paths (meta.total)', () => {
+  it('a type, and a type and status, read the maintained counts: no statement counts documents', async () => {
+    for (const url of [
+      '/api/documents/post',
+      '/api/documents/post?filter[_status]=published',
+      '/api/documents/post?filter[_status][ne]=draft',
+    ]) {
+      const statements = await countStatementsOf(url);
+      expect(
+        statements.map((s) => s.sql),
+        url,
+      ).toHaveLength(1);
+      expect(statements[0].sql).toMatch(/from document_counts/);
+      const plan = await plans.explain(statements[0].sql, statements[0].parameters);
+      expect(
+        plan.accesses.filter((a) => DOCUMENTS.has(a.table)),
+        describePlan(statements[0], plan),
+      ).toEqual([]);
+    }
+    const res = await t.request({ method: 'GET', url: '/api/documents/post?limit=0', token: admin });
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from documents where type = 'post'`.execute(
+      t.app.services.database.db,
+    );
+    expect(res.json().meta).toMatchObject({ total: Number(rows[0].n) });
+    expect(Number(rows[0].n)).toBeGreaterThan(POSTS);
+  });
+
+  it('any other filter counts at most countLimit rows, through the index that serves it', async () => {
+    for (const [url, index] of [
+      ['/api/documents/post?filter[price][gt]=500&orderBy=price', 'vx_post_price'],
+      ['/api/documents/post?filter[price][gt]=500', 'documents_type_created'],
+      ['/api/documents/post?filter[category]=guide', 'documents_type_created'],
+    ] as const) {
+      const statements = await countStatementsOf(url);
+      expect(
+        statements.map((s) => s.sql),
+        url,
+      ).toHaveLength(1);
+      expect(statements[0].sql).toMatch(/limit/i);
+      expectIndexed(statements[0], await plans.explain(statements[0].sql, statements[0].parameters), { uses: index ? [index] : [] });
+      const res = await t.request({ method: 'GET', url: `${url}&limit=0`, token: admin });
+      expect(res.json().meta).toMatchObject({ total: 10_000, totalExact: false });
+    }
+  });
+});

@@ -99,8 +99,12 @@ export async function findPageAnchor(conn: Conn, q: ListQuery, position: number)
  * whatever index serves the filter, so the cost is bounded by `limit`, not by the table.
  */
 export async function countDocumentsUpTo(conn: Conn, q: ListQuery, limit: number): Promise<number> {
+  // In the list's own order: the planner then walks the index the page walks, a range it stops
+  // after `limit + 1` rows, rather than a scan of the table that happens to stop early.
   const query = sql<{ n: number | string }>`
-    select count(*) as n from (select 1 from documents where ${whereSql(conn, q)} limit ${limit + 1}) matching`;
+    select count(*) as n from (
+      select 1 from documents where ${whereSql(conn, q)} order by ${orderSql(conn, q, 'documents')} limit ${limit + 1}
+    ) matching`;
   const [row] = await readRows(conn, query, true);
   return Number(row?.n ?? 0);
 }
