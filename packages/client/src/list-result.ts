@@ -3,6 +3,11 @@ export interface ListMeta {
   total: number;
   limit: number;
   offset: number;
+  /**
+   * Document lists: `after` for the page that follows, null on the last page. Absent on other
+   * lists and from servers without cursor pagination.
+   */
+  nextCursor?: string | null;
 }
 
 /** `{data, meta}`, the shape of every list answer. */

@@ -9,6 +9,7 @@ import {
   type PageAnchor,
 } from '../../storage/list-documents-query.js';
 import { ANCHOR_STEP } from './list-cache.js';
+import { encodeCursor } from './list-cursor.js';
 import { denyRead, readScope, type DocumentAccessMode } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
@@ -19,7 +20,8 @@ import { schemaOr404 } from './schema-or-404.js';
 
 export interface ListResult {
   data: ApiDocument[];
-  meta: { total: number; limit: number; offset: number };
+  /** `nextCursor`: `after` for the next page; null on the last (docs/api.md, "Cursor pagination"). */
+  meta: { total: number; limit: number; offset: number; nextCursor: string | null };
 }
 
 /** `GET /documents/:type` and `GET /collections/:type`. */
@@ -38,15 +40,16 @@ export async function listDocuments(
   // 3. One page and the total (both helped by the list cache), then expansion one level per query.
   const listQuery: ListQuery = { type: schema.name, statuses: scope === 'published' ? ['published'] : undefined, ...q };
   const cached = svc.listCache.entry(cacheKey(listQuery), svc.changes.typeVersion(schema.name));
-  const [rows, total] = await Promise.all([
-    pageRows(svc, listQuery, cached.anchors),
+  const [page, total] = await Promise.all([
+    q.after ? listRows(svc.database, listQuery, q.after.anchor) : pageRows(svc, listQuery, cached.anchors),
     cached.total ?? countDocuments(svc.database, listQuery),
   ]);
   cached.total = total;
-  const data = rows.map(toApiDocument);
+  const data = page.rows.map(toApiDocument);
+  const nextCursor = page.more ? encodeCursor({ orderBy: q.orderBy, direction: q.order.direction }, page.end) : null;
   await expandDocuments(svc, actor, input.mode, data, expand);
   const fields = fieldsWithExpanded(q.fields, expand);
-  return { data: data.map((d) => projectFields(d, fields)), meta: { total, limit: q.limit, offset: q.offset } };
+  return { data: data.map((d) => projectFields(d, fields)), meta: { total, limit: q.limit, offset: q.offset, nextCursor } };
 }
 
 /** What identifies a list apart from its page: the cache key for its total and anchors. */

@@ -48,7 +48,12 @@ export function addDocumentTypes(doc: Record<string, unknown>, svc: Services): R
   };
   schemas.ListMeta = {
     type: 'object',
-    properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+    properties: {
+      total: { type: 'integer' },
+      limit: { type: 'integer' },
+      offset: { type: 'integer' },
+      nextCursor: { type: ['string', 'null'], description: 'Send as `after` for the next page; null on the last page' },
+    },
   };
 
   const base = svc.config.server.basePath;
