@@ -8,6 +8,8 @@ export interface ListMeta {
    * lists and from servers without cursor pagination.
    */
   nextCursor?: string | null;
+  /** Document lists only: present (false) when `total` is a lower bound, not an exact count. */
+  totalExact?: false;
 }
 
 /** `{data, meta}`, the shape of every list answer. */

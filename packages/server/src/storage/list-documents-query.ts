@@ -3,6 +3,7 @@ import type { Conn } from './connection.js';
 import type { JsonScalar } from './dialects/dialect.js';
 import { conditionSql, operandSql, type Condition, type Operand } from './document-filter-sql.js';
 import { DOCUMENT_COLUMNS, toStoredDocument, type DocumentRow, type StoredDocument } from './document-rows.js';
+import { readRows } from './read-rows.js';
 
 export interface ListQuery {
   type: string;
@@ -104,6 +105,16 @@ const DEFERRED_JOIN_FROM = 200;
 type PageRow = DocumentRow & { seq: number | string };
 
 /**
+ * Whether a list's SQL can take long whatever the indexes hold: a search, a JSON order, any filter
+ * but status (the system indexes serve type, status and the time orders), or skipping many rows.
+ * Such reads go where they cannot hold the event loop (`readRows`).
+ */
+function maySlow(q: ListQuery): boolean {
+  const statusOnly = q.conditions.every((c) => 'column' in c.operand && c.operand.column === 'status');
+  return q.searchWords !== undefined || 'json' in q.order.operand || !statusOnly || q.offset >= DEFERRED_JOIN_FROM;
+}
+
+/**
  * One page of documents, and whether more follow (`limit + 1` rows are read). For deep offsets
  * the page is chosen on the indexes alone (a "deferred join": only `seq` is read while skipping
  * rows), then the full rows of that page are fetched. With an anchor the page starts right after
@@ -115,34 +126,43 @@ export async function listDocuments(conn: Conn, q: ListQuery, after?: PageAnchor
   // A page of no row (`limit=0`) past the start ends at the row before it: read that one too.
   const lead = q.limit === 0 && q.offset > 0 ? 1 : 0;
   const [read, offset] = [q.limit + 1 + lead, q.offset - lead];
-  const result =
+  const query =
     offset < DEFERRED_JOIN_FROM
-      ? await sql<PageRow>`
+      ? sql<PageRow>`
           select ${columns('documents')} from documents
-          where ${where} order by ${orderSql(conn, q, 'documents')} limit ${read} offset ${offset}`.execute(conn.db)
-      : await sql<PageRow>`
+          where ${where} order by ${orderSql(conn, q, 'documents')} limit ${read} offset ${offset}`
+      : sql<PageRow>`
           select ${columns('d')}
           from (select documents.seq from documents where ${where} order by ${orderSql(conn, q, 'documents')} limit ${read} offset ${offset}) page
           join documents d on d.seq = page.seq
-          order by ${orderSql(conn, q, 'd')}`.execute(conn.db);
-  const following = result.rows.slice(lead);
+          order by ${orderSql(conn, q, 'd')}`;
+  const all = await readRows(conn, query, maySlow(q));
+  const following = all.slice(lead);
   const rows = following.slice(0, q.limit).map((r) => toStoredDocument(conn, r));
   const more = following.length > q.limit;
-  const last = lead ? result.rows[0] : following[Math.min(q.limit, following.length) - 1];
+  const last = lead ? all[0] : following[Math.min(q.limit, following.length) - 1];
   if (!last) return { rows, more, end: after };
   return { rows, more, end: { value: sortValue(q.order.operand, toStoredDocument(conn, last)), seq: Number(last.seq) } };
 }
 
 /** The sort key of the row at `position` (0-based), or undefined past the end or on an absent value. */
 export async function findPageAnchor(conn: Conn, q: ListQuery, position: number): Promise<PageAnchor | undefined> {
-  const result = await sql<{ v: JsonScalar | null; seq: number | string }>`
+  const query = sql<{ v: JsonScalar | null; seq: number | string }>`
     select ${operandSql(conn, q.order.operand, 'documents')} as v, documents.seq as seq from documents
-    where ${whereSql(conn, q)} order by ${orderSql(conn, q, 'documents')} limit 1 offset ${position}`.execute(conn.db);
-  const row = result.rows[0];
+    where ${whereSql(conn, q)} order by ${orderSql(conn, q, 'documents')} limit 1 offset ${position}`;
+  // Skips `position` index entries (a thousand or more): never on the event loop's thread.
+  const [row] = await readRows(conn, query, true);
   return row && row.v !== null && row.v !== undefined ? { value: row.v, seq: Number(row.seq) } : undefined;
 }
 
-export async function countDocuments(conn: Conn, q: ListQuery): Promise<number> {
-  const result = await sql<{ n: number | string }>`select count(*) as n from documents where ${whereSql(conn, q)}`.execute(conn.db);
-  return Number(result.rows[0]?.n ?? 0);
+/**
+ * How many rows match, counting no further than `limit + 1`: the answer is exact when it is at
+ * most `limit`, and only says "more than `limit`" otherwise. The matching rows are read through
+ * whatever index serves the filter, so the cost is bounded by `limit`, not by the table.
+ */
+export async function countDocumentsUpTo(conn: Conn, q: ListQuery, limit: number): Promise<number> {
+  const query = sql<{ n: number | string }>`
+    select count(*) as n from (select 1 from documents where ${whereSql(conn, q)} limit ${limit + 1}) matching`;
+  const [row] = await readRows(conn, query, true);
+  return Number(row?.n ?? 0);
 }

@@ -38,7 +38,11 @@ async function syncLocked(conn: Conn, specs: readonly FieldIndexSpec[]): Promise
     if (!/^[A-Za-z0-9_]+$/.test(spec.type)) throw new Error(`unsafe type name ${spec.type}`);
     const expr = conn.dialect.indexExpression(spec.path);
     const seq = conn.dialect.indexesHoldSeq ? '' : ', seq';
-    wanted.set(indexName('vx_', spec.type, spec.path), `on documents (type, ${expr}${seq})`);
+    // Absent values sit where a list ordered by the field puts them (nullsOrder), so the index
+    // reads out a page in either direction; in PostgreSQL's default place (last ascending) it
+    // matched neither, and every ordered list sorted the whole type (migration 015).
+    const ordered = `${expr}${conn.dialect.nullsOrder('asc')}`;
+    wanted.set(indexName('vx_', spec.type, spec.path), `on documents (type, ${ordered}${seq})`);
     if (spec.unique) wanted.set(indexName('vu_', spec.type, spec.path), `on documents (${expr}) where type = '${spec.type}'`);
   }
   const existing = await existingIndexes(conn);

@@ -1,0 +1,49 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createApp, resolveConfig, type App } from '../../packages/server/src/index.js';
+import { ADMIN } from '../helpers/app.js';
+import { dialect, withTestDatabase } from '../helpers/database.js';
+
+const SCHEMAS = [{ name: 'post', title: 'Post', fields: [{ name: 'price', type: 'number', indexed: true }] }];
+const config = (url: string) => resolveConfig({ database: { url }, security: { bcryptRounds: 4, adminUser: ADMIN }, schemas: SCHEMAS }, {});
+
+async function indexDefinition(app: App, name: string): Promise<string> {
+  const { db } = app.services.database;
+  const { rows } =
+    dialect === 'postgres'
+      ? await sql<{ def: string }>`select pg_get_indexdef(${name}::regclass) as def`.execute(db)
+      : await sql<{ def: string }>`select sql as def from sqlite_master where type = 'index' and name = ${name}`.execute(db);
+  return rows[0]?.def ?? '(missing)';
+}
+
+describe('field index null order (migration 015)', () => {
+  it('puts absent values where ordered lists do, and rebuilds indexes made before in the old order', async () => {
+    await withTestDatabase(async (db) => {
+      const first = await createApp(config(db.url));
+      let current: string;
+      let old: string;
+      try {
+        current = await indexDefinition(first, 'vx_post_price');
+        if (dialect === 'postgres') expect(current).toContain("((data -> 'price'::text)) NULLS FIRST, seq)");
+        // The database as a release before migration 015 left it: the index in the old order, 015 not run.
+        const { db: kysely, dialect: d } = first.services.database;
+        await sql`drop index vx_post_price`.execute(kysely);
+        await sql
+          .raw(`create index vx_post_price on documents (type, ${d.indexExpression(['price'])}${d.indexesHoldSeq ? '' : ', seq'})`)
+          .execute(kysely);
+        await sql`delete from kysely_migration where name = '015-field-index-null-order'`.execute(kysely);
+        old = await indexDefinition(first, 'vx_post_price');
+      } finally {
+        await first.close();
+      }
+      // PostgreSQL's default puts nulls last ascending; SQLite's index needs no clause and stays as it was.
+      if (dialect === 'postgres') expect(old).not.toMatch(/NULLS FIRST/);
+      const second = await createApp(config(db.url));
+      try {
+        expect(await indexDefinition(second, 'vx_post_price')).toBe(current);
+      } finally {
+        await second.close();
+      }
+    });
+  });
+});
