@@ -55,21 +55,23 @@ function orderSql(conn: Conn, q: ListQuery, table: string) {
 }
 
 /**
- * Rows that sort after the anchor. A non-null anchor is a row-value comparison the index can
- * range-scan (a null operand makes it unknown, so it never matches). Nulls form a group of their
- * own, first ascending and last descending (`Dialect.nullsOrder`), ordered by `seq` alone.
+ * Rows that sort after the anchor, as one or two conditions in sort order, each one range of the
+ * order's index (an OR of them would make the index be walked and filtered instead). A non-null
+ * anchor is a row-value comparison (a null operand makes it unknown, so it never matches). Nulls
+ * form a group of their own, first ascending and last descending (`Dialect.nullsOrder`, the
+ * field indexes hold them the same way), ordered by `seq` alone.
  */
-function afterAnchorSql(conn: Conn, q: ListQuery, a: PageAnchor): RawBuilder<boolean> {
+function afterAnchorParts(conn: Conn, q: ListQuery, a: PageAnchor): RawBuilder<boolean>[] {
   const expr = operandSql(conn, q.order.operand, 'documents');
   const asc = q.order.direction === 'asc';
   const op = sql.raw(asc ? '>' : '<');
   if (a.value === null) {
-    const laterNull = sql`(${expr} is null and documents.seq ${op} ${a.seq})`;
-    return asc ? sql<boolean>`(${laterNull} or ${expr} is not null)` : sql<boolean>`${laterNull}`;
+    const laterNull = sql<boolean>`${expr} is null and documents.seq ${op} ${a.seq}`;
+    return asc ? [laterNull, sql<boolean>`${expr} is not null`] : [laterNull];
   }
   const bound = 'json' in q.order.operand ? conn.dialect.value(a.value) : sql`${a.value}`;
-  const past = sql`(${expr}, documents.seq) ${op} (${bound}, ${a.seq})`;
-  return !asc && orderMayBeNull(q.order.operand) ? sql<boolean>`(${past} or ${expr} is null)` : sql<boolean>`${past}`;
+  const past = sql<boolean>`(${expr}, documents.seq) ${op} (${bound}, ${a.seq})`;
+  return !asc && orderMayBeNull(q.order.operand) ? [past, sql<boolean>`${expr} is null`] : [past];
 }
 
 const COLUMN_VALUES = {
@@ -121,17 +123,28 @@ function maySlow(q: ListQuery): boolean {
  * that row, so only the rows past it are skipped.
  */
 export async function listDocuments(conn: Conn, q: ListQuery, after?: PageAnchor): Promise<DocumentPage> {
-  const where = after ? sql`${whereSql(conn, q)} and ${afterAnchorSql(conn, q, after)}` : whereSql(conn, q);
+  const parts = after ? afterAnchorParts(conn, q, after) : [];
+  const whereWith = (part?: RawBuilder<boolean>) => (part ? sql`${whereSql(conn, q)} and ${part}` : whereSql(conn, q));
   const columns = (table: string) => sql.raw([...DOCUMENT_COLUMNS, 'seq'].map((c) => `${table}.${c}`).join(', '));
   // A page of no row (`limit=0`) past the start ends at the row before it: read that one too.
   const lead = q.limit === 0 && q.offset > 0 ? 1 : 0;
   const [read, offset] = [q.limit + 1 + lead, q.offset - lead];
+  // Two ranges after the anchor (a null group and the values): each read up to the page's end on
+  // its own, then put in order (the wrapping selects let SQLite order and limit each branch).
+  const branch = (part: RawBuilder<boolean>) => sql`select * from (
+    select ${columns('documents')} from documents
+    where ${whereWith(part)} order by ${orderSql(conn, q, 'documents')} limit ${read + offset}) branch`;
+  const where = whereWith(parts.length === 1 ? parts[0] : undefined);
   const query =
-    offset < DEFERRED_JOIN_FROM
+    parts.length > 1
       ? sql<PageRow>`
+          select ${columns('page')} from (${sql.join(parts.map(branch), sql` union all `)}) page
+          order by ${orderSql(conn, q, 'page')} limit ${read} offset ${offset}`
+      : offset < DEFERRED_JOIN_FROM
+        ? sql<PageRow>`
           select ${columns('documents')} from documents
           where ${where} order by ${orderSql(conn, q, 'documents')} limit ${read} offset ${offset}`
-      : sql<PageRow>`
+        : sql<PageRow>`
           select ${columns('d')}
           from (select documents.seq from documents where ${where} order by ${orderSql(conn, q, 'documents')} limit ${read} offset ${offset}) page
           join documents d on d.seq = page.seq
