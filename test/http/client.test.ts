@@ -163,7 +163,7 @@ describe('documents', () => {
 
       const second = await q.limit(1).offset(1).page();
       expect(second.data.map((d) => d.title)).toEqual(['Quartz delta']);
-      expect(second.meta).toEqual({ total: 3, limit: 1, offset: 1 });
+      expect(second.meta).toEqual({ total: 3, limit: 1, offset: 1, nextCursor: expect.any(String) });
 
       const ascending = await admin.documents<Post>('post').query().where('tags', TAG).orderBy('title').all();
       expect(ascending.map((d) => d.title)).toEqual(['Quartz alpha', 'Quartz beta', 'Quartz delta', 'Quartz epsilon', 'Quartz gamma']);

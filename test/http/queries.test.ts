@@ -150,13 +150,13 @@ describe('order, paging, fields, search', () => {
   it('limit, offset and meta', async () => {
     const res = await t.request({ method: 'GET', url: '/api/documents/post?limit=2&offset=1&orderBy=_createdAt&order=asc', token: admin });
     expect(res.json().data.map((d: { title: string }) => d.title)).toEqual(['Beta', 'Gamma']);
-    expect(res.json().meta).toEqual({ total: 4, limit: 2, offset: 1 });
+    expect(res.json().meta).toEqual({ total: 4, limit: 2, offset: 1, nextCursor: expect.any(String) });
     const clamped = await t.request({ method: 'GET', url: '/api/documents/post?limit=1000', token: admin });
     expect(clamped.json().meta.limit).toBe(100);
     const beyond = await t.request({ method: 'GET', url: '/api/documents/post?offset=50', token: admin });
-    expect(beyond.json()).toEqual({ data: [], meta: { total: 4, limit: 20, offset: 50 } });
+    expect(beyond.json()).toEqual({ data: [], meta: { total: 4, limit: 20, offset: 50, nextCursor: null } });
     const defaults = await t.request({ method: 'GET', url: '/api/documents/post', token: admin });
-    expect(defaults.json().meta).toEqual({ total: 4, limit: 20, offset: 0 });
+    expect(defaults.json().meta).toEqual({ total: 4, limit: 20, offset: 0, nextCursor: null });
   });
 
   it('fields returns only those fields plus the system fields', async () => {

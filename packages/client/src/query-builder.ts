@@ -22,9 +22,11 @@ export interface DocumentListQuery<T extends object = Record<string, unknown>> {
   fields?: readonly string[];
   limit?: number;
   offset?: number;
+  /** A `meta.nextCursor`: the page right after the row it names (not with `offset`). */
+  after?: string;
 }
 
-/** The query string of a list request: `filter[field][op]=value`, `orderBy`, `order`, `expand`, `fields`, `search`, `limit`, `offset`. */
+/** The query string of a list request: `filter[field][op]=value`, `orderBy`, `order`, `expand`, `fields`, `search`, `limit`, `offset`, `after`. */
 export function listQueryParams<T extends object>(query: DocumentListQuery<T>): URLSearchParams {
   const params = new URLSearchParams();
   for (const [field, filter] of Object.entries(query.filter ?? {}) as Array<[string, FieldFilter | undefined]>) {
@@ -44,6 +46,7 @@ export function listQueryParams<T extends object>(query: DocumentListQuery<T>): 
   if (query.order !== undefined) params.set('order', query.order);
   if (query.limit !== undefined) params.set('limit', String(query.limit));
   if (query.offset !== undefined) params.set('offset', String(query.offset));
+  if (query.after !== undefined) params.set('after', query.after);
   return params;
 }
 
@@ -75,8 +78,9 @@ const ITERATION_PAGE_SIZE = 100;
 /**
  * An immutable list query: each step returns a new query, so a base query can be shared and
  * narrowed. `page()` fetches one page; iterating (`for await`, `all()`) walks every matching
- * document page by page from `offset`, with `limit` as the page size (100 when unset). Offset
- * paging sees documents written meanwhile shift between pages, as any offset list does.
+ * document page by page, with `limit` as the page size (100 when unset): the first page from
+ * `offset` (or `after`), each next one `after` the previous page's `meta.nextCursor`, so
+ * documents written meanwhile neither repeat nor push others out of the walk.
  */
 export class DocumentQuery<T extends object = Record<string, unknown>> implements AsyncIterable<VellumDocument<T>> {
   constructor(
@@ -128,7 +132,12 @@ export class DocumentQuery<T extends object = Record<string, unknown>> implement
     return this.with({ offset });
   }
 
-  /** One page: `{data, meta: {total, limit, offset}}`. */
+  /** Start right after the row a `meta.nextCursor` names (same filters and order as its page). */
+  after(cursor: string): DocumentQuery<T> {
+    return this.with({ after: cursor });
+  }
+
+  /** One page: `{data, meta: {total, limit, offset, nextCursor}}`. */
   page(): Promise<ListResult<VellumDocument<T>>> {
     return this.load(this.query);
   }
@@ -148,12 +157,20 @@ export class DocumentQuery<T extends object = Record<string, unknown>> implement
   async *[Symbol.asyncIterator](): AsyncIterator<VellumDocument<T>> {
     const limit = this.query.limit ?? ITERATION_PAGE_SIZE;
     if (limit <= 0) return;
+    let page: DocumentListQuery<T> = { ...this.query, limit };
     let offset = this.query.offset ?? 0;
     for (;;) {
-      const { data, meta } = await this.load({ ...this.query, limit, offset });
+      const { data, meta } = await this.load(page);
       yield* data;
+      if (meta.nextCursor === null) return;
+      if (typeof meta.nextCursor === 'string') {
+        page = { ...this.query, limit, offset: undefined, after: meta.nextCursor };
+        continue;
+      }
+      // A server without cursors: walk by offset until the total.
       offset += data.length;
       if (data.length === 0 || offset >= meta.total) return;
+      page = { ...this.query, limit, offset };
     }
   }
 

@@ -1,16 +1,22 @@
 import type { FieldType } from '../../config/types.js';
 import { errors } from '../../errors.js';
 import type { Condition, FilterOp, JsonScalar, Operand } from '../../storage/document-filter-sql.js';
+import { orderMayBeNull, type PageAnchor } from '../../storage/list-documents-query.js';
 import { parsePaging } from '../shared/paging.js';
 import { resolveFieldPath } from '../schemas/field-paths.js';
 import type { CompiledSchema } from '../schemas/schema-registry.js';
 import { systemField } from './system-fields.js';
 import { searchWords } from './search-text.js';
 import { badParam as bad, filterValue, type FilterTarget } from './filter-value.js';
+import { decodeCursor } from './list-cursor.js';
 
 export interface ParsedListQuery {
   conditions: Condition[];
   order: { operand: Operand; direction: 'asc' | 'desc' };
+  /** The field ordered by, as asked (`_createdAt` when absent): cursors name it. */
+  orderBy: string;
+  /** `after=<cursor>`: the page starts right after `anchor` (undefined: at the start). */
+  after?: { anchor: PageAnchor | undefined };
   limit: number;
   offset: number;
   expand?: string;
@@ -21,7 +27,7 @@ export interface ParsedListQuery {
 
 const OPS = new Set<FilterOp>(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains', 'startsWith', 'exists']);
 const FILTER_KEY = /^filter\[([^[\]]+)\](?:\[([^[\]]+)\])?$/;
-const KNOWN = new Set(['limit', 'offset', 'orderBy', 'order', 'expand', 'search', 'fields']);
+const KNOWN = new Set(['limit', 'offset', 'orderBy', 'order', 'expand', 'search', 'fields', 'after']);
 const STRING_TYPES = new Set<FieldType>([
   'string',
   'text',
@@ -61,12 +67,20 @@ export function parseListQuery(schema: CompiledSchema, query: Record<string, unk
   const orderBy = (query.orderBy as string | undefined) || '_createdAt';
   const target = resolveTarget(schema, orderBy, 'orderBy');
   if (target.array || !ORDERED_TYPES.has(target.type)) throw bad('orderBy', `cannot order by ${orderBy}`);
+  // A cursor names the position itself: an offset on top of it would have no stable meaning.
+  const cursor = query.after as string | undefined;
+  if (cursor && offset !== 0) throw bad('after', 'cannot be combined with offset');
+  const after = cursor
+    ? { anchor: decodeCursor(cursor, { orderBy, direction: order }, { ...target, nullable: orderMayBeNull(target.operand) }) }
+    : undefined;
 
   const search = query.search as string | undefined;
   const words = search ? searchWords(search) : undefined;
   return {
     conditions,
     order: { operand: target.operand, direction: order },
+    orderBy,
+    after,
     limit,
     offset,
     expand: (query.expand as string | undefined) || undefined,

@@ -9,6 +9,7 @@ import {
 } from '../../storage/list-documents-query.js';
 import { ANCHOR_STEP, type ListCacheEntry } from './list-cache.js';
 import { listTotal } from './list-total.js';
+import { encodeCursor } from './list-cursor.js';
 import { denyRead, readScope, type DocumentAccessMode } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
@@ -19,8 +20,11 @@ import { schemaOr404 } from './schema-or-404.js';
 
 export interface ListResult {
   data: ApiDocument[];
-  /** `totalExact: false` only when `total` is a lower bound (docs/api.md, "Totals"). */
-  meta: { total: number; limit: number; offset: number; totalExact?: false };
+  /**
+   * `nextCursor`: `after` for the next page, null on the last (docs/api.md, "Cursor pagination");
+   * `totalExact: false` only when `total` is a lower bound (docs/api.md, "Totals").
+   */
+  meta: { total: number; limit: number; offset: number; nextCursor: string | null; totalExact?: false };
 }
 
 /** `GET /documents/:type` and `GET /collections/:type`. */
@@ -39,11 +43,15 @@ export async function listDocuments(
   // 3. One page and the total (both helped by the list cache), then expansion one level per query.
   const listQuery: ListQuery = { type: schema.name, statuses: scope === 'published' ? ['published'] : undefined, ...q };
   const cached = svc.listCache.entry(cacheKey(listQuery), svc.changes.typeVersion(schema.name));
-  const [rows, { total, exact }] = await Promise.all([pageRows(svc, listQuery, cached.anchors), sharedTotal(svc, listQuery, cached)]);
-  const data = rows.map(toApiDocument);
+  const [page, { total, exact }] = await Promise.all([
+    q.after ? listRows(svc.database, listQuery, q.after.anchor) : pageRows(svc, listQuery, cached.anchors),
+    sharedTotal(svc, listQuery, cached),
+  ]);
+  const data = page.rows.map(toApiDocument);
+  const nextCursor = page.more ? encodeCursor({ orderBy: q.orderBy, direction: q.order.direction }, page.end) : null;
   await expandDocuments(svc, actor, input.mode, data, expand);
   const fields = fieldsWithExpanded(q.fields, expand);
-  const meta = { total, limit: q.limit, offset: q.offset, ...(exact ? {} : { totalExact: false as const }) };
+  const meta = { total, limit: q.limit, offset: q.offset, nextCursor, ...(exact ? {} : { totalExact: false as const }) };
   return { data: data.map((d) => projectFields(d, fields)), meta };
 }
 

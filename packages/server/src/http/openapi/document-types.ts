@@ -52,6 +52,7 @@ export function addDocumentTypes(doc: Record<string, unknown>, svc: Services): R
       total: { type: 'integer' },
       limit: { type: 'integer' },
       offset: { type: 'integer' },
+      nextCursor: { type: ['string', 'null'], description: 'Send as `after` for the next page; null on the last page' },
       totalExact: { type: 'boolean', enum: [false], description: 'Present only when `total` is a lower bound (docs/api.md, "Totals")' },
     },
   };
