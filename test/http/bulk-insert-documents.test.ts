@@ -94,7 +94,8 @@ describe('bulk insert', () => {
   it('lists, filters (an indexed field too), searches and expands bulk documents over several batches', async () => {
     const before = await total();
     const n = BULK_BATCH_SIZE + 5;
-    expect(await bulk(Array.from({ length: n }, (_, i) => body(i)))).toEqual({ inserted: n });
+    const { inserted, ids } = await bulk(Array.from({ length: n }, (_, i) => body(i)));
+    expect([inserted, ids.length, new Set(ids).size]).toEqual([n, n, n]);
     expect(await total()).toBe(before + n);
 
     const priced = await get('/api/documents/post?filter[price]=7&limit=100');
@@ -112,7 +113,8 @@ describe('bulk insert', () => {
 
     const page = await get('/api/documents/post?filter[slug]=bulk-post-3&expand=author');
     expect(page.data[0].author).toMatchObject({ _id: authors[1], name: 'Grace' });
-    const one = await get(`/api/documents/post/${page.data[0]._id}`);
+    expect(page.data[0]._id).toBe(ids[3]);
+    const one = await get(`/api/documents/post/${ids[3]}`);
     expect(one.data).toMatchObject({
       title: 'Bulk post 3',
       _rev: 1,

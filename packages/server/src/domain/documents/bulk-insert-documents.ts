@@ -16,7 +16,7 @@ import { DATETIME, ID_PATTERN, validateDocument, type FoundMedia, type FoundRefe
 import { mediaProblems } from './write-checks.js';
 
 /** Documents written per transaction: large enough that statements, not commits, are the cost. */
-export const BULK_BATCH_SIZE = 1000;
+export const BULK_BATCH_SIZE = 2000;
 /** Validation details reported at most: a bad import should not produce a million-line error. */
 const MAX_DETAILS = 50;
 
@@ -49,8 +49,10 @@ interface Prepared extends BulkDocument {
  * Unlike a create, nothing is generated: each document brings its own slugs. And no change events
  * are recorded: no webhook deliveries are queued and the realtime stream hears nothing. A bulk
  * load is not a million edits, and subscribers that want the result re-read the type.
+ *
+ * Answers the number written and the documents' ids, in input order.
  */
-export async function bulkInsertDocuments(svc: Services, input: BulkInsertInput): Promise<{ inserted: number }> {
+export async function bulkInsertDocuments(svc: Services, input: BulkInsertInput): Promise<{ inserted: number; ids: string[] }> {
   // 1. Type (a singleton has one document, never a batch) and the actor's write permission.
   const schema = schemaOr404(svc, input.type);
   if (schema.singleton) throw errors.invalidInput(`${schema.name} is a singleton: create its document on its own`);
@@ -83,7 +85,7 @@ export async function bulkInsertDocuments(svc: Services, input: BulkInsertInput)
     });
     svc.changes.bump(schema.name);
   }
-  return { inserted: prepared.length };
+  return { inserted: prepared.length, ids: prepared.map((item) => item.doc.id) };
 }
 
 const notWritten = (start: number, why: string) =>
