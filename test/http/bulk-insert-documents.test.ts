@@ -187,6 +187,16 @@ describe('a bad document in a batch', () => {
     expect((await get('/api/documents/post?filter[slug]=good-5')).data).toEqual([]);
   });
 
+  it('a failing batch leaves the batches before it written, and says so', async () => {
+    const before = await total();
+    const documents = [good(13), good(14), good(15), { ...good(16), slug: 'bulk-post-2' }];
+    const err = await failure(() => bulkInsertDocuments(t.app.services, { type: 'post', documents, actor, batchSize: 2 }));
+    expect(err.code).toBe('CONFLICT');
+    expect(err.message).toMatch(/batch from document 2 was not written .*the 2 document\(s\) before it were/);
+    expect(await total()).toBe(before + 2);
+    expect((await get('/api/documents/post?filter[slug][in]=good-13,good-14,good-15&limit=0')).meta.total).toBe(2);
+  });
+
   it('a reference to a missing document or one of the wrong type: 422, nothing written', async () => {
     const before = await total();
     const [company] = (await get('/api/documents/company?limit=1')).data;

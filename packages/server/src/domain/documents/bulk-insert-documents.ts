@@ -15,8 +15,14 @@ import { sideRows } from './side-rows.js';
 import { DATETIME, ID_PATTERN, validateDocument, type FoundMedia, type FoundReference } from './validate-document.js';
 import { mediaProblems } from './write-checks.js';
 
-/** Documents written per transaction: large enough that statements, not commits, are the cost. */
-export const BULK_BATCH_SIZE = 2000;
+/**
+ * Documents written per transaction by default: statements, not commits, are most of the cost,
+ * and SQLite's one writer is not held for long (about a tenth of a second), so a bulk insert
+ * beside a serving node delays its writes only a little. Loads into an idle database may ask for
+ * larger batches (fewer commits, each page written fewer times).
+ */
+export const BULK_BATCH_SIZE = 1000;
+const MAX_BATCH_SIZE = 10_000;
 /** Validation details reported at most: a bad import should not produce a million-line error. */
 const MAX_DETAILS = 50;
 
@@ -28,6 +34,8 @@ export interface BulkInsertInput {
    * `_updatedAt`: imported content keeps its dates.
    */
   documents: readonly unknown[];
+  /** Documents per transaction, 1 to 10 000; BULK_BATCH_SIZE by default. */
+  batchSize?: number;
   /** Recorded as `_createdBy`/`_updatedBy` and checked for the write (and publish) permission as a create is; none records null. */
   actor?: Principal;
 }
@@ -41,8 +49,8 @@ interface Prepared extends BulkDocument {
 
 /**
  * Writes many new documents of one type at once (imports, the benchmark's seeding): the stored
- * rows are those `createDocument` would store, written by set-based statements in batches of
- * BULK_BATCH_SIZE, one transaction each. Every document of the call is validated before any is
+ * rows are those `createDocument` would store, written by set-based statements in batches (`batchSize`),
+ * one transaction each. Every document of the call is validated before any is
  * written; a batch whose references, media or unique values fail is not written at all (the
  * batches before it are, and the error says how many documents that is).
  *
@@ -58,6 +66,10 @@ export async function bulkInsertDocuments(svc: Services, input: BulkInsertInput)
   if (schema.singleton) throw errors.invalidInput(`${schema.name} is a singleton: create its document on its own`);
   if (input.actor) requireSchemaAction(input.actor, schema.name, 'write');
   const by = input.actor ? actorId(input.actor) : null;
+  const batchSize = input.batchSize ?? BULK_BATCH_SIZE;
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
+    throw errors.invalidInput(`batchSize must be a whole number from 1 to ${MAX_BATCH_SIZE}`);
+  }
 
   // 2. Every document validated as a create validates it, before anything is written.
   const now = svc.now().toISOString();
@@ -75,8 +87,8 @@ export async function bulkInsertDocuments(svc: Services, input: BulkInsertInput)
 
   // 4. Batch by batch: references and media checked for the whole batch in one query each, then
   //    the rows. Caches of the type drop after each commit, as after a create.
-  for (let start = 0; start < prepared.length; start += BULK_BATCH_SIZE) {
-    const batch = prepared.slice(start, start + BULK_BATCH_SIZE);
+  for (let start = 0; start < prepared.length; start += batchSize) {
+    const batch = prepared.slice(start, start + batchSize);
     await inTransaction(svc.database, async (conn) => {
       const problems = [...(await referenceProblems(conn, schema, batch)), ...(await mediaProblemsOf(conn, batch))];
       if (problems.length > 0)
