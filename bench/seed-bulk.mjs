@@ -11,6 +11,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CHUNK = 10_000;
 /** Documents per transaction: the database is idle while it is seeded, so fewer, larger commits. */
 const BATCH = 5_000;
+const IN_FLIGHT = 3;
 /** Seconds between two seeded posts' `_createdAt`: a million posts span about twelve days. */
 const SPACING_S = 1;
 
@@ -48,8 +49,9 @@ export async function seedBulk({ configFile, env, n, authorIds, adminId, log }) 
       log(`bulk-seeded ${done}/${n} posts (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   };
   try {
-    // Two calls in flight: while the database writes one chunk, this process validates the next
-    // (on SQLite, whose one connection runs in this thread, they simply take turns).
+    // Calls in flight: while the database writes one or two chunks (PostgreSQL runs each
+    // transaction in a process of its own), this process validates the next. On SQLite, whose one
+    // connection runs in this thread, they simply take turns.
     let next = 0;
     const worker = async () => {
       while (next < n) {
@@ -58,7 +60,7 @@ export async function seedBulk({ configFile, env, n, authorIds, adminId, log }) 
         await seedChunk(from);
       }
     };
-    await Promise.all([worker(), worker()]);
+    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   } finally {
     await app.close();
   }
