@@ -171,8 +171,12 @@ export interface VellumConfig {
     mfa: { trustedDeviceDays: number };
     captcha?: { provider: 'turnstile' | 'hcaptcha' | 'recaptcha'; secret: string; verifyUrl: string };
   };
-  /** `responseCache`: keep rendered document reads until the next write (on by default). */
-  documents: { publicRead: boolean; responseCache: boolean };
+  /**
+   * `responseCache`: keep rendered document reads until the next write (on by default).
+   * `countLimit`: a list whose filter has no maintained count counts at most this many matches;
+   * past it `meta.total` is a lower bound (docs/api.md, "Totals").
+   */
+  documents: { publicRead: boolean; responseCache: boolean; countLimit: number };
   /** `public`: `GET /openapi.json` and `/docs` answer anyone (the default); false: they need `studio:access`. */
   openapi: { public: boolean };
   schemas: SchemaDef[];

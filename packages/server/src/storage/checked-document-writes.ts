@@ -47,15 +47,7 @@ export async function insertDocumentChecked(
   const refGuards = JSON.stringify(guards.references);
   const mediaGuards = JSON.stringify(guards.media);
   if (database.dialect.dataModifyingCtes) {
-    const params = [
-      ...row,
-      side.searchText,
-      refGuards,
-      mediaGuards,
-      JSON.stringify(side.refs),
-      JSON.stringify(side.media),
-      JSON.stringify(outbox),
-    ];
+    const params = [...row, ...sideParams(side, refGuards, mediaGuards, outbox)];
     const result = await database.db.executeQuery(CompiledQuery.raw(POSTGRES_INSERT, params));
     return result.rows.length === 1;
   }
@@ -101,12 +93,7 @@ export async function updateDocumentChecked(
         doc.updatedAt,
         doc.updatedBy,
         database.dialect.encodeData(doc.data),
-        side.searchText,
-        refGuards,
-        mediaGuards,
-        JSON.stringify(side.refs),
-        JSON.stringify(side.media),
-        JSON.stringify(outbox),
+        ...sideParams(side, refGuards, mediaGuards, outbox),
       ];
       return (await database.db.executeQuery(CompiledQuery.raw(POSTGRES_UPDATE, params))).rows.length === 1;
     }
@@ -124,6 +111,14 @@ export async function updateDocumentChecked(
     if (database.dialect.isUniqueViolation(err)) return false;
     throw err;
   }
+}
+
+/**
+ * The parameters both PostgreSQL statements end with, in the order their SQL numbers them:
+ * search text, the two guard lists, references, media uses and the outbox rows.
+ */
+function sideParams(side: SideRows, refGuards: string, mediaGuards: string, outbox: readonly OutboxRow[]): unknown[] {
+  return [side.searchText, refGuards, mediaGuards, JSON.stringify(side.refs), JSON.stringify(side.media), JSON.stringify(outbox)];
 }
 
 /** True when every reference guard (JSON `[{id, types}]`) and media guard (JSON `[id]`) holds. */

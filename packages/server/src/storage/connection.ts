@@ -1,11 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from './tables.js';
 import type { Dialect } from './dialects/dialect.js';
+import type { SqliteReadWorker } from './sqlite-read-worker.js';
 
 /** What every store function takes: a query executor (the pool or an open transaction) and the dialect. */
 export interface Conn {
   db: Kysely<Tables>;
   dialect: Dialect;
+  /**
+   * SQLite only, and only on the opened database (never on a transaction's Conn): a worker thread
+   * with its own read-only connection for reads that may be slow (see `readRows`).
+   */
+  slowReads?: SqliteReadWorker;
 }
 
 /**

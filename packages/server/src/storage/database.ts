@@ -1,22 +1,25 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteStatement } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type { DatabaseConfig } from '../config/types.js';
 import { DATABASE_DEFAULTS } from '../config/database-section.js';
 import type { Tables } from './tables.js';
 import type { Dialect } from './dialects/dialect.js';
 import { sqliteDialect } from './dialects/sqlite.js';
 import { postgresDialect } from './dialects/postgres.js';
-import { databaseUnavailable, isSqliteBusy } from './database-unavailable.js';
+import { sqliteKyselyDialect } from './sqlite-driver.js';
 import { openPostgresPool } from './postgres-pool.js';
 import { WriteBatcher } from './write-batcher.js';
+import { SqliteReadWorker } from './sqlite-read-worker.js';
 
 export interface Database {
   db: Kysely<Tables>;
   dialect: Dialect;
-  /** Group commit for the one SQLite connection; PostgreSQL runs transactions side by side instead. */
+  /** Group commit for the one SQLite writer connection; PostgreSQL runs transactions side by side instead. */
   batcher?: WriteBatcher;
+  /** SQLite: the worker thread for reads that may be slow (see `readRows`). */
+  slowReads?: SqliteReadWorker;
   close(): Promise<void>;
 }
 
@@ -39,61 +42,29 @@ export async function openDatabase(url: string, settings: Partial<Omit<DatabaseC
 
 function openSqlite(path: string, busyTimeoutMs: number): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const raw = new BetterSqlite3(path);
-  raw.pragma('journal_mode = WAL');
+  const writer = new BetterSqlite3(path);
+  writer.pragma('journal_mode = WAL');
   // A write that finds another process holding the lock waits this long, then answers 503.
-  raw.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-  raw.pragma('foreign_keys = ON');
+  writer.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  writer.pragma('foreign_keys = ON');
   // WAL + NORMAL stays consistent after a crash; it can only lose the last transactions on power loss.
-  raw.pragma('synchronous = NORMAL');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
-  return { db, dialect: sqliteDialect, batcher: new WriteBatcher(db, sqliteDialect), close: () => db.destroy() };
-}
-
-/**
- * Kysely prepares every query anew; preparing costs more than running a small indexed query, so
- * statements are kept by SQL text. Queries are parameterised, so the set of texts stays small.
- * SQLITE_BUSY / SQLITE_LOCKED (another process held the lock past `busy_timeout`) become the 503
- * of `databaseUnavailable` where they arise.
- */
-function withStatementCache(raw: BetterSqlite3.Database) {
-  const cache = new Map<string, SqliteStatement>();
-  return {
-    close: () => raw.close(),
-    prepare: (sqlText: string) => {
-      let stmt = cache.get(sqlText);
-      if (!stmt) {
-        stmt = busyGuarded(sqliteGuard(() => raw.prepare(sqlText)));
-        if (cache.size >= 1000) cache.delete(cache.keys().next().value as string);
-        cache.set(sqlText, stmt);
-      }
-      return stmt;
-    },
-  };
-}
-
-function sqliteGuard<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (err) {
-    throw isSqliteBusy(err) ? databaseUnavailable(err, 'The database is busy; try again shortly') : err;
+  writer.pragma('synchronous = NORMAL');
+  // Reads outside a transaction go to a second connection, so they never wait for the write
+  // batcher's open transaction (sqlite-driver.ts). An in-memory database cannot be shared.
+  const reader = path === ':memory:' ? undefined : new BetterSqlite3(path);
+  if (reader) {
+    reader.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+    // A write routed here by mistake fails instead of running beside the writer's lock.
+    reader.pragma('query_only = ON');
   }
-}
-
-function busyGuarded(stmt: BetterSqlite3.Statement): SqliteStatement {
-  return {
-    reader: stmt.reader,
-    all: (params) => sqliteGuard(() => stmt.all(params)),
-    run: (params) => sqliteGuard(() => stmt.run(params)),
-    *iterate(params) {
-      const rows = sqliteGuard(() => stmt.iterate(params));
-      while (true) {
-        const next = sqliteGuard(() => rows.next());
-        if (next.done) return;
-        yield next.value;
-      }
-    },
+  const db = new Kysely<Tables>({ dialect: sqliteKyselyDialect(writer, reader) });
+  // Reads that may be slow run on a thread of their own (read-rows.ts), with a third connection.
+  const slowReads = path === ':memory:' ? undefined : new SqliteReadWorker(path, busyTimeoutMs);
+  const close = async () => {
+    await slowReads?.close();
+    await db.destroy();
   };
+  return { db, dialect: sqliteDialect, batcher: new WriteBatcher(db, sqliteDialect), slowReads, close };
 }
 
 async function openPostgres(config: DatabaseConfig): Promise<Database> {

@@ -3,6 +3,7 @@ import type { Conn } from './connection.js';
 import type { JsonScalar } from './dialects/dialect.js';
 import { conditionSql, operandSql, type Condition, type Operand } from './document-filter-sql.js';
 import { DOCUMENT_COLUMNS, toStoredDocument, type DocumentRow, type StoredDocument } from './document-rows.js';
+import { readRows } from './read-rows.js';
 
 export interface ListQuery {
   type: string;
@@ -51,6 +52,16 @@ export function anchorable(q: ListQuery): boolean {
 const DEFERRED_JOIN_FROM = 200;
 
 /**
+ * Whether a list's SQL can take long whatever the indexes hold: a search, a JSON order, any filter
+ * but status (the system indexes serve type, status and the time orders), or skipping many rows.
+ * Such reads go where they cannot hold the event loop (`readRows`).
+ */
+function maySlow(q: ListQuery): boolean {
+  const statusOnly = q.conditions.every((c) => 'column' in c.operand && c.operand.column === 'status');
+  return q.searchWords !== undefined || 'json' in q.order.operand || !statusOnly || q.offset >= DEFERRED_JOIN_FROM;
+}
+
+/**
  * One page of documents. For deep offsets the page is chosen on the indexes alone (a "deferred
  * join": only `seq` is read while skipping rows), then the full rows of that page are fetched.
  * With an anchor the page starts right after that row, so only the rows past it are skipped.
@@ -58,29 +69,38 @@ const DEFERRED_JOIN_FROM = 200;
 export async function listDocuments(conn: Conn, q: ListQuery, after?: PageAnchor): Promise<StoredDocument[]> {
   const where = after ? sql`${whereSql(conn, q)} and ${afterAnchorSql(conn, q, after)}` : whereSql(conn, q);
   const columns = (table: string) => sql.raw(DOCUMENT_COLUMNS.map((c) => `${table}.${c}`).join(', '));
-  const result =
+  const query =
     q.offset < DEFERRED_JOIN_FROM
-      ? await sql<DocumentRow>`
+      ? sql<DocumentRow>`
           select ${columns('documents')} from documents
-          where ${where} order by ${orderSql(conn, q, 'documents')} limit ${q.limit} offset ${q.offset}`.execute(conn.db)
-      : await sql<DocumentRow>`
+          where ${where} order by ${orderSql(conn, q, 'documents')} limit ${q.limit} offset ${q.offset}`
+      : sql<DocumentRow>`
           select ${columns('d')}
           from (select documents.seq from documents where ${where} order by ${orderSql(conn, q, 'documents')} limit ${q.limit} offset ${q.offset}) page
           join documents d on d.seq = page.seq
-          order by ${orderSql(conn, q, 'd')}`.execute(conn.db);
-  return result.rows.map((r) => toStoredDocument(conn, r));
+          order by ${orderSql(conn, q, 'd')}`;
+  const rows = await readRows(conn, query, maySlow(q));
+  return rows.map((r) => toStoredDocument(conn, r));
 }
 
 /** The sort key of the row at `position` (0-based), or undefined past the end or on an absent value. */
 export async function findPageAnchor(conn: Conn, q: ListQuery, position: number): Promise<PageAnchor | undefined> {
-  const result = await sql<{ v: JsonScalar | null; seq: number | string }>`
+  const query = sql<{ v: JsonScalar | null; seq: number | string }>`
     select ${operandSql(conn, q.order.operand, 'documents')} as v, documents.seq as seq from documents
-    where ${whereSql(conn, q)} order by ${orderSql(conn, q, 'documents')} limit 1 offset ${position}`.execute(conn.db);
-  const row = result.rows[0];
+    where ${whereSql(conn, q)} order by ${orderSql(conn, q, 'documents')} limit 1 offset ${position}`;
+  // Skips `position` index entries (a thousand or more): never on the event loop's thread.
+  const [row] = await readRows(conn, query, true);
   return row && row.v !== null && row.v !== undefined ? { value: row.v, seq: Number(row.seq) } : undefined;
 }
 
-export async function countDocuments(conn: Conn, q: ListQuery): Promise<number> {
-  const result = await sql<{ n: number | string }>`select count(*) as n from documents where ${whereSql(conn, q)}`.execute(conn.db);
-  return Number(result.rows[0]?.n ?? 0);
+/**
+ * How many rows match, counting no further than `limit + 1`: the answer is exact when it is at
+ * most `limit`, and only says "more than `limit`" otherwise. The matching rows are read through
+ * whatever index serves the filter, so the cost is bounded by `limit`, not by the table.
+ */
+export async function countDocumentsUpTo(conn: Conn, q: ListQuery, limit: number): Promise<number> {
+  const query = sql<{ n: number | string }>`
+    select count(*) as n from (select 1 from documents where ${whereSql(conn, q)} limit ${limit + 1}) matching`;
+  const [row] = await readRows(conn, query, true);
+  return Number(row?.n ?? 0);
 }

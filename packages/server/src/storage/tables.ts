@@ -29,6 +29,14 @@ export interface DocumentRevisionsTable {
   updated_by: string | null;
 }
 
+/** How many documents of a type are in a status: `n` summed over the shards (migration 014). */
+export interface DocumentCountsTable {
+  type: string;
+  status: string;
+  shard: number;
+  n: number | string;
+}
+
 export interface DocumentRefsTable {
   source_id: string;
   target_id: string;
@@ -240,6 +248,7 @@ export interface Tables {
   documents: DocumentsTable;
   document_revisions: DocumentRevisionsTable;
   document_refs: DocumentRefsTable;
+  document_counts: DocumentCountsTable;
   users: UsersTable;
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;

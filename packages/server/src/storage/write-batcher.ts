@@ -13,7 +13,7 @@ interface Job {
 const MAX_BATCH = 32;
 
 /**
- * Group commit for SQLite: its one connection runs transactions one after another anyway, and a
+ * Group commit for SQLite: its one writer connection runs transactions one after another anyway, and a
  * commit costs more than most writes, so the transactions that queue up while one batch runs are
  * run together in the next: one BEGIN … COMMIT, each write in its own SAVEPOINT. A write that
  * fails rolls back to its savepoint and fails alone; its neighbours go on. Every caller hears of

@@ -11,3 +11,17 @@ export function FormDialog(props: {
 }) {
   return <DialogFrame wide {...props} />;
 }
+
+/** The footer of a form in a `FormDialog`: Cancel, then the submit button (disabled while the form is busy). */
+export function FormDialogActions({ submitLabel, busy, onCancel }: { submitLabel: string; busy: boolean; onCancel(): void }) {
+  return (
+    <div className="row dialog-actions">
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" className="primary" disabled={busy}>
+        {submitLabel}
+      </button>
+    </div>
+  );
+}

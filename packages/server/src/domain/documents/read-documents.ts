@@ -2,13 +2,13 @@ import { errors } from '../../errors.js';
 import { findDocument } from '../../storage/document-rows.js';
 import {
   anchorable,
-  countDocuments,
   findPageAnchor,
   listDocuments as listRows,
   type ListQuery,
   type PageAnchor,
 } from '../../storage/list-documents-query.js';
-import { ANCHOR_STEP } from './list-cache.js';
+import { ANCHOR_STEP, type ListCacheEntry } from './list-cache.js';
+import { listTotal } from './list-total.js';
 import { denyRead, readScope, type DocumentAccessMode } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
@@ -19,7 +19,8 @@ import { schemaOr404 } from './schema-or-404.js';
 
 export interface ListResult {
   data: ApiDocument[];
-  meta: { total: number; limit: number; offset: number };
+  /** `totalExact: false` only when `total` is a lower bound (docs/api.md, "Totals"). */
+  meta: { total: number; limit: number; offset: number; totalExact?: false };
 }
 
 /** `GET /documents/:type` and `GET /collections/:type`. */
@@ -38,15 +39,25 @@ export async function listDocuments(
   // 3. One page and the total (both helped by the list cache), then expansion one level per query.
   const listQuery: ListQuery = { type: schema.name, statuses: scope === 'published' ? ['published'] : undefined, ...q };
   const cached = svc.listCache.entry(cacheKey(listQuery), svc.changes.typeVersion(schema.name));
-  const [rows, total] = await Promise.all([
-    pageRows(svc, listQuery, cached.anchors),
-    cached.total ?? countDocuments(svc.database, listQuery),
-  ]);
-  cached.total = total;
+  const [rows, { total, exact }] = await Promise.all([pageRows(svc, listQuery, cached.anchors), sharedTotal(svc, listQuery, cached)]);
   const data = rows.map(toApiDocument);
   await expandDocuments(svc, actor, input.mode, data, expand);
   const fields = fieldsWithExpanded(q.fields, expand);
-  return { data: data.map((d) => projectFields(d, fields)), meta: { total, limit: q.limit, offset: q.offset } };
+  const meta = { total, limit: q.limit, offset: q.offset, ...(exact ? {} : { totalExact: false as const }) };
+  return { data: data.map((d) => projectFields(d, fields)), meta };
+}
+
+/** The list's total, computed once per cache entry: requests arriving meanwhile wait for the same answer. */
+function sharedTotal(svc: Services, q: ListQuery, cached: ListCacheEntry) {
+  if (!cached.total) {
+    const pending = listTotal(svc, q);
+    cached.total = pending;
+    // A failed count is not kept: the next request tries again.
+    pending.catch(() => {
+      if (cached.total === pending) cached.total = undefined;
+    });
+  }
+  return cached.total;
 }
 
 /** What identifies a list apart from its page: the cache key for its total and anchors. */

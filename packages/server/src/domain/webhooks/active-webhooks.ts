@@ -22,7 +22,7 @@ export class ActiveWebhooks {
 
   /**
    * Ids of the active hooks that take `event` (for documents, of type `docType`). A stale list is
-   * read again through `conn`, which may be the caller's open transaction (SQLite has one
+   * read again through `conn`, which may be the caller's open transaction (SQLite has one writer
    * connection, which that transaction holds).
    */
   async matching(conn: Conn, event: string, docType?: string): Promise<string[]> {
@@ -44,7 +44,7 @@ export class ActiveWebhooks {
 
   private async current(conn: Conn): Promise<ActiveWebhook[]> {
     if (this.hooks && this.clock() - this.loadedAt < this.ttlMs) return this.hooks;
-    // No load is shared between callers: on SQLite a load waiting for the connection that
+    // No load is shared between callers: on SQLite a load waiting for the writer connection that
     // another caller's transaction holds would wait for ever. The list is small; a few loads at
     // once cost little. A load that started before an invalidation is used once, not kept.
     const generation = this.generation;

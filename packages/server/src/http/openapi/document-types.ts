@@ -48,7 +48,12 @@ export function addDocumentTypes(doc: Record<string, unknown>, svc: Services): R
   };
   schemas.ListMeta = {
     type: 'object',
-    properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+    properties: {
+      total: { type: 'integer' },
+      limit: { type: 'integer' },
+      offset: { type: 'integer' },
+      totalExact: { type: 'boolean', enum: [false], description: 'Present only when `total` is a lower bound (docs/api.md, "Totals")' },
+    },
   };
 
   const base = svc.config.server.basePath;

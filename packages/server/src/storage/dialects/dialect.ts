@@ -78,6 +78,8 @@ export interface Dialect {
    * tokenizer folds accents already).
    */
   migrateSearchFolding(db: Kysely<unknown>): Promise<void>;
+  /** Migration step: the triggers that keep `document_counts` exact in every write's transaction (migration 014). */
+  createDocumentCounts(db: Kysely<unknown>): Promise<void>;
 }
 
 const SEGMENT = /^[A-Za-z0-9_]+$/;

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { assertSafePath, type Dialect, type JsonScalar } from './dialect.js';
+import { createPostgresDocumentCounts } from './postgres-document-counts.js';
 
 function arrowPath(path: readonly string[], table?: string): string {
   assertSafePath(path);
@@ -84,5 +85,6 @@ export const postgresDialect: Dialect = {
     return sql<boolean>`documents.search @@ to_tsquery(${sql.lit(SEARCH_CONFIG)}, ${query})`;
   },
   migrateSearchFolding,
+  createDocumentCounts: createPostgresDocumentCounts,
   isUniqueViolation: (err) => (err as { code?: string }).code === '23505',
 };

@@ -14,6 +14,7 @@ import { emailCodes } from './010-email-codes.js';
 import { idp } from './011-idp.js';
 import { oauth2 } from './012-oauth2.js';
 import { webhooks } from './013-webhooks.js';
+import { documentCounts } from './014-document-counts.js';
 
 /** Migrations in order; names never change once released. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -31,6 +32,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '011-idp': idp(),
     '012-oauth2': oauth2(),
     '013-webhooks': webhooks(),
+    '014-document-counts': documentCounts(dialect),
   };
 }
 

@@ -5,6 +5,7 @@ import { ErrorMessage } from '../../ui/error-message';
 import { isAdmin } from '../../ui/not-allowed';
 import { useAction } from '../../ui/use-action';
 import { PermissionPicker } from './permission-picker';
+import { FormDialogActions } from '../../ui/form-dialog';
 
 export const ROLES = ['admin', 'editor', 'author', 'writer', 'viewer', 'api'];
 
@@ -102,14 +103,7 @@ export function UserForm({
         legend="Extra permissions (on top of the role's)"
       />
       <ErrorMessage error={error} />
-      <div className="row dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={busy}>
-          {label}
-        </button>
-      </div>
+      <FormDialogActions submitLabel={label} busy={busy} onCancel={onCancel} />
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { ErrorMessage } from '../../ui/error-message';
 import { useAction } from '../../ui/use-action';
 import { useSchemas } from '../documents/schema';
 import { EventPicker } from './event-picker';
+import { FormDialogActions } from '../../ui/form-dialog';
 
 const LABELS = { name: 'Name', url: 'URL', events: 'Events', types: 'Document types' };
 type Field = keyof typeof LABELS;
@@ -103,14 +104,7 @@ export function WebhookForm({
         Active (events are sent)
       </label>
       <ErrorMessage error={unplaced} />
-      <div className="row dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={busy}>
-          {webhook ? 'Save changes' : 'Create webhook'}
-        </button>
-      </div>
+      <FormDialogActions submitLabel={webhook ? 'Save changes' : 'Create webhook'} busy={busy} onCancel={onCancel} />
     </form>
   );
 }
