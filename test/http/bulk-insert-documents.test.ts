@@ -93,10 +93,13 @@ describe('bulk insert', () => {
 
   it('lists, filters (an indexed field too), searches and expands bulk documents over several batches', async () => {
     const before = await total();
+    const published = async () => (await get('/api/documents/post?filter[_status]=published&limit=0')).meta.total as number;
+    const publishedBefore = await published();
     const n = BULK_BATCH_SIZE + 5;
     const { inserted, ids } = await bulk(Array.from({ length: n }, (_, i) => body(i)));
     expect([inserted, ids.length, new Set(ids).size]).toEqual([n, n, n]);
     expect(await total()).toBe(before + n);
+    expect(await published()).toBe(publishedBefore + n);
 
     const priced = await get('/api/documents/post?filter[price]=7&limit=100');
     expect(priced.meta.total).toBe(Math.ceil((n - 7) / 50));
