@@ -140,3 +140,31 @@ export function npmStartNodeFlags() {
     )
     .filter((t) => t.startsWith('--'));
 }
+
+/**
+ * The reader of bench/eld-probe.mjs in `child` (which must run with VELLUM_ELD_FILE=`file`):
+ * `window()` signals the probe and resolves with what it measured since the previous signal,
+ * {p50_ms, p99_ms, max_ms, mean_ms}: call it when a measured window opens (to start afresh) and
+ * when it closes. Null when the probe does not answer within 5 s (no /proc, a busy server).
+ */
+export function eldReader(child, file) {
+  let seq = 0;
+  return async () => {
+    child.kill('SIGUSR2');
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline) {
+      try {
+        const stats = JSON.parse(readFileSync(file, 'utf8'));
+        if (stats.seq > seq) {
+          seq = stats.seq;
+          delete stats.seq;
+          return stats;
+        }
+      } catch {
+        /* not written yet */
+      }
+      await sleep(20);
+    }
+    return null;
+  };
+}

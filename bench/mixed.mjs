@@ -1,0 +1,169 @@
+// `--mixed`: readers beside writers (issue 14). On the uncached configuration (every read runs its
+// queries), after seeding:
+//   reads_alone      10 connections on list + expand author, 20 s
+//   reads_with_writes the same readers and 2 connections creating posts, together, 20 s
+//   filter_alone     10 connections on a filtered list, 15 s (max latency too)
+//   cold_after_write 5 times: one write, then one filtered and one plain list right after it
+// Each measured window follows a 2 s warm-up (as measure() in run.mjs does). Every line carries
+// the server's maximum RSS over the window and its event-loop delay (bench/eld-probe.mjs).
+// The end: a summary line and the issue's targets, each passed or failed (the run itself does
+// not fail on them).
+import autocannon from 'autocannon';
+import { postBody } from './setup.mjs';
+
+const READERS = 10;
+const WRITERS = 2;
+const WARMUP_S = 2;
+const MIXED_S = 20;
+const FILTER_S = 15;
+const COLD_TRIES = 5;
+const LIST_EXPAND = '/api/documents/post?limit=20&expand=author';
+// `status` is no field of the bench's posts: the document status is the system field `_status`.
+const FILTERED = '/api/documents/post?filter[_status]=published&limit=20';
+const PLAIN = '/api/documents/post?limit=20';
+
+const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/**
+ * Runs the phases on the server at `base` (`pid`, its `eld` reader and the `rss` sampler of
+ * run.mjs) and prints one JSON line per phase, the summary and the targets. `scale`: the number
+ * of seeded posts, printed with the figures (the targets apply at 1 000 000).
+ */
+export async function runMixed({ base, token, authorIds, pid, eld, rss, rssKb, dialect, scale, log }) {
+  const out = (line) => process.stdout.write(JSON.stringify({ dialect, posts: scale, ...line }) + '\n');
+  let n = 0;
+  const writes = {
+    url: base + '/api/documents/post',
+    connections: WRITERS,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ ...postBody(n, authorIds), title: `Mixed write ${n++} ${Date.now()}`, _status: 'published' }),
+        }),
+      },
+    ],
+  };
+  const reads = { url: base + LIST_EXPAND, connections: READERS };
+
+  /** Warm-up, then the measured window of every run in `runs` at once, with RSS and event-loop delay over the window. */
+  const window = async (name, seconds, runs) => {
+    log(`mixed: ${name}`);
+    await Promise.all(runs.map((opts) => autocannon({ ...opts, duration: WARMUP_S })));
+    rss.maxKb = 0;
+    rss.active = true;
+    await eld(); // starts the probe's window afresh
+    const results = await Promise.all(runs.map((opts) => autocannon({ ...opts, duration: seconds })));
+    const loop = await eld();
+    rss.active = false;
+    for (const r of results) {
+      if (r.errors || r.timeouts) log(`  ${name}: ${r.errors} connection errors, ${r.timeouts} timeouts`);
+      if (r.non2xx) log(`  ${name}: status codes ${JSON.stringify(r.statusCodeStats)}`);
+    }
+    const extra = {
+      max_rss_mb: Math.round((rss.maxKb || rssKb(pid) || 0) / 1024),
+      eld_p50_ms: loop?.p50_ms,
+      eld_p99_ms: loop?.p99_ms,
+      eld_max_ms: loop?.max_ms,
+    };
+    return { results, extra };
+  };
+  const readFigures = (r) => ({
+    reads_rps: Math.round(r.requests.average),
+    read_p50_ms: r.latency.p50,
+    read_p99_ms: r.latency.p99,
+    read_p999_ms: r.latency.p99_9,
+    read_max_ms: r.latency.max,
+    read_non2xx: r.non2xx,
+  });
+
+  const alone = await window('reads_alone', MIXED_S, [reads]);
+  const aloneLine = { scenario: 'reads_alone', ...readFigures(alone.results[0]), ...alone.extra };
+  out(aloneLine);
+
+  const mixed = await window('reads_with_writes', MIXED_S, [reads, writes]);
+  const w = mixed.results[1];
+  const mixedLine = {
+    scenario: 'reads_with_writes',
+    ...readFigures(mixed.results[0]),
+    writes_per_s: Math.round(w.requests.average),
+    write_p50_ms: w.latency.p50,
+    write_p99_ms: w.latency.p99,
+    write_non2xx: w.non2xx,
+    ...mixed.extra,
+  };
+  out(mixedLine);
+
+  const filter = await window('filter_alone', FILTER_S, [{ url: base + FILTERED, connections: READERS }]);
+  const f = filter.results[0];
+  const filterLine = {
+    scenario: 'filter_alone',
+    rps: Math.round(f.requests.average),
+    p50_ms: f.latency.p50,
+    p99_ms: f.latency.p99,
+    p999_ms: f.latency.p99_9,
+    max_ms: f.latency.max,
+    non2xx: f.non2xx,
+    ...filter.extra,
+  };
+  out(filterLine);
+
+  // The first list after a write: whatever the write left to the next read (a dropped cache, a
+  // changed count) is paid here. Timed from this process, one request at a time, nothing else running.
+  const timed = async (path, init) => {
+    const t0 = performance.now();
+    const res = await fetch(base + path, { ...init, signal: AbortSignal.timeout(30_000) });
+    await res.arrayBuffer();
+    if (res.status >= 300) throw new Error(`${path}: ${res.status}`);
+    return performance.now() - t0;
+  };
+  const cold = { filtered: [], plain: [] };
+  for (let i = 0; i < COLD_TRIES; i++) {
+    await timed('/api/documents/post', {
+      method: 'POST',
+      headers: writes.headers,
+      body: JSON.stringify({ ...postBody(n, authorIds), title: `Cold write ${n++} ${Date.now()}`, _status: 'published' }),
+    });
+    cold.filtered.push(await timed(FILTERED));
+    cold.plain.push(await timed(PLAIN));
+  }
+  const coldLine = {
+    scenario: 'cold_after_write',
+    filtered_ms: cold.filtered.map((x) => round(x, 1)),
+    plain_ms: cold.plain.map((x) => round(x, 1)),
+    max_filtered_ms: round(Math.max(...cold.filtered), 1),
+    max_plain_ms: round(Math.max(...cold.plain), 1),
+  };
+  out(coldLine);
+
+  out({
+    scenario: 'mixed_summary',
+    reads_rps_alone: aloneLine.reads_rps,
+    reads_rps_with_writers: mixedLine.reads_rps,
+    read_p50_p99_with_writers_ms: [mixedLine.read_p50_ms, mixedLine.read_p99_ms],
+    writes_per_s: mixedLine.writes_per_s,
+    filter_rps: filterLine.rps,
+    filter_p99_p999_max_ms: [filterLine.p99_ms, filterLine.p999_ms, filterLine.max_ms],
+    cold_list_max_ms: Math.max(coldLine.max_filtered_ms, coldLine.max_plain_ms),
+    eld_p99_ms_max: Math.max(...[aloneLine, mixedLine, filterLine].map((l) => l.eld_p99_ms ?? NaN)),
+    max_rss_mb: Math.max(aloneLine.max_rss_mb, mixedLine.max_rss_mb, filterLine.max_rss_mb),
+  });
+
+  // The issue's targets (stated for 1 000 000 posts; printed at every scale).
+  const eldP99 = Math.max(mixedLine.eld_p99_ms ?? Infinity, filterLine.eld_p99_ms ?? Infinity);
+  const targets = [
+    ['read p99 with writers <= 2x reads-alone p99', mixedLine.read_p99_ms, 2 * aloneLine.read_p99_ms],
+    ['reads/s with writers >= 1000', mixedLine.reads_rps, 1000, 'min'],
+    ['writes/s >= 150', mixedLine.writes_per_s, 150, 'min'],
+    ['every cold list <= 50 ms', coldLine.max_filtered_ms > coldLine.max_plain_ms ? coldLine.max_filtered_ms : coldLine.max_plain_ms, 50],
+    ['no request > 100 ms in the filtered run', filterLine.max_ms, 100],
+    ['event-loop delay p99 <= 20 ms (with writers, filtered run)', eldP99, 20],
+  ];
+  for (const [target, value, limit, kind] of targets) {
+    const pass = kind === 'min' ? value >= limit : value <= limit;
+    out({ scenario: 'target', target, value, limit, pass });
+    log(`target ${pass ? 'PASS' : 'FAIL'}: ${target} (${value} vs ${limit})`);
+  }
+}
