@@ -12,6 +12,7 @@ import { sqliteKyselyDialect } from './sqlite-driver.js';
 import { openPostgresPool } from './postgres-pool.js';
 import { WriteBatcher } from './write-batcher.js';
 import { SqliteReadWorker } from './sqlite-read-worker.js';
+import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 
 export interface Database {
   db: Kysely<Tables>;
@@ -60,8 +61,15 @@ function openSqlite(path: string, busyTimeoutMs: number): Database {
   const db = new Kysely<Tables>({ dialect: sqliteKyselyDialect(writer, reader) });
   // Reads that may be slow run on a thread of their own (read-rows.ts), with a third connection.
   const slowReads = path === ':memory:' ? undefined : new SqliteReadWorker(path, busyTimeoutMs);
+  // The log is copied into the database file on a thread of its own, not inside a request's COMMIT.
+  let checkpointer: SqliteCheckpointer | undefined;
+  if (path !== ':memory:') {
+    checkpointer = new SqliteCheckpointer(path, () => writer.pragma('wal_autocheckpoint = 1000'));
+    writer.pragma('wal_autocheckpoint = 0');
+  }
   const close = async () => {
     await slowReads?.close();
+    await checkpointer?.close();
     await db.destroy();
   };
   return { db, dialect: sqliteDialect, batcher: new WriteBatcher(db, sqliteDialect), slowReads, close };
