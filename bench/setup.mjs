@@ -8,17 +8,9 @@ export const PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/test';
 export const ADMIN = { username: 'admin', password: 'bench-password-1', email: 'admin@example.com' };
 
 /** One statement on the maintenance database (create/drop the throwaway bench database). */
-export async function pgAdmin(statement) {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+export const pgAdmin = (statement) => pgQuery(PG_ADMIN_URL, statement);
 
-/** One statement on the benchmark's own database (not the admin one). */
+/** One statement on the database at `url` (the benchmark's own, or the maintenance one). */
 export async function pgQuery(url, statement) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();

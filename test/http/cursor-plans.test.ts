@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
 import { dialect } from '../helpers/database.js';
-import { openPlanReader, type Plan, type PlanReader } from '../helpers/explain-plan.js';
+import type { Plan, PlanReader } from '../helpers/explain-plan.js';
 import { spyQueries } from '../helpers/query-spy.js';
-import { seedDocumentsBySql } from '../helpers/seed-documents-by-sql.js';
+import { useSeededPlanApp } from '../helpers/use-seeded-plan-app.js';
 
 /**
  * A page after a cursor (docs/api.md, "Cursor pagination") starts at its position on the order's
@@ -30,17 +30,7 @@ let t: TestApp;
 let admin: string;
 let plans: PlanReader;
 
-beforeAll(async () => {
-  t = await startTestApp({ schemas: SCHEMAS });
-  await seedDocumentsBySql(dialect, t.db.url, POSTS); // every 50th post has no price
-  admin = await t.login(ADMIN.username, ADMIN.password);
-  plans = await openPlanReader(dialect, t.db.url);
-}, 300_000);
-
-afterAll(async () => {
-  await plans?.close();
-  await t?.close();
-});
+useSeededPlanApp(SCHEMAS, POSTS, (app, token, reader) => ((t = app), (admin = token), (plans = reader)));
 
 async function get(url: string) {
   const res = await t.request({ method: 'GET', url, token: admin });

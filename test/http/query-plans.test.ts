@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { statementName } from '../../packages/server/src/storage/named-statements.js';
-import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { dialect } from '../helpers/database.js';
-import { openPlanReader, type Plan, type PlanReader } from '../helpers/explain-plan.js';
+import type { Plan, PlanReader } from '../helpers/explain-plan.js';
 import { spyQueries } from '../helpers/query-spy.js';
-import { seedDocumentsBySql, seedPostId } from '../helpers/seed-documents-by-sql.js';
+import { useSeededPlanApp } from '../helpers/use-seeded-plan-app.js';
+import { seedPostId } from '../helpers/seed-documents-by-sql.js';
 
 /**
  * The read paths of the documents API on a large type (issue 14): every statement the app sends
@@ -46,17 +47,7 @@ let t: TestApp;
 let admin: string;
 let plans: PlanReader;
 
-beforeAll(async () => {
-  t = await startTestApp({ schemas: SCHEMAS });
-  await seedDocumentsBySql(dialect, t.db.url, POSTS);
-  admin = await t.login(ADMIN.username, ADMIN.password);
-  plans = await openPlanReader(dialect, t.db.url);
-}, 300_000);
-
-afterAll(async () => {
-  await plans?.close();
-  await t?.close();
-});
+useSeededPlanApp(SCHEMAS, POSTS, (app, token, reader) => ((t = app), (admin = token), (plans = reader)));
 
 interface Statement {
   sql: string;
