@@ -35,7 +35,7 @@ async function open(): Promise<Kysely<unknown>> {
   writer.exec('create table t (id integer primary key, via text)');
   const reader = named(path, 'reader');
   reader.pragma('query_only = ON');
-  db = new Kysely<unknown>({ dialect: sqliteKyselyDialect(writer, reader) });
+  db = new Kysely<unknown>({ dialect: sqliteKyselyDialect(writer, reader, 5_000) });
   return db;
 }
 
@@ -83,7 +83,7 @@ describe('SQLite statement routing', () => {
   it('without a reader (an in-memory database) everything runs on the one connection', async () => {
     const memory = new BetterSqlite3(':memory:');
     memory.function('which', { deterministic: false }, () => 'writer');
-    db = new Kysely<unknown>({ dialect: sqliteKyselyDialect(memory) });
+    db = new Kysely<unknown>({ dialect: sqliteKyselyDialect(memory, undefined, 5_000) });
     expect(await which(db)).toBe('writer');
   });
 });

@@ -128,22 +128,3 @@ describe('document lists on SQLite', () => {
     }
   });
 });
-
-describe('the SQLite checkpointer', () => {
-  it('copies the write-ahead log into the database file on its own thread; the writer does not', async () => {
-    await withDatabase('checkpoint.db', async (database) => {
-      const file = join(dir, 'checkpoint.db');
-      const before = statSync(file).size;
-      const autocheckpoint = await inTransaction(database, async (conn) => {
-        await sql`with recursive c(v) as (select 1 union all select v + 1 from c where v < 200000) insert into t (x) select v from c`.execute(
-          conn.db,
-        );
-        // Inside a transaction: the writer's own setting.
-        return (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(conn.db)).rows[0].wal_autocheckpoint;
-      });
-      expect(autocheckpoint).toBe(0); // the COMMIT never checkpoints
-      // The rows reach the database file itself only through a checkpoint: the thread's, every 200 ms.
-      await expect.poll(() => statSync(file).size, { timeout: 10_000 }).toBeGreaterThan(before + 1_000_000);
-    });
-  });
-});

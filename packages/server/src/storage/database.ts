@@ -12,7 +12,7 @@ import { sqliteKyselyDialect } from './sqlite-driver.js';
 import { openPostgresPool } from './postgres-pool.js';
 import { WriteBatcher } from './write-batcher.js';
 import { SqliteReadWorker } from './sqlite-read-worker.js';
-import { SqliteCheckpointer } from './sqlite-checkpointer.js';
+import { SqliteMaintenance } from './sqlite-maintenance.js';
 
 export interface Database {
   db: Kysely<Tables>;
@@ -45,8 +45,10 @@ function openSqlite(path: string, busyTimeoutMs: number): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const writer = new BetterSqlite3(path);
   writer.pragma('journal_mode = WAL');
-  // A write that finds another process holding the lock waits this long, then answers 503.
-  writer.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  // A write that finds another connection holding the lock waits up to busyTimeoutMs, then
+  // answers 503; it waits in the driver, on timers, never in SQLite's busy handler, which would
+  // sleep on the event loop (sqlite-driver.ts).
+  writer.pragma('busy_timeout = 0');
   writer.pragma('foreign_keys = ON');
   // WAL + NORMAL stays consistent after a crash; it can only lose the last transactions on power loss.
   writer.pragma('synchronous = NORMAL');
@@ -58,18 +60,25 @@ function openSqlite(path: string, busyTimeoutMs: number): Database {
     // A write routed here by mistake fails instead of running beside the writer's lock.
     reader.pragma('query_only = ON');
   }
-  const db = new Kysely<Tables>({ dialect: sqliteKyselyDialect(writer, reader) });
+  const db = new Kysely<Tables>({ dialect: sqliteKyselyDialect(writer, reader, busyTimeoutMs) });
   // Reads that may be slow run on a thread of their own (read-rows.ts), with a third connection.
   const slowReads = path === ':memory:' ? undefined : new SqliteReadWorker(path, busyTimeoutMs);
-  // The log is copied into the database file on a thread of its own, not inside a request's COMMIT.
-  let checkpointer: SqliteCheckpointer | undefined;
+  // Checkpoints and search-index merges run on a thread of their own, not inside a request's COMMIT.
+  let maintenance: SqliteMaintenance | undefined;
   if (path !== ':memory:') {
-    checkpointer = new SqliteCheckpointer(path, () => writer.pragma('wal_autocheckpoint = 1000'));
+    maintenance = new SqliteMaintenance(path, () => {
+      writer.pragma('wal_autocheckpoint = 1000');
+      try {
+        writer.exec("insert into documents_fts (documents_fts, rank) values ('automerge', 4)");
+      } catch {
+        // No search table (yet): its default, merging in COMMITs, is what it will have.
+      }
+    });
     writer.pragma('wal_autocheckpoint = 0');
   }
   const close = async () => {
     await slowReads?.close();
-    await checkpointer?.close();
+    await maintenance?.close();
     await db.destroy();
   };
   return { db, dialect: sqliteDialect, batcher: new WriteBatcher(db, sqliteDialect), slowReads, close };

@@ -11,7 +11,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
-import { SqliteStatements, sqliteGuard } from './sqlite-statements.js';
+import { SqliteStatements, sqliteGuard, whenUnlocked } from './sqlite-statements.js';
 
 /**
  * Kysely's SQLite dialect over two connections to one file: a writer and a reader.
@@ -26,10 +26,18 @@ import { SqliteStatements, sqliteGuard } from './sqlite-statements.js';
  *
  * Without a reader (`:memory:`, which no second connection can share) the writer is held for
  * each acquired connection, as Kysely's driver does.
+ *
+ * Transactions begin IMMEDIATE: the write lock is taken at BEGIN, where a lock held by another
+ * connection is waited for on timers for up to `busyTimeoutMs` (`whenUnlocked`), so no statement
+ * inside the transaction waits for it later, asleep on the event loop.
  */
-export function sqliteKyselyDialect(writer: BetterSqlite3.Database, reader?: BetterSqlite3.Database): Dialect {
+export function sqliteKyselyDialect(
+  writer: BetterSqlite3.Database,
+  reader: BetterSqlite3.Database | undefined,
+  busyTimeoutMs: number,
+): Dialect {
   return {
-    createDriver: () => new SqliteDriver(writer, reader),
+    createDriver: () => new SqliteDriver(writer, reader, busyTimeoutMs),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createAdapter: () => new SqliteAdapter(),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
@@ -62,7 +70,11 @@ class SqliteDriver implements Driver {
   private readonly reader?: SqliteStatements;
   private readonly writerLock = new Mutex();
 
-  constructor(writer: BetterSqlite3.Database, reader?: BetterSqlite3.Database) {
+  constructor(
+    writer: BetterSqlite3.Database,
+    reader: BetterSqlite3.Database | undefined,
+    private readonly busyTimeoutMs: number,
+  ) {
     this.writer = new SqliteStatements(writer);
     if (reader) this.reader = new SqliteStatements(reader);
   }
@@ -70,14 +82,15 @@ class SqliteDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = new RoutedConnection(this.writer, this.reader, this.writerLock);
+    const connection = new RoutedConnection(this.writer, this.reader, this.writerLock, this.busyTimeoutMs);
     if (!this.reader) await connection.holdWriter();
     return connection;
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await (connection as RoutedConnection).holdWriter();
-    await connection.executeQuery(CompiledQuery.raw('begin'));
+    const begin = this.writer.prepare('begin immediate');
+    await whenUnlocked(() => begin.run(), this.busyTimeoutMs);
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -107,6 +120,7 @@ class RoutedConnection implements DatabaseConnection {
     private readonly writer: SqliteStatements,
     private readonly reader: SqliteStatements | undefined,
     private readonly writerLock: Mutex,
+    private readonly busyTimeoutMs: number,
   ) {}
 
   async holdWriter(): Promise<void> {
@@ -127,7 +141,9 @@ class RoutedConnection implements DatabaseConnection {
     if (this.holdsWriter) return run<R>(this.writer.prepare(query.sql), query);
     await this.writerLock.lock();
     try {
-      return run<R>(this.writer.prepare(query.sql), query);
+      const stmt = this.writer.prepare(query.sql);
+      // Alone, the statement takes the write lock itself: waited for as a BEGIN's is.
+      return await whenUnlocked(() => run<R>(stmt, query, false), this.busyTimeoutMs);
     } finally {
       this.writerLock.unlock();
     }
@@ -177,9 +193,11 @@ class RoutedConnection implements DatabaseConnection {
   }
 }
 
-function run<R>(stmt: BetterSqlite3.Statement, query: CompiledQuery): QueryResult<R> {
+/** `guard`: driver errors become the 503 of `sqliteGuard` here (false: the caller's `whenUnlocked` does it). */
+function run<R>(stmt: BetterSqlite3.Statement, query: CompiledQuery, guard = true): QueryResult<R> {
   const params = query.parameters as unknown[];
-  if (stmt.reader) return { rows: sqliteGuard(() => stmt.all(params)) as R[] };
-  const { changes, lastInsertRowid } = sqliteGuard(() => stmt.run(params));
+  const call = <T>(fn: () => T): T => (guard ? sqliteGuard(fn) : fn());
+  if (stmt.reader) return { rows: call(() => stmt.all(params)) as R[] };
+  const { changes, lastInsertRowid } = call(() => stmt.run(params));
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }

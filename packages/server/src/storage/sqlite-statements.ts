@@ -32,6 +32,31 @@ export function sqliteGuard<T>(run: () => T): T {
   try {
     return run();
   } catch (err) {
-    throw isSqliteBusy(err) ? databaseUnavailable(err, 'The database is busy; try again shortly') : err;
+    throw guarded(err);
+  }
+}
+
+const guarded = (err: unknown) => (isSqliteBusy(err) ? databaseUnavailable(err, 'The database is busy; try again shortly') : err);
+
+/** The longest single wait between two tries for the write lock. */
+const MAX_LOCK_WAIT_MS = 8;
+
+/**
+ * Runs a statement that takes the write lock (a BEGIN IMMEDIATE, or one write on its own). While
+ * another connection holds the lock (the maintenance thread's merge step, another process) it
+ * tries again on timers, 1 ms first, for up to `busyTimeoutMs`, then throws the 503 as
+ * `sqliteGuard` does. SQLite's own busy handler would wait too, but asleep on the calling thread:
+ * the event loop, and every request, would wait with it. The writer's `busy_timeout` is 0.
+ */
+export async function whenUnlocked<T>(run: () => T, busyTimeoutMs: number): Promise<T> {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (let wait = 1; ; wait = Math.min(wait * 2, MAX_LOCK_WAIT_MS)) {
+    try {
+      return run();
+    } catch (err) {
+      const left = deadline - Date.now();
+      if (!isSqliteBusy(err) || left <= 0) throw guarded(err);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, left)));
+    }
   }
 }

@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inTransaction } from '../../packages/server/src/storage/connection.js';
+import { openDatabase, type Database } from '../../packages/server/src/storage/database.js';
+
+/**
+ * SQLite upkeep off the event loop (docs/architecture.md, "Writes on SQLite" and "Reads on
+ * SQLite"): checkpoints and search-index merges on the maintenance thread
+ * (storage/sqlite-maintenance.ts), and a writer that waits for another connection's lock on
+ * timers instead of asleep in SQLite's busy handler (storage/sqlite-statements.ts, whenUnlocked).
+ */
+const dir = mkdtempSync(join(tmpdir(), 'vellum-maintenance-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function withDatabase(name: string, fn: (database: Database, file: string) => Promise<void>, busyTimeoutMs = 5_000) {
+  const file = join(dir, name);
+  const database = await openDatabase(`sqlite:${file}`, { busyTimeoutMs });
+  try {
+    await sql`create table t (x integer)`.execute(database.db);
+    await fn(database, file);
+  } finally {
+    await database.close();
+  }
+}
+
+/** Counts turns of the event loop until stopped. */
+function loopTurns() {
+  let turns = 0;
+  let running = true;
+  const spin = () => {
+    turns++;
+    if (running) setImmediate(spin);
+  };
+  setImmediate(spin);
+  return () => ((running = false), turns);
+}
+
+const one = async <T>(database: Database, query: ReturnType<typeof sql<T>>) => (await query.execute(database.db)).rows[0];
+
+describe('the SQLite maintenance thread', () => {
+  it('copies the write-ahead log into the database file on its own thread; the writer does not', async () => {
+    await withDatabase('checkpoint.db', async (database, file) => {
+      const before = statSync(file).size;
+      const autocheckpoint = await inTransaction(database, async (conn) => {
+        await sql`with recursive c(v) as (select 1 union all select v + 1 from c where v < 200000) insert into t (x) select v from c`.execute(
+          conn.db,
+        );
+        // Inside a transaction: the writer's own setting.
+        return (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(conn.db)).rows[0].wal_autocheckpoint;
+      });
+      expect(autocheckpoint).toBe(0); // the COMMIT never checkpoints
+      // The rows reach the database file itself only through a checkpoint: the thread's, every 200 ms.
+      await expect.poll(() => statSync(file).size, { timeout: 10_000 }).toBeGreaterThan(before + 1_000_000);
+    });
+  });
+
+  it("merges the search index's segments on its own thread, with the index's automatic merging off", async () => {
+    await withDatabase('search.db', async (database) => {
+      await sql`create virtual table documents_fts using fts5(body)`.execute(database.db);
+      // The thread switches the writer's merging off (a setting the index keeps) once the table is there.
+      await expect
+        .poll(async () => (await one(database, sql<{ v: number }>`select v from documents_fts_config where k = 'automerge'`))?.v, {
+          timeout: 10_000,
+        })
+        .toBe(0);
+      // Each write in its own transaction leaves a segment of its own.
+      for (let i = 1; i <= 12; i++) {
+        await inTransaction(database, (conn) =>
+          sql`insert into documents_fts (rowid, body) values (${i}, ${`common word${i}`})`.execute(conn.db),
+        );
+      }
+      const segments = sql<{ n: number }>`select count(distinct segid) as n from documents_fts_idx`;
+      // 12 segments without merging (fewer than the crisis merge's 16); the thread merges them.
+      await expect.poll(async () => (await one(database, segments)).n, { timeout: 10_000 }).toBeLessThanOrEqual(3);
+      expect((await one(database, sql<{ n: number }>`select count(*) as n from documents_fts where documents_fts match 'common'`)).n).toBe(
+        12,
+      );
+      expect((await one(database, sql<{ n: number }>`select rowid as n from documents_fts where documents_fts match 'word7'`)).n).toBe(7);
+    });
+  });
+});
+
+describe('the SQLite writer and a lock held by another connection', () => {
+  it('a transaction waits for the lock on timers: the event loop turns meanwhile, and the write lands once the lock is free', async () => {
+    await withDatabase('wait-transaction.db', async (database, file) => {
+      const other = new BetterSqlite3(file);
+      try {
+        other.exec('begin immediate');
+        // Released by a timer of this event loop: a writer asleep in SQLite's busy handler would
+        // hold the loop, the timer could not fire, and the write would fail after busyTimeoutMs.
+        setTimeout(() => other.exec('commit'), 300);
+        const stop = loopTurns();
+        await inTransaction(database, (conn) => sql`insert into t (x) values (1)`.execute(conn.db));
+        expect(stop()).toBeGreaterThan(10);
+        expect((await one(database, sql<{ n: number }>`select count(*) as n from t`)).n).toBe(1);
+      } finally {
+        other.close();
+      }
+    });
+  });
+
+  it('so does a write outside a transaction', async () => {
+    await withDatabase('wait-statement.db', async (database, file) => {
+      const other = new BetterSqlite3(file);
+      try {
+        other.exec('begin immediate');
+        setTimeout(() => other.exec('commit'), 300);
+        const stop = loopTurns();
+        await sql`insert into t (x) values (2)`.execute(database.db);
+        expect(stop()).toBeGreaterThan(10);
+        expect((await one(database, sql<{ x: number }>`select x from t`)).x).toBe(2);
+      } finally {
+        other.close();
+      }
+    });
+  });
+
+  it('past busyTimeoutMs it answers 503, the event loop turning all the while', async () => {
+    await withDatabase(
+      'wait-timeout.db',
+      async (database, file) => {
+        const other = new BetterSqlite3(file);
+        try {
+          other.exec('begin immediate');
+          const stop = loopTurns();
+          const failed = await sql`insert into t (x) values (3)`.execute(database.db).catch((err: unknown) => err);
+          expect(stop()).toBeGreaterThan(10);
+          expect(failed).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+          other.exec('rollback');
+          expect((await one(database, sql<{ n: number }>`select count(*) as n from t`)).n).toBe(0);
+        } finally {
+          other.close();
+        }
+      },
+      200,
+    );
+  });
+});
