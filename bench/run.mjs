@@ -5,9 +5,12 @@
 //
 // `--scale N`: the posts (N of them) are seeded by the bulk insert instead (bench/seed-bulk.mjs).
 // `--mixed`: readers beside writers instead of the scenarios (bench/mixed.mjs), on N posts
-// (10 000 without --scale). `--seed-only`: stop after seeding (to time it).
+// (10 000 without --scale). `--seed-only`: stop after seeding (to time it). `--seed-cache DIR`
+// (with --scale): the first run keeps its seeded database (SQLite: a copy of the file in DIR;
+// PostgreSQL: a template database), later runs at the same scale start from it instead of
+// seeding: for iterating on the server, not for timing the seed.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,9 +35,11 @@ const flagValue = (name) => {
 };
 const MIXED = process.argv.includes('--mixed');
 const SEED_ONLY = process.argv.includes('--seed-only');
+const SEED_CACHE = flagValue('--seed-cache');
 /** Posts seeded by the bulk insert; null: seeded through HTTP as always. */
 const SCALE = flagValue('--scale') !== undefined ? Number(flagValue('--scale')) : MIXED ? 10_000 : null;
 if (SCALE !== null && !(Number.isInteger(SCALE) && SCALE > 0)) throw new Error('--scale takes a whole number of posts');
+if (SEED_CACHE && SCALE === null) throw new Error('--seed-cache needs --scale N (or --mixed)');
 // The node flags `npm start` uses, plus extra ones for profiling (VELLUM_BENCH_SERVER_FLAGS=--cpu-prof).
 const SERVER_FLAGS = [...npmStartNodeFlags(), ...(process.env.VELLUM_BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean)];
 const DIALECT = USE_PG ? 'postgres' : 'sqlite';
@@ -98,12 +103,46 @@ async function measure(name, opts, rss, pid) {
   return line;
 }
 
+/**
+ * The seed cache (`--seed-cache DIR`): one seeded database per dialect and scale, with the ids the
+ * run needs beside it. `restore` copies it into this run's database (false when there is none yet);
+ * `save` keeps this run's freshly seeded one. The server is stopped around both.
+ */
+function seedCache(databaseUrl, dbFile) {
+  const key = `${DIALECT}-${SCALE}`;
+  const idsFile = join(SEED_CACHE, `${key}.json`);
+  const cacheDb = `vellum_bench_cache_${SCALE}`;
+  const cacheFile = join(SEED_CACHE, `${key}.db`);
+  return {
+    async restore() {
+      if (!existsSync(idsFile)) return null;
+      if (USE_PG) {
+        await pgAdmin(`drop database if exists ${databaseUrl.split('/').pop()} with (force)`);
+        await pgAdmin(`create database ${databaseUrl.split('/').pop()} template ${cacheDb}`);
+      } else copyFileSync(cacheFile, dbFile);
+      return JSON.parse(readFileSync(idsFile, 'utf8'));
+    },
+    async save(ids) {
+      mkdirSync(SEED_CACHE, { recursive: true });
+      if (USE_PG) {
+        await pgAdmin(`drop database if exists ${cacheDb}`);
+        await pgAdmin(`create database ${cacheDb} template ${databaseUrl.split('/').pop()}`);
+      } else {
+        for (const suffix of ['-wal', '-shm']) if (existsSync(dbFile + suffix)) throw new Error(`${dbFile}${suffix} left after close`);
+        copyFileSync(dbFile, cacheFile);
+      }
+      writeFileSync(idsFile, JSON.stringify(ids));
+    },
+  };
+}
+
 async function main() {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build first`);
   const tmp = mkdtempSync(join(tmpdir(), 'vellum-bench-'));
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
 
-  let databaseUrl = `sqlite:${join(tmp, 'bench.db')}`;
+  const dbFile = join(tmp, 'bench.db');
+  let databaseUrl = `sqlite:${dbFile}`;
   if (USE_PG) {
     const dbName = `vellum_bench_${randomBytes(6).toString('hex')}`;
     await pgAdmin(`create database ${dbName}`);
@@ -145,12 +184,16 @@ async function main() {
     return { server, base, eld: eldReader(server, eldFile) };
   };
 
-  let { server, base, eld } = await startServer(cachedConfig);
+  const cache = SEED_CACHE ? seedCache(databaseUrl, dbFile) : null;
+  const cached = cache ? await cache.restore() : null;
+  if (cached) log(`seed cache: ${SCALE} posts from ${SEED_CACHE}`);
+  let { server, base, eld } = await startServer(cached && MIXED ? uncachedConfig : cachedConfig);
   const login = await api(base, 'POST', '/api/auth/login', null, { username: ADMIN.username, password: ADMIN.password });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.json)}`);
   const token = login.json.data.token;
   let authorIds, postIds;
   if (SCALE === null) ({ authorIds, postIds } = await seed(base, token));
+  else if (cached) ({ authorIds, postIds } = cached);
   else {
     // Authors through HTTP as always; the posts by the bulk insert, with the server stopped.
     authorIds = await seedAuthors(base, token);
@@ -167,6 +210,7 @@ async function main() {
       seeding.vacuum_analyze_seconds = Math.round((performance.now() - t0) / 100) / 10;
     }
     process.stdout.write(JSON.stringify(seeding) + '\n');
+    if (cache) await cache.save({ authorIds, postIds });
     if (SEED_ONLY) return;
     ({ server, base, eld } = await startServer(MIXED ? uncachedConfig : cachedConfig));
   }
