@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../packages/server/src/storage/database.js';
 import { preparedQuery } from '../../packages/server/src/storage/prepared-query.js';
+import { readRows } from '../../packages/server/src/storage/read-rows.js';
+import { MAX_READ_SHAPES } from '../../packages/server/src/storage/named-statements.js';
 import { withTestDatabase } from '../helpers/database.js';
 
 describe('preparedQuery', () => {
@@ -56,6 +58,30 @@ describe('named statements on PostgreSQL', () => {
         expect(prepared).toHaveLength(1);
         expect(prepared[0].name).toMatch(/^vellum_[0-9a-f]{24}$/);
         expect(prepared[0].statement).toMatch(/^select "value" from "instance" where "key" = \$1$/);
+      } finally {
+        await database.close();
+      }
+    }, 'postgres');
+  });
+
+  it('a fast read (readRows) is named by its shape, a read that may be slow is not, and at most MAX_READ_SHAPES shapes are named', async () => {
+    await withTestDatabase(async (tdb) => {
+      const database = await openDatabase(tdb.url);
+      try {
+        const prepared = await database.db.transaction().execute(async (trx) => {
+          const conn = { db: trx, dialect: database.dialect };
+          const shape = (i: number) => sql<{ n: number }>`select ${sql.raw(String(i))}::int + ${1}::int as n`;
+          // The same shape twice with other values: one statement.
+          expect(await readRows(conn, sql<{ n: number }>`select ${2}::int as n`, false)).toEqual([{ n: 2 }]);
+          expect(await readRows(conn, sql<{ n: number }>`select ${3}::int as n`, false)).toEqual([{ n: 3 }]);
+          expect(await readRows(conn, sql<{ n: number }>`select ${4}::int * 2 as n`, true)).toEqual([{ n: 8 }]);
+          for (let i = 0; i < MAX_READ_SHAPES + 20; i++) expect(await readRows(conn, shape(i), false)).toEqual([{ n: i + 1 }]);
+          return (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(trx)).rows.map((r) => r.statement);
+        });
+        expect(prepared).toContain('select $1::int as n');
+        expect(prepared).not.toContain('select $1::int * 2 as n');
+        expect(prepared).toHaveLength(MAX_READ_SHAPES);
+        expect(prepared).not.toContain(`select ${MAX_READ_SHAPES + 5}::int + $1::int as n`);
       } finally {
         await database.close();
       }

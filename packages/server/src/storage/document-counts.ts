@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Conn } from './connection.js';
+import { readRows } from './read-rows.js';
 
 /**
  * How many documents of `type` are in one of `statuses`: a read of the maintained counts
@@ -7,8 +8,12 @@ import type { Conn } from './connection.js';
  */
 export async function countByStatuses(conn: Conn, type: string, statuses: readonly string[]): Promise<number> {
   if (statuses.length === 0) return 0;
-  const result = await sql<{ n: number | string | null }>`
+  const [row] = await readRows(
+    conn,
+    sql<{ n: number | string | null }>`
     select sum(n) as n from document_counts
-    where type = ${type} and status in (${sql.join(statuses.map((s) => sql`${s}`))})`.execute(conn.db);
-  return Number(result.rows[0]?.n ?? 0);
+    where type = ${type} and status in (${sql.join(statuses.map((s) => sql`${s}`))})`,
+    false,
+  );
+  return Number(row?.n ?? 0);
 }

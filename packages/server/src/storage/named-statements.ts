@@ -18,3 +18,22 @@ export function nameStatement(sqlText: string): void {
 export function statementName(sqlText: string): string | undefined {
   return names.get(sqlText);
 }
+
+/** At most this many read shapes are named on top of the fixed texts (see `nameReadShape`). */
+export const MAX_READ_SHAPES = 256;
+let readShapes = 0;
+
+/**
+ * Names the text of a fast read (a list page or total on the system indexes, docs/architecture.md
+ * "Storage model"): its text depends on the list's shape (type or status filter, order, limit,
+ * expansion), not on its values, so a site runs a few dozen of them over and over, and parsing and
+ * planning each run cost PostgreSQL about what running it does. The first MAX_READ_SHAPES texts
+ * are named, the rest run unnamed, so a client that varies shapes cannot grow every connection's
+ * prepared statements without end. Reads that may be slow (arbitrary filters) are not named: a
+ * generic plan could suit one value and not another.
+ */
+export function nameReadShape(sqlText: string): void {
+  if (names.has(sqlText) || readShapes >= MAX_READ_SHAPES) return;
+  readShapes++;
+  nameStatement(sqlText);
+}
