@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { loopTurns, scratchDatabases } from '../helpers/sqlite-scratch.js';
 import { inTransaction } from '../../packages/server/src/storage/connection.js';
-import { openDatabase, type Database } from '../../packages/server/src/storage/database.js';
+import type { Database } from '../../packages/server/src/storage/database.js';
 
 /**
  * SQLite upkeep off the event loop (docs/architecture.md, "Writes on SQLite" and "Reads on
@@ -13,31 +12,7 @@ import { openDatabase, type Database } from '../../packages/server/src/storage/d
  * (storage/sqlite-maintenance.ts), and a writer that waits for another connection's lock on
  * timers instead of asleep in SQLite's busy handler (storage/sqlite-statements.ts, whenUnlocked).
  */
-const dir = mkdtempSync(join(tmpdir(), 'vellum-maintenance-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function withDatabase(name: string, fn: (database: Database, file: string) => Promise<void>, busyTimeoutMs = 5_000) {
-  const file = join(dir, name);
-  const database = await openDatabase(`sqlite:${file}`, { busyTimeoutMs });
-  try {
-    await sql`create table t (x integer)`.execute(database.db);
-    await fn(database, file);
-  } finally {
-    await database.close();
-  }
-}
-
-/** Counts turns of the event loop until stopped. */
-function loopTurns() {
-  let turns = 0;
-  let running = true;
-  const spin = () => {
-    turns++;
-    if (running) setImmediate(spin);
-  };
-  setImmediate(spin);
-  return () => ((running = false), turns);
-}
+const withDatabase = scratchDatabases('vellum-maintenance-');
 
 const one = async <T>(database: Database, query: ReturnType<typeof sql<T>>) => (await query.execute(database.db)).rows[0];
 
@@ -85,39 +60,30 @@ describe('the SQLite maintenance thread', () => {
 });
 
 describe('the SQLite writer and a lock held by another connection', () => {
-  it('a transaction waits for the lock on timers: the event loop turns meanwhile, and the write lands once the lock is free', async () => {
-    await withDatabase('wait-transaction.db', async (database, file) => {
-      const other = new BetterSqlite3(file);
-      try {
-        other.exec('begin immediate');
-        // Released by a timer of this event loop: a writer asleep in SQLite's busy handler would
-        // hold the loop, the timer could not fire, and the write would fail after busyTimeoutMs.
-        setTimeout(() => other.exec('commit'), 300);
-        const stop = loopTurns();
-        await inTransaction(database, (conn) => sql`insert into t (x) values (1)`.execute(conn.db));
-        expect(stop()).toBeGreaterThan(10);
-        expect((await one(database, sql<{ n: number }>`select count(*) as n from t`)).n).toBe(1);
-      } finally {
-        other.close();
-      }
-    });
-  });
-
-  it('so does a write outside a transaction', async () => {
-    await withDatabase('wait-statement.db', async (database, file) => {
-      const other = new BetterSqlite3(file);
-      try {
-        other.exec('begin immediate');
-        setTimeout(() => other.exec('commit'), 300);
-        const stop = loopTurns();
-        await sql`insert into t (x) values (2)`.execute(database.db);
-        expect(stop()).toBeGreaterThan(10);
-        expect((await one(database, sql<{ x: number }>`select x from t`)).x).toBe(2);
-      } finally {
-        other.close();
-      }
-    });
-  });
+  const writes: Array<[string, (database: Database) => Promise<unknown>]> = [
+    ['a transaction', (database) => inTransaction(database, (conn) => sql`insert into t (x) values (1)`.execute(conn.db))],
+    ['a write outside a transaction', (database) => sql`insert into t (x) values (1)`.execute(database.db)],
+  ];
+  it.each(writes)(
+    '%s waits for the lock on timers: the event loop turns meanwhile, and the write lands once the lock is free',
+    async (_, write) => {
+      await withDatabase(`wait-${writes.findIndex(([, w]) => w === write)}.db`, async (database, file) => {
+        const other = new BetterSqlite3(file);
+        try {
+          other.exec('begin immediate');
+          // Released by a timer of this event loop: a writer asleep in SQLite's busy handler would
+          // hold the loop, the timer could not fire, and the write would fail after busyTimeoutMs.
+          setTimeout(() => other.exec('commit'), 300);
+          const stop = loopTurns();
+          await write(database);
+          expect(stop()).toBeGreaterThan(10);
+          expect((await one(database, sql<{ n: number }>`select count(*) as n from t`)).n).toBe(1);
+        } finally {
+          other.close();
+        }
+      });
+    },
+  );
 
   it('past busyTimeoutMs it answers 503, the event loop turning all the while', async () => {
     await withDatabase(

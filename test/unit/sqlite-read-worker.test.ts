@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { loopTurns, scratchDatabases } from '../helpers/sqlite-scratch.js';
 import { inTransaction } from '../../packages/server/src/storage/connection.js';
 import { openDatabase, type Database } from '../../packages/server/src/storage/database.js';
 import { readRows } from '../../packages/server/src/storage/read-rows.js';
@@ -14,30 +12,7 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
  * storage/sqlite-read-worker.ts), so the event loop goes on while they run. SQLite only: on
  * PostgreSQL no query holds the event loop in the first place.
  */
-const dir = mkdtempSync(join(tmpdir(), 'vellum-read-worker-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function withDatabase(name: string, fn: (database: Database) => Promise<void>) {
-  const database = await openDatabase(`sqlite:${join(dir, name)}`);
-  try {
-    await sql`create table t (x integer)`.execute(database.db);
-    await fn(database);
-  } finally {
-    await database.close();
-  }
-}
-
-/** Counts turns of the event loop until stopped. */
-function loopTurns() {
-  let turns = 0;
-  let running = true;
-  const spin = () => {
-    turns++;
-    if (running) setImmediate(spin);
-  };
-  setImmediate(spin);
-  return () => ((running = false), turns);
-}
+const withDatabase = scratchDatabases('vellum-read-worker-');
 
 const LONG_COUNT = sql<{ n: number }>`
   with recursive c(x) as (select 1 union all select x + 1 from c where x < 2000000) select count(*) as n from c`;
