@@ -37,10 +37,17 @@ const mergeStep = () => {
   return db.prepare('select total_changes() as n').get().n !== before;
 };
 let stopped = false;
+// data_version changes when another connection commits: while it stays, the index is as merged
+// as it was last found, and no step (a write, which takes the lock) is tried.
+let mergedAt = -1;
 const merge = () => {
+  const version = db.pragma('data_version', { simple: true });
+  if (version === mergedAt) return;
   const until = Date.now() + workerData.mergeBudgetMs;
   try {
-    while (!stopped && mergeStep() && Date.now() < until);
+    let worked = true;
+    while (!stopped && (worked = mergeStep()) && Date.now() < until);
+    if (!worked) mergedAt = version;
   } catch {
     // Busy (the writer holds the lock: it goes first), or no search table yet: the next turn.
   }
