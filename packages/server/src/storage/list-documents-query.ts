@@ -129,27 +129,33 @@ export async function listDocuments(conn: Conn, q: ListQuery, after?: PageAnchor
   // A page of no row (`limit=0`) past the start ends at the row before it: read that one too.
   const lead = q.limit === 0 && q.offset > 0 ? 1 : 0;
   const [read, offset] = [q.limit + 1 + lead, q.offset - lead];
+  // A fast read's limit and offset are written into its text (both are small: offset below
+  // DEFERRED_JOIN_FROM, limit at most 101): on PostgreSQL it is a named statement (read-rows.ts),
+  // and a generic plan guesses a parameter's LIMIT as a tenth of the table, which on a small table
+  // picks a scan and a sort over the index's first rows.
+  const slow = maySlow(q);
+  const n = (v: number) => (slow ? sql`${v}` : sql.lit(v));
   // Two ranges after the anchor (a null group and the values): each read up to the page's end on
   // its own, then put in order (the wrapping selects let SQLite order and limit each branch).
   const branch = (part: RawBuilder<boolean>) => sql`select * from (
     select ${columns('documents')} from documents
-    where ${whereWith(part)} order by ${orderSql(conn, q, 'documents')} limit ${read + offset}) branch`;
+    where ${whereWith(part)} order by ${orderSql(conn, q, 'documents')} limit ${n(read + offset)}) branch`;
   const where = whereWith(parts.length === 1 ? parts[0] : undefined);
   const query =
     parts.length > 1
       ? sql<PageRow>`
           select ${columns('page')} from (${sql.join(parts.map(branch), sql` union all `)}) page
-          order by ${orderSql(conn, q, 'page')} limit ${read} offset ${offset}`
+          order by ${orderSql(conn, q, 'page')} limit ${n(read)} offset ${n(offset)}`
       : offset < DEFERRED_JOIN_FROM
         ? sql<PageRow>`
           select ${columns('documents')} from documents
-          where ${where} order by ${orderSql(conn, q, 'documents')} limit ${read} offset ${offset}`
+          where ${where} order by ${orderSql(conn, q, 'documents')} limit ${n(read)} offset ${n(offset)}`
         : sql<PageRow>`
           select ${columns('d')}
           from (select documents.seq from documents where ${where} order by ${orderSql(conn, q, 'documents')} limit ${read} offset ${offset}) page
           join documents d on d.seq = page.seq
           order by ${orderSql(conn, q, 'd')}`;
-  const all = await readRows(conn, query, maySlow(q));
+  const all = await readRows(conn, query, slow);
   const following = all.slice(lead);
   const rows = following.slice(0, q.limit).map((r) => toStoredDocument(conn, r));
   const more = following.length > q.limit;
