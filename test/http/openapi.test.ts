@@ -10,8 +10,13 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
  * configured type, and a docs page whose files are all served here.
  */
 
-// Every route the server registers, seen the way Fastify's own onRoute hook sees it.
-const registered = vi.hoisted(() => [] as Array<{ method: string | string[]; url: string }>);
+// Every route the server registers, seen the way Fastify's own onRoute hook sees it. The suites
+// share their workers' module cache (vitest.config.ts): the server's modules are loaded afresh
+// here, so they import the wrapped Fastify below, not the one an earlier file left loaded.
+const registered = vi.hoisted(() => {
+  vi.resetModules();
+  return [] as Array<{ method: string | string[]; url: string }>;
+});
 vi.mock('fastify', async (importOriginal) => {
   const real = await importOriginal<typeof import('fastify')>();
   const wrapped = ((opts: unknown) => {
