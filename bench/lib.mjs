@@ -1,7 +1,7 @@
 // Plumbing shared by the benchmark scripts (bench/run.mjs, bench/media.mjs): child processes and
 // their ports, RSS sampling through /proc, and the cleanup that runs however a run ends.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +60,29 @@ export async function waitFor(url, child, timeoutMs = 30_000) {
     await sleep(100);
   }
   throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts bench/baseline-server.mjs (a bare Fastify answering `path` with `bytes`) in a child
+ * process of its own, so it shares no event loop with autocannon, and answers its URL and child.
+ */
+export async function startBaseline(dir, bytes, path) {
+  const bodyFile = join(dir, `baseline-${Date.now()}.json`);
+  writeFileSync(bodyFile, bytes);
+  const child = start([join(dirname(fileURLToPath(import.meta.url)), 'baseline-server.mjs'), bodyFile, path], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  cleanups.push(() => stop(child));
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      const m = /port=(\d+)/.exec(String(d));
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`baseline server exited with code ${code}`)));
+  });
+  const url = `http://127.0.0.1:${port}${path}`;
+  await waitFor(url, child);
+  return { url, child };
 }
 
 /** VmRSS of a process in kB, or null (process gone, no /proc). */

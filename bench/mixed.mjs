@@ -4,12 +4,18 @@
 //   reads_with_writes the same readers and 2 connections creating posts, together, 20 s
 //   filter_alone     10 connections on a filtered list, 15 s (max latency too)
 //   cold_after_write 5 times: one write, then one filtered and one plain list right after it
+//   machine_baseline  first: a bare Fastify (bench/baseline-server.mjs) answering the bytes of one
+//                     list + expand, 10 connections, 10 s: what this machine serves right now with
+//                     none of Vellum's work. This machine's speed drifts by a third between runs
+//                     minutes apart, so compare runs by their ratio to it, not by raw figures.
 // Each measured window follows a 2 s warm-up (as measure() in run.mjs does). Every line carries
-// the server's maximum RSS over the window and its event-loop delay (bench/eld-probe.mjs).
+// the server's maximum RSS over the window, its event-loop delay (bench/eld-probe.mjs) and its
+// CPU time per request (all threads).
 // The end: a summary line and the issue's targets, each passed or failed (the run itself does
 // not fail on them).
 import autocannon from 'autocannon';
-import { postBody } from './setup.mjs';
+import { startBaseline, stop } from './lib.mjs';
+import { cpuMicros, postBody } from './setup.mjs';
 
 const READERS = 10;
 const WRITERS = 2;
@@ -29,7 +35,7 @@ const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
  * run.mjs) and prints one JSON line per phase, the summary and the targets. `scale`: the number
  * of seeded posts, printed with the figures (the targets apply at 1 000 000).
  */
-export async function runMixed({ base, token, authorIds, pid, eld, rss, rssKb, dialect, scale, log }) {
+export async function runMixed({ base, token, authorIds, pid, eld, rss, rssKb, dialect, scale, log, tmp }) {
   const out = (line) => process.stdout.write(JSON.stringify({ dialect, posts: scale, ...line }) + '\n');
   let n = 0;
   const writes = {
@@ -55,9 +61,12 @@ export async function runMixed({ base, token, authorIds, pid, eld, rss, rssKb, d
     rss.maxKb = 0;
     rss.active = true;
     await eld(); // starts the probe's window afresh
+    const cpuBefore = cpuMicros(pid);
     const results = await Promise.all(runs.map((opts) => autocannon({ ...opts, duration: seconds })));
+    const cpuAfter = cpuMicros(pid);
     const loop = await eld();
     rss.active = false;
+    const requests = results.reduce((sum, r) => sum + r.requests.total, 0);
     for (const r of results) {
       if (r.errors || r.timeouts) log(`  ${name}: ${r.errors} connection errors, ${r.timeouts} timeouts`);
       if (r.non2xx) log(`  ${name}: status codes ${JSON.stringify(r.statusCodeStats)}`);
@@ -67,6 +76,8 @@ export async function runMixed({ base, token, authorIds, pid, eld, rss, rssKb, d
       eld_p50_ms: loop?.p50_ms,
       eld_p99_ms: loop?.p99_ms,
       eld_max_ms: loop?.max_ms,
+      server_cpu_us_per_req:
+        cpuBefore !== null && cpuAfter !== null && requests > 0 ? Math.round((cpuAfter - cpuBefore) / requests) : undefined,
     };
     return { results, extra };
   };
@@ -78,6 +89,17 @@ export async function runMixed({ base, token, authorIds, pid, eld, rss, rssKb, d
     read_max_ms: r.latency.max,
     read_non2xx: r.non2xx,
   });
+
+  // The machine's speed right now: the same answer's bytes from a bare Fastify, nothing else running.
+  const bytes = Buffer.from(await (await fetch(base + LIST_EXPAND)).arrayBuffer());
+  const baseline = await startBaseline(tmp, bytes, '/api/documents/post');
+  log('mixed: machine_baseline');
+  await autocannon({ url: baseline.url, connections: READERS, duration: WARMUP_S });
+  const b = await autocannon({ url: baseline.url, connections: READERS, duration: 10 });
+  await stop(baseline.child);
+  const baselineRps = Math.round(b.requests.average);
+  out({ scenario: 'machine_baseline', rps: baselineRps, p50_ms: b.latency.p50, p99_ms: b.latency.p99 });
+  const vsBaseline = (rps) => Math.round((1000 * rps) / baselineRps) / 1000;
 
   const alone = await window('reads_alone', MIXED_S, [reads]);
   const aloneLine = { scenario: 'reads_alone', ...readFigures(alone.results[0]), ...alone.extra };
@@ -142,6 +164,9 @@ export async function runMixed({ base, token, authorIds, pid, eld, rss, rssKb, d
     scenario: 'mixed_summary',
     reads_rps_alone: aloneLine.reads_rps,
     reads_rps_with_writers: mixedLine.reads_rps,
+    machine_baseline_rps: baselineRps,
+    reads_alone_vs_baseline: vsBaseline(aloneLine.reads_rps),
+    reads_with_writers_vs_baseline: vsBaseline(mixedLine.reads_rps),
     read_p50_p99_with_writers_ms: [mixedLine.read_p50_ms, mixedLine.read_p99_ms],
     writes_per_s: mixedLine.writes_per_s,
     filter_rps: filterLine.rps,

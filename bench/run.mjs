@@ -15,7 +15,20 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { cleanups, createLog, eldReader, freePort, guardRun, npmStartNodeFlags, rssKb, sampleRss, start, stop, waitFor } from './lib.mjs';
+import {
+  cleanups,
+  createLog,
+  eldReader,
+  freePort,
+  guardRun,
+  npmStartNodeFlags,
+  rssKb,
+  sampleRss,
+  start,
+  startBaseline,
+  stop,
+  waitFor,
+} from './lib.mjs';
 import { ADMIN, api, cpuMicros, create, PG_ADMIN_URL, pgAdmin, pgQuery, pool, postBody, writeConfig } from './setup.mjs';
 import { benchWebhooks } from './webhook-scenarios.mjs';
 import { runMixed } from './mixed.mjs';
@@ -221,7 +234,7 @@ async function main() {
   }
   if (SEED_ONLY) return;
   if (MIXED) {
-    await runMixed({ base, token, authorIds, pid: server.pid, eld, rss, rssKb, dialect: DIALECT, scale: SCALE, log });
+    await runMixed({ base, token, authorIds, pid: server.pid, eld, rss, rssKb, dialect: DIALECT, scale: SCALE, log, tmp });
     return;
   }
 
@@ -298,23 +311,8 @@ async function main() {
     await benchWebhooks({ base, token, authorIds, run, results, restart, dialect: DIALECT });
   }
 
-  // The baseline gets its own child process so it does not share an event loop with autocannon.
-  const bodyFile = join(tmp, 'list20_expand.json');
-  writeFileSync(bodyFile, expandBytes);
-  const baseline = start([join(ROOT, 'bench/baseline-server.mjs'), bodyFile, '/api/documents/post'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  cleanups.push(() => stop(baseline));
-  const basePort = await new Promise((resolve, reject) => {
-    baseline.stdout.on('data', (d) => {
-      const m = /port=(\d+)/.exec(String(d));
-      if (m) resolve(Number(m[1]));
-    });
-    baseline.once('exit', (code) => reject(new Error(`baseline server exited with code ${code}`)));
-  });
-  const baselineUrl = `http://127.0.0.1:${basePort}/api/documents/post`;
-  await waitFor(baselineUrl, baseline);
-  results.baseline_fastify = await measure('baseline_fastify', { url: baselineUrl }, null, baseline.pid);
+  const baseline = await startBaseline(tmp, expandBytes, '/api/documents/post');
+  results.baseline_fastify = await measure('baseline_fastify', { url: baseline.url }, null, baseline.child.pid);
   // What five active webhooks add to a create (the same scenario without and with them).
   const hooked = results.create_webhooks5 && results.create;
   const webhookFigures = hooked
