@@ -63,6 +63,20 @@ export async function waitFor(url, child, timeoutMs = 30_000) {
 }
 
 /**
+ * The port a child listens on, from the `port=<N>` line it prints on stdout once listening (the
+ * bench's helper servers do); fails if the child exits first. `what` names it in that failure.
+ */
+export function announcedPort(child, what) {
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      const m = /port=(\d+)/.exec(String(d));
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`${what} exited with code ${code}`)));
+  });
+}
+
+/**
  * Starts bench/baseline-server.mjs (a bare Fastify answering `path` with `bytes`) in a child
  * process of its own, so it shares no event loop with autocannon, and answers its URL and child.
  */
@@ -73,13 +87,7 @@ export async function startBaseline(dir, bytes, path) {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   cleanups.push(() => stop(child));
-  const port = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      const m = /port=(\d+)/.exec(String(d));
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`baseline server exited with code ${code}`)));
-  });
+  const port = await announcedPort(child, 'baseline server');
   const url = `http://127.0.0.1:${port}${path}`;
   await waitFor(url, child);
   return { url, child };

@@ -1,7 +1,7 @@
 // The webhook scenarios of `npm run bench` (see benchWebhooks).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanups, start, stop } from './lib.mjs';
+import { announcedPort, cleanups, start, stop } from './lib.mjs';
 import { api, postBody } from './setup.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,13 +22,7 @@ const DELIVERY_WINDOW_MS = 15_000;
 export async function benchWebhooks({ base, token, authorIds, run, results, restart, dialect }) {
   const receiver = start([join(ROOT, 'bench/webhook-receiver.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
   cleanups.push(() => stop(receiver));
-  const port = await new Promise((resolve, reject) => {
-    receiver.stdout.on('data', (d) => {
-      const m = /port=(\d+)/.exec(String(d));
-      if (m) resolve(Number(m[1]));
-    });
-    receiver.once('exit', (code) => reject(new Error(`webhook receiver exited with code ${code}`)));
-  });
+  const port = await announcedPort(receiver, 'webhook receiver');
   const received = async () => (await (await fetch(`http://127.0.0.1:${port}/count`)).json()).received;
   const addHooks = async () => {
     const ids = [];
