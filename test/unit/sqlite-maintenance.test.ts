@@ -1,10 +1,12 @@
 import { statSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { loopTurns, scratchDatabases } from '../helpers/sqlite-scratch.js';
 import { inTransaction } from '../../packages/server/src/storage/connection.js';
 import type { Database } from '../../packages/server/src/storage/database.js';
+import { SqliteMaintenance } from '../../packages/server/src/storage/sqlite-maintenance.js';
 
 /**
  * SQLite upkeep off the event loop (docs/architecture.md, "Writes on SQLite" and "Reads on
@@ -55,6 +57,39 @@ describe('the SQLite maintenance thread', () => {
         12,
       );
       expect((await one(database, sql<{ n: number }>`select rowid as n from documents_fts where documents_fts match 'word7'`)).n).toBe(7);
+    });
+  });
+
+  it('stays idle once the index is merged: no merge statement runs until another connection writes', async () => {
+    await withDatabase('idle.db', async (database, file) => {
+      await sql`create virtual table documents_fts using fts5(body)`.execute(database.db);
+      for (let i = 1; i <= 12; i++) {
+        await inTransaction(database, (conn) =>
+          sql`insert into documents_fts (rowid, body) values (${i}, ${`common word${i}`})`.execute(conn.db),
+        );
+      }
+      // A thread of its own on the same file, so its merge statements can be counted.
+      const maintenance = new SqliteMaintenance(file, (err) => {
+        throw err;
+      });
+      try {
+        const segments = sql<{ n: number }>`select count(distinct segid) as n from documents_fts_idx`;
+        await expect.poll(async () => (await one(database, segments)).n, { timeout: 10_000 }).toBeLessThanOrEqual(3);
+        // Merged: a no-op 'merge' still counts one change, which must not read as work done.
+        await sleep(200);
+        const merged = await maintenance.mergeSteps();
+        await sleep(500); // ten of the thread's merge turns
+        expect(await maintenance.mergeSteps()).toBe(merged);
+        // A write by another connection is new work: the thread looks again, then rests again.
+        await inTransaction(database, (conn) => sql`insert into documents_fts (rowid, body) values (13, 'common late')`.execute(conn.db));
+        await expect.poll(() => maintenance.mergeSteps(), { timeout: 10_000 }).toBeGreaterThan(merged);
+        await sleep(200);
+        const again = await maintenance.mergeSteps();
+        await sleep(500);
+        expect(await maintenance.mergeSteps()).toBe(again);
+      } finally {
+        await maintenance.close();
+      }
     });
   });
 });

@@ -24,17 +24,24 @@ const checkpoint = () => {
     // Busy (another checkpoint runs, say a second process's): the next turn tries again.
   }
 };
-let searchTable = false; // documents_fts is there and its automatic merging is off
+let statements; // prepared once the search table is there
+let steps = 0; // merge statements run, for tests and diagnostics (the 'steps' message)
 const mergeStep = () => {
-  if (!searchTable) {
+  if (!statements) {
     // Persistent FTS5 setting: the writer's COMMITs stop merging (their crisis merge stays, as a
     // bound if this thread falls behind). Until the migrations have made the table, nothing to do.
     db.prepare("insert into documents_fts (documents_fts, rank) values ('automerge', 0)").run();
-    searchTable = true;
+    statements = {
+      changes: db.prepare('select total_changes() as n'),
+      merge: db.prepare("insert into documents_fts (documents_fts, rank) values ('merge', ?)"),
+    };
   }
-  const before = db.prepare('select total_changes() as n').get().n;
-  db.prepare("insert into documents_fts (documents_fts, rank) values ('merge', ?)").run(workerData.mergePages);
-  return db.prepare('select total_changes() as n').get().n !== before;
+  const before = statements.changes.get().n;
+  statements.merge.run(workerData.mergePages);
+  steps++;
+  // The command itself counts as one change: a step that merged something counts two or more
+  // (FTS5 documentation, "The 'merge' Command").
+  return statements.changes.get().n - before >= 2;
 };
 let stopped = false;
 // data_version changes when another connection commits: while it stays, the index is as merged
@@ -55,6 +62,7 @@ const merge = () => {
 const mergeTimer = setInterval(merge, workerData.mergeEveryMs);
 const checkpointTimer = setInterval(checkpoint, workerData.checkpointEveryMs);
 parentPort.on('message', (m) => {
+  if (m === 'steps') return parentPort.postMessage({ steps });
   if (m !== 'stop') return;
   stopped = true;
   clearInterval(mergeTimer);
@@ -111,10 +119,23 @@ export class SqliteMaintenance {
     this.worker.once('error', onFailure);
   }
 
+  /** How many merge statements the thread has run (tests and diagnostics: it must stay idle while nothing is written). */
+  mergeSteps(): Promise<number> {
+    return new Promise((resolve) => {
+      const answer = (m: unknown) => {
+        if (typeof m !== 'object' || m === null || !('steps' in m)) return;
+        this.worker.off('message', answer);
+        resolve((m as { steps: number }).steps);
+      };
+      this.worker.on('message', answer);
+      this.worker.postMessage('steps');
+    });
+  }
+
   /** A last checkpoint, then the thread ends. */
   async close(): Promise<void> {
     const stopped = new Promise<void>((resolve) => {
-      this.worker.once('message', () => resolve());
+      this.worker.once('message', (m) => m === 'stopped' && resolve());
       this.worker.once('exit', () => resolve());
     });
     this.worker.postMessage('stop');
