@@ -8,6 +8,9 @@
 //                     list + expand, 10 connections, 10 s: what this machine serves right now with
 //                     none of Vellum's work. This machine's speed drifts by a third between runs
 //                     minutes apart, so compare runs by their ratio to it, not by raw figures.
+// Read latencies are every response's own time (autocannon's 'response' event), so percentiles
+// keep their fractions: autocannon's histogram counts whole milliseconds, and at 4-9 ms that is a
+// step of 10-25 %, too coarse for "p99 with writers <= 2x p99 alone".
 // Each measured window follows a 2 s warm-up (as measure() in run.mjs does). Every line carries
 // the server's maximum RSS over the window, its event-loop delay (bench/eld-probe.mjs) and its
 // CPU time per request (all threads).
@@ -29,6 +32,16 @@ const FILTERED = '/api/documents/post?filter[_status]=published&limit=20';
 const PLAIN = '/api/documents/post?limit=20';
 
 const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** The `q` quantile (0..1) of the sorted `times`, by nearest rank; 0.1 ms precision. */
+const quantile = (times, q) => (times.length ? round(times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)], 1) : undefined);
+
+/** Runs autocannon with `opts`; `times` (if given) receives every 2xx response's time in ms. */
+function cannon(opts, times) {
+  const instance = autocannon(opts);
+  if (times) instance.on('response', (_client, status, _bytes, ms) => status < 300 && times.push(ms));
+  return instance;
+}
 
 /**
  * Runs the phases on the server at `base` (`pid`, its `eld` reader and the `rss` sampler of
@@ -62,7 +75,10 @@ export async function runMixed({ base, token, authorIds, pid, eld, rss, rssKb, d
     rss.active = true;
     await eld(); // starts the probe's window afresh
     const cpuBefore = cpuMicros(pid);
-    const results = await Promise.all(runs.map((opts) => autocannon({ ...opts, duration: seconds })));
+    const times = runs.map(() => []);
+    const results = await Promise.all(runs.map((opts, i) => cannon({ ...opts, duration: seconds }, times[i])));
+    for (const t of times) t.sort((a, b) => a - b);
+    results.forEach((r, i) => (r.times = times[i]));
     const cpuAfter = cpuMicros(pid);
     const loop = await eld();
     rss.active = false;
@@ -83,10 +99,10 @@ export async function runMixed({ base, token, authorIds, pid, eld, rss, rssKb, d
   };
   const readFigures = (r) => ({
     reads_rps: Math.round(r.requests.average),
-    read_p50_ms: r.latency.p50,
-    read_p99_ms: r.latency.p99,
-    read_p999_ms: r.latency.p99_9,
-    read_max_ms: r.latency.max,
+    read_p50_ms: quantile(r.times, 0.5),
+    read_p99_ms: quantile(r.times, 0.99),
+    read_p999_ms: quantile(r.times, 0.999),
+    read_max_ms: round(r.times.at(-1) ?? r.latency.max, 1),
     read_non2xx: r.non2xx,
   });
 
@@ -111,8 +127,8 @@ export async function runMixed({ base, token, authorIds, pid, eld, rss, rssKb, d
     scenario: 'reads_with_writes',
     ...readFigures(mixed.results[0]),
     writes_per_s: Math.round(w.requests.average),
-    write_p50_ms: w.latency.p50,
-    write_p99_ms: w.latency.p99,
+    write_p50_ms: quantile(w.times, 0.5),
+    write_p99_ms: quantile(w.times, 0.99),
     write_non2xx: w.non2xx,
     ...mixed.extra,
   };
@@ -123,10 +139,10 @@ export async function runMixed({ base, token, authorIds, pid, eld, rss, rssKb, d
   const filterLine = {
     scenario: 'filter_alone',
     rps: Math.round(f.requests.average),
-    p50_ms: f.latency.p50,
-    p99_ms: f.latency.p99,
-    p999_ms: f.latency.p99_9,
-    max_ms: f.latency.max,
+    p50_ms: quantile(f.times, 0.5),
+    p99_ms: quantile(f.times, 0.99),
+    p999_ms: quantile(f.times, 0.999),
+    max_ms: round(f.times.at(-1) ?? f.latency.max, 1),
     non2xx: f.non2xx,
     ...filter.extra,
   };
