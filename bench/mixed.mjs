@@ -2,6 +2,7 @@
 // queries), after seeding:
 //   reads_alone      10 connections on list + expand author, 20 s
 //   reads_with_writes the same readers and 2 connections creating posts, together, 20 s
+//                     (these two alternate, twice each; a line per window, then each pooled)
 //   filter_alone     10 connections on a filtered list, 15 s (max latency too)
 //   cold_after_write 5 times: one write, then one filtered and one plain list right after it
 //   machine_baseline  first: a bare Fastify (bench/baseline-server.mjs) answering the bytes of one
@@ -26,6 +27,8 @@ const WARMUP_S = 2;
 const MIXED_S = 20;
 const FILTER_S = 15;
 const COLD_TRIES = 5;
+/** Windows of reads alone and of reads with writers, alternating. */
+const ROUNDS = 2;
 const LIST_EXPAND = '/api/documents/post?limit=20&expand=author';
 // `status` is no field of the bench's posts: the document status is the system field `_status`.
 const FILTERED = '/api/documents/post?filter[_status]=published&limit=20';
@@ -35,6 +38,32 @@ const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** The `q` quantile (0..1) of the sorted `times`, by nearest rank; 0.1 ms precision. */
 const quantile = (times, q) => (times.length ? round(times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)], 1) : undefined);
+
+/**
+ * Windows of the same runs as one: every response's time together, rates and CPU averaged, RSS
+ * and event-loop delay at their worst.
+ */
+function pooled(windows) {
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const results = windows[0].results.map((_, i) => {
+    const rs = windows.map((w) => w.results[i]);
+    return {
+      times: rs.flatMap((r) => r.times).sort((a, b) => a - b),
+      requests: { average: mean(rs.map((r) => r.requests.average)), total: rs.reduce((n, r) => n + r.requests.total, 0) },
+      latency: { max: Math.max(...rs.map((r) => r.latency.max)) },
+      non2xx: rs.reduce((n, r) => n + r.non2xx, 0),
+    };
+  });
+  const worst = (key) => Math.max(...windows.map((w) => w.extra[key] ?? NaN));
+  const extra = {
+    max_rss_mb: worst('max_rss_mb'),
+    eld_p50_ms: worst('eld_p50_ms'),
+    eld_p99_ms: worst('eld_p99_ms'),
+    eld_max_ms: worst('eld_max_ms'),
+    server_cpu_us_per_req: Math.round(mean(windows.map((w) => w.extra.server_cpu_us_per_req ?? NaN))),
+  };
+  return { results, extra };
+}
 
 /** Runs autocannon with `opts`; `times` (if given) receives every 2xx response's time in ms. */
 function cannon(opts, times) {
@@ -117,14 +146,33 @@ export async function runMixed({ base, token, authorIds, pid, eld, rss, rssKb, d
   out({ scenario: 'machine_baseline', rps: baselineRps, p50_ms: b.latency.p50, p99_ms: b.latency.p99 });
   const vsBaseline = (rps) => Math.round((1000 * rps) / baselineRps) / 1000;
 
-  const alone = await window('reads_alone', MIXED_S, [reads]);
-  const aloneLine = { scenario: 'reads_alone', ...readFigures(alone.results[0]), ...alone.extra };
+  // Alone and with writers alternate, ROUNDS times each, and each figure pools its windows: the
+  // machine's speed drifts within minutes, and the p99 ratio target must not read that drift.
+  const aloneWindows = [];
+  const mixedWindows = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const a = await window(`reads_alone ${round}/${ROUNDS}`, MIXED_S, [reads]);
+    out({ scenario: 'reads_alone_window', window: round, ...readFigures(a.results[0]), ...a.extra });
+    aloneWindows.push(a);
+    const m = await window(`reads_with_writes ${round}/${ROUNDS}`, MIXED_S, [reads, writes]);
+    out({
+      scenario: 'reads_with_writes_window',
+      window: round,
+      ...readFigures(m.results[0]),
+      writes_per_s: Math.round(m.results[1].requests.average),
+      ...m.extra,
+    });
+    mixedWindows.push(m);
+  }
+  const alone = pooled(aloneWindows);
+  const aloneLine = { scenario: 'reads_alone', windows: ROUNDS, ...readFigures(alone.results[0]), ...alone.extra };
   out(aloneLine);
 
-  const mixed = await window('reads_with_writes', MIXED_S, [reads, writes]);
+  const mixed = pooled(mixedWindows);
   const w = mixed.results[1];
   const mixedLine = {
     scenario: 'reads_with_writes',
+    windows: ROUNDS,
     ...readFigures(mixed.results[0]),
     writes_per_s: Math.round(w.requests.average),
     write_p50_ms: quantile(w.times, 0.5),
