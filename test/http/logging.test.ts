@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +40,14 @@ async function login(username: string, password: string): Promise<string> {
 beforeAll(async () => {
   db = await createTestDatabase();
   const config = resolveConfig(
-    { database: { url: db.url }, security: { bcryptRounds: 4, adminUser: ADMIN }, schemas: TEST_SCHEMAS, media: { dir: mediaDir } },
+    {
+      database: { url: db.url },
+      security: { bcryptRounds: 4, adminUser: ADMIN },
+      schemas: TEST_SCHEMAS,
+      media: { dir: mediaDir },
+      // One open event stream per node, so the second is refused.
+      realtime: { maxStreams: 1 },
+    },
     {},
   );
   app = await createApp(config, { logger: { level: 'debug', stream: { write: (line) => void lines.push(JSON.parse(line)) } } });
@@ -86,6 +94,39 @@ describe('expected refusals', () => {
       expect(line.err?.stack, JSON.stringify(line)).toBeUndefined();
     }
     expect(mine.find((l) => l.level === 30 && l.status === status)?.code, JSON.stringify(mine)).toBe(code);
+  });
+});
+
+describe('refusals of a limit the node keeps', () => {
+  it('a stream past realtime.maxStreams is a 503 logged as a refusal: one info line with its code, no stack', async () => {
+    // The open stream never ends, so it goes over a real socket (inject would wait for its end).
+    await app.server.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.server.address() as AddressInfo;
+    const abort = new AbortController();
+    const open = await fetch(`http://127.0.0.1:${port}/api/events`, {
+      headers: { authorization: `Bearer ${admin}` },
+      signal: abort.signal,
+    });
+    try {
+      expect(open.status).toBe(200);
+      const reqId = 'log-max-streams';
+      const res = await app.server.inject({
+        method: 'GET',
+        url: '/api/events',
+        headers: { 'x-request-id': reqId, authorization: `Bearer ${admin}` },
+      });
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json().error.code).toBe('SERVICE_UNAVAILABLE');
+      const mine = linesOf(reqId);
+      for (const line of mine) {
+        expect(line.level, JSON.stringify(line)).toBeLessThanOrEqual(30);
+        expect(line.err?.stack, JSON.stringify(line)).toBeUndefined();
+      }
+      expect(mine.find((l) => l.level === 30 && l.status === 503)?.code, JSON.stringify(mine)).toBe('SERVICE_UNAVAILABLE');
+    } finally {
+      abort.abort();
+      await open.body?.cancel().catch(() => undefined);
+    }
   });
 });
 

@@ -49,6 +49,14 @@ describe('studio pages', () => {
     expect(missing.headers['cache-control']).toBe('no-cache');
   });
 
+  it("a missing asset is 404 in the API's error body, as JSON", async () => {
+    const missing = await t.request({ method: 'GET', url: '/studio/assets/nope-123.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.stringContaining('/studio/assets/nope-123.js') } });
+    expect(missing.headers['x-frame-options']).toBe('DENY');
+  });
+
   it('a path climbing out of the build is only ever a studio page', async () => {
     for (const url of ['/studio/../package.json', '/studio/%2e%2e/package.json', '/studio/assets/..%2f..%2fpackage.json']) {
       const res = await t.request({ method: 'GET', url });

@@ -56,8 +56,17 @@ export interface ErrorDetail {
   message: string;
 }
 
+/** `refusal`: a 5xx the API means to give (a limit the node keeps), not a failure of the server. */
+type AppErrorOptions = ErrorOptions & { refusal?: boolean };
+
 export class AppError extends Error {
   readonly status: number;
+  /**
+   * The API means to give this answer: every 4xx and 501, and a 5xx made by a constructor that
+   * says so (`atCapacity`). Refusals are logged without a stack (docs/api.md, "Errors"), so a
+   * caller who repeats them cannot fill the log.
+   */
+  readonly refusal: boolean;
 
   /** Called only by `make` below: code outside this file uses the named constructors in `errors`. */
   constructor(
@@ -65,15 +74,16 @@ export class AppError extends Error {
     message: string,
     readonly details?: ErrorDetail[],
     readonly retryAfter?: number,
-    options?: ErrorOptions,
+    options?: AppErrorOptions,
   ) {
     super(message, options);
     this.name = 'AppError';
     this.status = STATUS[code];
+    this.refusal = this.status < 500 || this.status === STATUS.NOT_IMPLEMENTED || options?.refusal === true;
   }
 }
 
-function make(code: ErrorCode, message: string, details?: ErrorDetail[], retryAfter?: number, options?: ErrorOptions): AppError {
+function make(code: ErrorCode, message: string, details?: ErrorDetail[], retryAfter?: number, options?: AppErrorOptions): AppError {
   return new AppError(code, message, details, retryAfter, options);
 }
 
@@ -100,6 +110,11 @@ export const errors = {
   oauth: (code: OAuthErrorCode, description: string) => make(code, description),
   serviceUnavailable: (retryAfter: number, message = 'The database is not reachable; try again shortly', cause?: unknown) =>
     make('SERVICE_UNAVAILABLE', message, undefined, retryAfter, cause === undefined ? undefined : { cause }),
+  /**
+   * A limit this node keeps on purpose is reached (`realtime.maxStreams`): 503 with `Retry-After`,
+   * a refusal like a 429 rather than a failure, so it is logged without a stack.
+   */
+  atCapacity: (retryAfter: number, message: string) => make('SERVICE_UNAVAILABLE', message, undefined, retryAfter, { refusal: true }),
 };
 
 export function isAppError(err: unknown): err is AppError {

@@ -97,7 +97,7 @@ export class EventStreams {
     // 2. Filters (400 on unknown types or patterns) and the per-node limit.
     const filter = parseStreamFilter(this.svc, actor, input);
     if (this.streams.size >= this.svc.config.realtime.maxStreams)
-      throw errors.serviceUnavailable(5, 'Too many open event streams; try again shortly');
+      throw errors.atCapacity(5, 'Too many open event streams; try again shortly');
     // 3. Missed events, filtered as live ones are; an id no longer held gets a reset instead.
     const stream = new EventStream(this.svc, actor, filter, sink, input, (s) => this.streams.delete(s));
     if (input.lastEventId) {

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors, isAppError, STATUS, type AppError, type ErrorDetail } from '../../errors.js';
+import { errors, isAppError, type AppError, type ErrorDetail } from '../../errors.js';
 import { ErrorBody } from '../schemas/common.js';
 
 declare module 'fastify' {
@@ -81,9 +81,6 @@ export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
   return reply.status(error.status).type('application/json; charset=utf-8').send(body);
 }
 
-/** A refusal the API means to make: a 4xx, or 501 for what this instance does not offer. */
-const isRefusal = (err: AppError) => err.status < 500 || err.status === STATUS.NOT_IMPLEMENTED;
-
 /**
  * Every error leaves as `{error: {code, message, details?, retryAfter?}}`; a 500 shows no internals.
  * Refusals are logged only by the request's `info` line (with the code); a server failure is an
@@ -93,7 +90,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.decorateReply('errorCode', null);
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const mapped = isAppError(err) ? err : fromFastifyError(err);
-    if (mapped && isRefusal(mapped)) return sendError(reply, mapped);
+    if (mapped?.refusal) return sendError(reply, mapped);
     request.log.error({ err, reqId: request.id }, 'request failed');
     return sendError(reply, mapped ?? errors.internal(`Internal server error (request id ${request.id})`));
   });

@@ -2,7 +2,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errors } from '../../../errors.js';
 import { pageCsp } from '../../page-security.js';
+import { sendError } from '../../plugins/errors.js';
 
 /**
  * Serves the built studio (`packages/studio/dist`, docs/studio.md "Serving") at /studio: the
@@ -62,7 +64,8 @@ export async function studioRoutes(app: FastifyInstance, { basePath }: { basePat
   app.get('/studio/assets/*', (req, reply) => {
     const path = `assets/${(req.params as { '*': string })['*']}`;
     const body = files.get(path);
-    if (!body) return secure(reply).code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send('Not found');
+    // A missing file is the API's 404 body, as every other route answers (docs/api.md, "Errors").
+    if (!body) return sendError(secure(reply).header('cache-control', 'no-cache'), errors.notFound(`No file ${req.url.split('?')[0]}`));
     // Hashed names: a changed file gets a new name, so the old one never needs revalidating.
     return secure(reply)
       .type(TYPES[extname(path)] ?? 'application/octet-stream')
