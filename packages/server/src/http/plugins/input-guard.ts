@@ -2,30 +2,50 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from '../../errors.js';
 
 /**
- * Text that no database stores faithfully is refused at the edge: NUL characters (PostgreSQL
- * text cannot hold them, SQLite cuts LIKE patterns at them) and lone UTF-16 surrogates (not
- * valid Unicode, so not valid jsonb). Checked once for body, query and path parameters.
+ * Text that no database stores faithfully is refused at the edge (docs/api.md, "Errors"): NUL
+ * characters (PostgreSQL text cannot hold them, SQLite cuts LIKE patterns at them) and lone UTF-16
+ * surrogates (not valid Unicode, so not valid jsonb). One rule, `refuseBadText`, for every way text
+ * enters: headers here in `onRequest`; path, query and parsed bodies (JSON, and the OAuth
+ * endpoints' form bodies) in `preValidation`; multipart field names, values and file names where
+ * the upload route reads its parts (routes/media/upload.ts), which no hook sees.
  */
 export function registerInputGuard(app: FastifyInstance): void {
-  // The router refuses a malformed percent-escape in the path; the query string is parsed leniently
-  // (`%ZZ` kept as it is), so it is checked here, before anything reads it (RFC 3986 §2.1).
   app.addHook('onRequest', async (request) => {
+    // The router refuses a malformed percent-escape in the path; the query string is parsed leniently
+    // (`%ZZ` kept as it is), so it is checked here, before anything reads it (RFC 3986 §2.1).
     const at = request.url.indexOf('?');
     if (at !== -1 && !isWellFormedQuery(request.url.slice(at + 1)))
       throw errors.invalidInput('Malformed percent-encoding in the query string', [
         { field: 'query', message: 'every % must start an escape of valid UTF-8' },
       ]);
+    // Over a socket Node's parser already refuses NUL and other control bytes in a header
+    // (plugins/client-errors.ts) and reads the rest as latin1, so this holds the rule for requests
+    // made without one (`inject`), before authentication, sessions or the audit log read a header.
+    refuseBadText(request.headers, 'header');
   });
   app.addHook('preValidation', async (request) => {
-    const bad = findBadString(request.params, 'path') ?? findBadString(request.query, 'query') ?? findBadString(request.body, 'body');
-    if (bad)
-      throw errors.invalidInput(`${bad} contains a NUL character or invalid Unicode`, [
-        { field: bad, message: 'must be valid Unicode text without NUL characters' },
-      ]);
+    refuseBadText(request.params, 'path');
+    refuseBadText(request.query, 'query');
+    refuseBadText(request.body, 'body');
   });
 }
 
-const MAX_DEPTH = 64;
+/** NUL, or not well-formed UTF-16 (a lone surrogate): text no database stores as it was sent. */
+export function badText(s: string): boolean {
+  return s.includes('\u0000') || !s.isWellFormed();
+}
+
+/**
+ * 400 `INVALID_INPUT` naming the first bad string in `value` (a string, or objects and arrays of
+ * them, keys included) by its dotted path under `field`: `body.alt`, `header.user-agent`.
+ */
+export function refuseBadText(value: unknown, field: string): void {
+  const bad = findBadString(value, field);
+  if (bad)
+    throw errors.invalidInput(`${bad} contains a NUL character or invalid Unicode`, [
+      { field: bad, message: 'must be valid Unicode text without NUL characters' },
+    ]);
+}
 
 /** Every `%` starts a `%XX` escape and the escapes decode to valid UTF-8. */
 function isWellFormedQuery(query: string): boolean {
@@ -38,25 +58,40 @@ function isWellFormedQuery(query: string): boolean {
   }
 }
 
-function badText(s: string): boolean {
-  return s.includes('\u0000') || !s.isWellFormed();
+interface Visit {
+  value: unknown;
+  key: string;
+  parent: Visit | undefined;
 }
 
-/** The dotted path of the first bad string (value or key), or undefined. */
-function findBadString(value: unknown, path: string, depth = 0): string | undefined {
-  if (typeof value === 'string') return badText(value) ? path : undefined;
-  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findBadString(value[i], `${path}.${i}`, depth + 1);
-      if (found) return found;
+/**
+ * The dotted path of the first bad string (value or key), or undefined. Walked with a stack of its
+ * own rather than recursion, so no nesting depth (a `json` field holds any) hides a string from it;
+ * each visit links to its parent, and only the path found is spelled out.
+ */
+function findBadString(root: unknown, rootPath: string): string | undefined {
+  const pending: Visit[] = [{ value: root, key: rootPath, parent: undefined }];
+  for (let at = pending.pop(); at; at = pending.pop()) {
+    const { value } = at;
+    if (typeof value === 'string') {
+      if (badText(value)) return pathOf(at);
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) pending.push({ value: value[i], key: String(i), parent: at });
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (const [key] of entries) if (badText(key)) return pathOf({ value: key, key: '(key)', parent: at });
+      for (let i = entries.length - 1; i >= 0; i--) pending.push({ value: entries[i][1], key: entries[i][0], parent: at });
     }
-    return undefined;
-  }
-  for (const [key, v] of Object.entries(value)) {
-    if (badText(key)) return `${path}.(key)`;
-    const found = findBadString(v, `${path}.${key}`, depth + 1);
-    if (found) return found;
   }
   return undefined;
+}
+
+const MAX_PATH_SEGMENTS = 64;
+
+/** `body.seo.title`; a path deeper than any real field is cut, so the answer stays small. */
+function pathOf(visit: Visit): string {
+  const keys: string[] = [];
+  for (let v: Visit | undefined = visit; v; v = v.parent) keys.push(v.key);
+  keys.reverse();
+  return keys.length > MAX_PATH_SEGMENTS ? `${keys.slice(0, MAX_PATH_SEGMENTS).join('.')}.…` : keys.join('.');
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { uploadMedia, type UploadPart } from '../../../domain/media/upload-media.js';
 import type { Services } from '../../../domain/services.js';
 import { AppError, errors } from '../../../errors.js';
+import { refuseBadText } from '../../plugins/input-guard.js';
 import { data, errorResponses } from '../../schemas/common.js';
 import { Media } from './schemas.js';
 
@@ -32,8 +33,16 @@ async function* partsOf(req: FastifyRequest, maxFileSize: number): AsyncGenerato
       // RFC 7578 §4.2: every part names its field; one that does not is a malformed body.
       if (!part.fieldname)
         throw errors.invalidInput('Malformed multipart body: a part has no name (Content-Disposition: form-data; name="…")');
-      if (part.type === 'file') yield { kind: 'file', field: part.fieldname, filename: part.filename ?? '', stream: part.file };
-      else yield { kind: 'field', field: part.fieldname, value: String(part.value) };
+      // The API's one text rule (docs/api.md, "Errors") for what no hook sees: names, values, file names.
+      refuseBadText(part.fieldname, 'body.(key)');
+      if (part.type === 'file') {
+        refuseBadText(part.filename ?? '', `body.${part.fieldname} (filename)`);
+        yield { kind: 'file', field: part.fieldname, filename: part.filename ?? '', stream: part.file };
+      } else {
+        const value = String(part.value);
+        refuseBadText(value, `body.${part.fieldname}`);
+        yield { kind: 'field', field: part.fieldname, value };
+      }
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
