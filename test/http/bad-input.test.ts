@@ -103,6 +103,27 @@ describe('malformed bodies', () => {
     expectError(await postJson('null'), 422, 'VALIDATION_ERROR');
   });
 
+  it('a body nested past 100 levels → 400 INVALID_INPUT on create and on PATCH, nothing written', async () => {
+    // 5 000 levels overflowed the merge patch's recursion (500) before the limit existed.
+    const post = await createPost({ title: `deep ${unique()}` });
+    const deep = '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000);
+    const json = { 'content-type': 'application/json' };
+    for (const [method, url] of [
+      ['PATCH', `/api/documents/post/${post._id}`],
+      ['PUT', `/api/documents/post/${post._id}`],
+      ['POST', '/api/documents/post'],
+    ] as const) {
+      const error = expectError(
+        await call({ method, url, token: admin, headers: json, payload: `{"title":"x","meta":${deep}}` }),
+        400,
+        'INVALID_INPUT',
+      );
+      expect(error.message).toMatch(/nested more than 100 levels deep/);
+    }
+    const after = await call({ method: 'GET', url: `/api/documents/post/${post._id}`, token: admin });
+    expect(after.json().data._rev).toBe(post._rev);
+  });
+
   it('a 10 MB JSON body → 413 PAYLOAD_TOO_LARGE', async () => {
     const big = JSON.stringify({ title: 'big', body: 'x'.repeat(10 * 1024 * 1024) });
     expectError(await postJson(big), 413, 'PAYLOAD_TOO_LARGE');

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { badText, refuseBadText } from '../../packages/server/src/http/plugins/input-guard.js';
+import { badText, MAX_NESTING, refuseBadText } from '../../packages/server/src/http/plugins/input-guard.js';
 import { isAppError } from '../../packages/server/src/errors.js';
+
+/** `levels` arrays, one inside the other, around `inner`. */
+function nest(levels: number, inner: unknown): unknown {
+  let value = inner;
+  for (let i = 0; i < levels; i++) value = [value];
+  return value;
+}
 
 /** The field `refuseBadText` names, or undefined when it lets the value through. */
 function refusedAt(value: unknown, field = 'body'): string | undefined {
@@ -41,13 +48,16 @@ describe('refuseBadText', () => {
     expect(refusedAt(undefined)).toBeUndefined();
   });
 
-  it('finds a NUL at any depth, without recursion, and keeps the named path short', () => {
-    let deep: unknown = ['\u0000'];
-    for (let i = 0; i < 50_000; i++) deep = [deep];
-    const field = refusedAt({ meta: deep });
-    expect(field).toBe(`body.meta.${Array(62).fill('0').join('.')}.…`);
-    let fine: unknown = ['ok'];
-    for (let i = 0; i < 50_000; i++) fine = [fine];
-    expect(refusedAt({ meta: fine })).toBeUndefined();
+  it('finds a NUL as deep as values may nest, and keeps the named path short', () => {
+    expect(refusedAt({ meta: nest(98, '\u0000') })).toBe(`body.meta.${Array(62).fill('0').join('.')}.…`);
+    expect(refusedAt(nest(MAX_NESTING, 'ok'))).toBeUndefined();
+  });
+
+  it('refuses values nested past MAX_NESTING levels, without recursion', () => {
+    expect(MAX_NESTING).toBe(100);
+    expect(refusedAt(nest(MAX_NESTING + 1, 'ok'))).toBe(`body.${Array(63).fill('0').join('.')}.…`);
+    let deep: unknown = 'ok';
+    for (let i = 0; i < 50_000; i++) deep = { a: deep };
+    expect(() => refuseBadText(deep, 'body')).toThrow(/nested more than 100 levels deep/);
   });
 });

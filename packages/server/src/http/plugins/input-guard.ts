@@ -37,15 +37,25 @@ export function badText(s: string): boolean {
 
 /**
  * 400 `INVALID_INPUT` naming the first bad string in `value` (a string, or objects and arrays of
- * them, keys included) by its dotted path under `field`: `body.alt`, `header.user-agent`.
+ * them, keys included) by its dotted path under `field`: `body.alt`, `header.user-agent`. Values
+ * nested deeper than `MAX_NESTING` are refused too: every later step that walks a value (merge
+ * patch, validation, equality) would otherwise have to be written without recursion, and no real
+ * content is that deep (Ruby's JSON parser refuses past the same 100 levels by default).
  */
 export function refuseBadText(value: unknown, field: string): void {
   const bad = findBadString(value, field);
-  if (bad)
-    throw errors.invalidInput(`${bad} contains a NUL character or invalid Unicode`, [
-      { field: bad, message: 'must be valid Unicode text without NUL characters' },
+  if (bad === undefined) return;
+  if (bad.tooDeep)
+    throw errors.invalidInput(`${bad.path} is nested more than ${MAX_NESTING} levels deep`, [
+      { field: bad.path, message: `must not be nested more than ${MAX_NESTING} levels deep` },
     ]);
+  throw errors.invalidInput(`${bad.path} contains a NUL character or invalid Unicode`, [
+    { field: bad.path, message: 'must be valid Unicode text without NUL characters' },
+  ]);
 }
+
+/** How deep objects and arrays may nest in any input (the top-level body is level 1). */
+export const MAX_NESTING = 100;
 
 /** Every `%` starts a `%XX` escape and the escapes decode to valid UTF-8. */
 function isWellFormedQuery(query: string): boolean {
@@ -62,25 +72,30 @@ interface Visit {
   value: unknown;
   key: string;
   parent: Visit | undefined;
+  depth: number;
 }
 
 /**
- * The dotted path of the first bad string (value or key), or undefined. Walked with a stack of its
- * own rather than recursion, so no nesting depth (a `json` field holds any) hides a string from it;
- * each visit links to its parent, and only the path found is spelled out.
+ * The dotted path of the first bad string (value or key), or of the first value nested past
+ * `MAX_NESTING`, or undefined. Walked with a stack of its own rather than recursion, so the walk
+ * itself never overflows; each visit links to its parent, and only the path found is spelled out.
  */
-function findBadString(root: unknown, rootPath: string): string | undefined {
-  const pending: Visit[] = [{ value: root, key: rootPath, parent: undefined }];
+function findBadString(root: unknown, rootPath: string): { path: string; tooDeep?: true } | undefined {
+  const pending: Visit[] = [{ value: root, key: rootPath, parent: undefined, depth: 0 }];
   for (let at = pending.pop(); at; at = pending.pop()) {
-    const { value } = at;
+    const { value, depth } = at;
     if (typeof value === 'string') {
-      if (badText(value)) return pathOf(at);
-    } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) pending.push({ value: value[i], key: String(i), parent: at });
+      if (badText(value)) return { path: pathOf(at) };
     } else if (value !== null && typeof value === 'object') {
-      const entries = Object.entries(value);
-      for (const [key] of entries) if (badText(key)) return pathOf({ value: key, key: '(key)', parent: at });
-      for (let i = entries.length - 1; i >= 0; i--) pending.push({ value: entries[i][1], key: entries[i][0], parent: at });
+      if (depth >= MAX_NESTING) return { path: pathOf(at), tooDeep: true };
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) pending.push({ value: value[i], key: String(i), parent: at, depth: depth + 1 });
+      } else {
+        const entries = Object.entries(value);
+        for (const [key] of entries) if (badText(key)) return { path: pathOf({ value: key, key: '(key)', parent: at, depth }) };
+        for (let i = entries.length - 1; i >= 0; i--)
+          pending.push({ value: entries[i][1], key: entries[i][0], parent: at, depth: depth + 1 });
+      }
     }
   }
   return undefined;
