@@ -29,6 +29,15 @@ export function requirePermission(p: Principal, permission: string): void {
   if (!hasPermission(p, permission)) throw errors.forbidden(`Missing permission ${permission}`);
 }
 
+/**
+ * Inviting a user: `users:invite`, or `users:write` (who may create users may invite them). The
+ * role and permissions the invitation grants are checked against the caller's own afterwards.
+ */
+export function requireMayInvite(p: Principal): void {
+  if (p.kind === 'anonymous') throw errors.unauthorized('Authentication required');
+  if (!hasPermission(p, 'users:invite') && !hasPermission(p, 'users:write')) throw errors.forbidden('Missing permission users:invite');
+}
+
 export function requireSchemaAction(p: Principal, schema: string, action: ContentAction): void {
   if (p.kind === 'anonymous') throw errors.unauthorized('Authentication required');
   if (!canOnSchema(p, schema, action)) throw errors.forbidden(`Missing permission ${schema}:${action}`);

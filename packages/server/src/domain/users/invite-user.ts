@@ -1,6 +1,5 @@
-import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { hasPermission, requireAuthenticated } from '../access/policy.js';
+import { requireMayInvite } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { insertUser } from '../identity/insert-user.js';
 import { sendInvitation } from '../identity/password-reset.js';
@@ -16,9 +15,7 @@ import { runUserHooks } from './user-hooks.js';
  * and a mail whose link sets the password and activates the account.
  */
 export async function inviteUser(svc: Services, actor: Principal, input: Omit<CreateUserInput, 'password' | 'active'>): Promise<UserView> {
-  requireAuthenticated(actor);
-  if (!hasPermission(actor, 'users:invite') && !hasPermission(actor, 'users:write'))
-    throw errors.forbidden('Missing permission users:invite');
+  requireMayInvite(actor);
   const role = await runUserHooks(svc, { ...input, role: input.role ?? 'viewer' });
   requireCanAssign(svc, actor, role, input.permissions);
   const user = await inTransaction(svc.database, (conn) => insertUser(svc, conn, { ...input, role, active: false }));

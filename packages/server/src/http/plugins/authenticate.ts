@@ -15,10 +15,26 @@ declare module 'fastify' {
     ownBearer?: boolean;
     /** The route needs a signed-in caller: anonymous requests get 401 before their body is validated. */
     auth?: boolean;
+    /**
+     * The policy question the route asks before its body is read (docs/api.md, "Errors": permission
+     * before body): a call into `domain/access/policy.ts` (or a domain check built on it) that throws
+     * 401/403. Only what the caller and the path decide; a part that depends on the body (the role an
+     * invitation grants) stays in the operation, which also asks the same question again.
+     */
+    permission?: PermissionCheck;
   }
 }
 
-/** Resolves the caller once per request, before any route runs; routes read `request.principal`. */
+/** A route's permission question: the caller and the raw path parameters (not yet validated). */
+export type PermissionCheck = (principal: Principal, params: Readonly<Record<string, string | undefined>>) => void;
+
+/**
+ * Resolves the caller once per request, before any route runs; routes read `request.principal`.
+ * Sign-in (`auth`) and the route's `permission` are checked here, in `onRequest`: before the body
+ * is parsed (malformed JSON, an unsupported type, `bodyLimit`), before the `preValidation` hooks
+ * (input-guard.ts) and before schema validation, so a caller who may not use the route learns
+ * nothing about the body it sent (docs/api.md, "Errors").
+ */
 export function registerAuthentication(app: FastifyInstance, svc: Services): void {
   app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('onRequest', async (request) => {
@@ -31,7 +47,9 @@ export function registerAuthentication(app: FastifyInstance, svc: Services): voi
     if (cookie && !SAFE_METHODS.has(request.method) && !csrfMatches(request))
       throw errors.forbidden('CSRF token missing or wrong (send the vellum_csrf cookie value in x-csrf-token)');
     request.principal = { ...principal, client: { ip: request.ip, userAgent: request.headers['user-agent'] } };
-    if (request.routeOptions.config?.auth) requireAuthenticated(request.principal);
+    const config = request.routeOptions.config;
+    if (config?.auth) requireAuthenticated(request.principal);
+    config?.permission?.(request.principal, request.params as Record<string, string | undefined>);
   });
 }
 

@@ -4,6 +4,7 @@ import { getSettings, updateSettings } from '../../../domain/settings/instance-s
 import { studioConfig, studioStructure } from '../../../domain/settings/studio-config.js';
 import { listSchemas } from '../../../domain/schemas/list-schemas.js';
 import type { Services } from '../../../domain/services.js';
+import { requirePermission } from '../../../domain/access/policy.js';
 import { data, errorResponses, Nullable } from '../../schemas/common.js';
 
 const Schema = Type.Object({
@@ -52,7 +53,10 @@ export async function configRoutes(app: FastifyInstance, { svc }: { svc: Service
   );
   app.put<{ Body: Static<typeof SettingsPatch> }>(
     '/config/settings',
-    { config: { auth: true }, schema: { body: SettingsPatch, response: { 200: data(Settings), ...errorResponses } } },
+    {
+      config: { auth: true, permission: (p) => requirePermission(p, 'settings:write') },
+      schema: { body: SettingsPatch, response: { 200: data(Settings), ...errorResponses } },
+    },
     async (req) => ({ data: await updateSettings(svc, req.principal, req.body) }),
   );
   app.get(

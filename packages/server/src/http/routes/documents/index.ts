@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { DocumentAccessMode } from '../../../domain/access/policy.js';
 import { deleteDocument } from '../../../domain/documents/delete-document.js';
+import { requireDocumentAction } from '../../../domain/documents/document-permission.js';
 import type { ApiDocument } from '../../../domain/documents/document-view.js';
 import { getDocument, listDocuments } from '../../../domain/documents/read-documents.js';
 import { listRevisions, restoreRevision } from '../../../domain/documents/revisions.js';
@@ -10,6 +11,7 @@ import { documentEtag, etagMatches } from '../../../domain/documents/etag.js';
 import { patchDocument, replaceDocument } from '../../../domain/documents/update-document.js';
 import type { Services } from '../../../domain/services.js';
 import { errors } from '../../../errors.js';
+import type { PermissionCheck } from '../../plugins/authenticate.js';
 import { registerResponseCache } from '../../plugins/response-cache.js';
 import { errorResponses } from '../../schemas/common.js';
 import * as S from './schemas.js';
@@ -35,6 +37,10 @@ function sendDocument(reply: FastifyReply, doc: ApiDocument, status = 200) {
 export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc: Services; mode: DocumentAccessMode }) {
   const base = `/${mode}/:type`;
   const responses = { response: errorResponses };
+  // Writes ask for `<type>:write`/`delete` before the body is read (plugins/authenticate.ts).
+  const may = (action: 'write' | 'delete'): { permission: PermissionCheck } => ({
+    permission: (p, params) => requireDocumentAction(svc, p, params.type, action),
+  });
   if (svc.config.documents.responseCache) {
     registerResponseCache(app, svc, { mode, ttlMs: 2_000, maxEntries: 2_000, maxEntryBytes: 256 * 1024, maxTotalBytes: 16 * 1024 * 1024 });
   }
@@ -58,23 +64,27 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
     },
   );
 
-  app.post<{ Params: Static<typeof S.TypeParams> }>(base, { schema: { params: S.TypeParams, ...responses } }, async (req, reply) => {
-    const doc = await createDocument(svc, req.principal, { type: req.params.type, mode, body: documentBody(req) });
-    reply.header('location', `${req.url.split('?')[0]}/${encodeURIComponent(doc._id)}`);
-    return sendDocument(reply, doc, 201);
-  });
+  app.post<{ Params: Static<typeof S.TypeParams> }>(
+    base,
+    { config: may('write'), schema: { params: S.TypeParams, ...responses } },
+    async (req, reply) => {
+      const doc = await createDocument(svc, req.principal, { type: req.params.type, mode, body: documentBody(req) });
+      reply.header('location', `${req.url.split('?')[0]}/${encodeURIComponent(doc._id)}`);
+      return sendDocument(reply, doc, 201);
+    },
+  );
 
-  app.put(`${base}/:id`, { schema: { params: S.DocParams, ...responses } }, async (req: DocRequest, reply) =>
+  app.put(`${base}/:id`, { config: may('write'), schema: { params: S.DocParams, ...responses } }, async (req: DocRequest, reply) =>
     sendDocument(reply, await replaceDocument(svc, req.principal, { ...req.params, mode, body: documentBody(req), ifMatch: ifMatch(req) })),
   );
 
-  app.patch(`${base}/:id`, { schema: { params: S.DocParams, ...responses } }, async (req: DocRequest, reply) =>
+  app.patch(`${base}/:id`, { config: may('write'), schema: { params: S.DocParams, ...responses } }, async (req: DocRequest, reply) =>
     sendDocument(reply, await patchDocument(svc, req.principal, { ...req.params, mode, body: documentBody(req), ifMatch: ifMatch(req) })),
   );
 
   app.delete<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.DeleteQuery> }>(
     `${base}/:id`,
-    { schema: { params: S.DocParams, querystring: S.DeleteQuery, ...responses } },
+    { config: may('delete'), schema: { params: S.DocParams, querystring: S.DeleteQuery, ...responses } },
     async (req) => {
       await deleteDocument(svc, req.principal, { ...req.params, mode, force: req.query.force === 'true', ifMatch: ifMatch(req) });
       return { success: true };
@@ -89,7 +99,7 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
 
   app.post<{ Params: Static<typeof S.RevParams> }>(
     `${base}/:id/revisions/:rev/restore`,
-    { schema: { params: S.RevParams, ...responses } },
+    { config: may('write'), schema: { params: S.RevParams, ...responses } },
     async (req, reply) =>
       sendDocument(reply, await restoreRevision(svc, req.principal, { ...req.params, rev: Number(req.params.rev), mode })),
   );

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { uploadMedia, type UploadPart } from '../../../domain/media/upload-media.js';
 import type { Services } from '../../../domain/services.js';
+import { requireMediaAction } from '../../../domain/access/policy.js';
 import { AppError, errors } from '../../../errors.js';
 import { refuseBadText } from '../../plugins/input-guard.js';
 import { data, errorResponses } from '../../schemas/common.js';
@@ -12,8 +13,11 @@ export async function mediaUploadRoute(app: FastifyInstance, { svc }: { svc: Ser
   await app.register(multipart);
   app.post(
     '/media',
-    // Sign-in is checked before the body is read: an anonymous upload is refused without receiving it.
-    { schema: { response: { 201: data(Media), ...errorResponses } }, config: { auth: true } },
+    // Sign-in and media:upload are checked before the body is read: a refused upload is not received.
+    {
+      schema: { response: { 201: data(Media), ...errorResponses } },
+      config: { auth: true, permission: (p) => requireMediaAction(p, 'upload') },
+    },
     async (req, reply) => {
       if (!req.isMultipart()) throw errors.invalidInput('Send the file as multipart/form-data');
       const media = await uploadMedia(svc, req.principal, partsOf(req, svc.config.media.maxFileSize));

@@ -8,6 +8,7 @@ import { confirmTotpSetup, startTotpSetup } from '../../../domain/mfa/totp-setup
 import { listOwnTrustedDevices, revokeOwnTrustedDevices } from '../../../domain/mfa/trusted-devices.js';
 import { verifyBackupLogin, verifyMfaLogin } from '../../../domain/mfa/verify-login.js';
 import type { Services } from '../../../domain/services.js';
+import { requireAdminRole } from '../../../domain/access/policy.js';
 import { setSessionCookies } from '../../cookies.js';
 import * as S from './schemas.js';
 
@@ -135,7 +136,10 @@ export async function mfaRoutes(app: FastifyInstance, { svc }: { svc: Services }
 
   app.post<{ Params: Static<typeof S.UserIdParams> }>(
     '/admin/users/:userId/mfa/reset',
-    { config: { auth: true }, schema: { params: S.UserIdParams, response: { 200: S.SuccessData, ...S.errorResponses } } },
+    {
+      config: { auth: true, permission: requireAdminRole },
+      schema: { params: S.UserIdParams, response: { 200: S.SuccessData, ...S.errorResponses } },
+    },
     async (req) => {
       await adminResetMfa(svc, req.principal, req.params.userId);
       return ok;

@@ -26,7 +26,10 @@ export async function tokenRoutes(app: FastifyInstance, { svc }: { svc: Services
   requireSignInForRoutes(app);
   app.post<{ Body: Static<typeof CreateBody> }>(
     '/tokens',
-    { schema: { body: CreateBody, response: { 201: data(Type.Object({ token: Type.String(), apiToken: ApiToken })), ...errorResponses } } },
+    {
+      config: { permission: (p) => requirePermission(p, 'tokens:write') },
+      schema: { body: CreateBody, response: { 201: data(Type.Object({ token: Type.String(), apiToken: ApiToken })), ...errorResponses } },
+    },
     async (req, reply) => reply.status(201).send({ data: await createApiToken(svc, req.principal, req.body) }),
   );
 
@@ -38,7 +41,10 @@ export async function tokenRoutes(app: FastifyInstance, { svc }: { svc: Services
 
   app.delete<{ Params: Static<typeof IdParams> }>(
     '/tokens/:id',
-    { schema: { params: IdParams, response: { 200: Success, ...errorResponses } } },
+    {
+      config: { permission: (p) => requirePermission(p, 'tokens:delete') },
+      schema: { params: IdParams, response: { 200: Success, ...errorResponses } },
+    },
     async (req) => {
       await revokeApiToken(svc, req.principal, req.params.id);
       return { success: true as const };
@@ -50,9 +56,9 @@ export async function tokenRoutes(app: FastifyInstance, { svc }: { svc: Services
     app.route<{ Params: Static<typeof IdParams> }>({
       method,
       url: '/tokens/:id',
+      config: { permission: (p) => requirePermission(p, method === 'GET' ? 'tokens:read' : 'tokens:write') },
       schema: { params: IdParams, response: errorResponses },
-      handler: async (req) => {
-        requirePermission(req.principal, method === 'GET' ? 'tokens:read' : 'tokens:write');
+      handler: async () => {
         throw errors.notImplemented(`${method} /tokens/:id is not implemented: tokens are shown once and never edited`);
       },
     });

@@ -6,6 +6,7 @@ import { findUserBy, getUser, listUsers } from '../../../domain/users/list-users
 import { updateUser } from '../../../domain/users/update-user.js';
 import { inviteUser } from '../../../domain/users/invite-user.js';
 import type { Services } from '../../../domain/services.js';
+import { requireMayInvite, requirePermission } from '../../../domain/access/policy.js';
 import { requireSignInForRoutes } from '../../plugins/authenticate.js';
 import { data, errorResponses, Meta, Nullable, Success, User } from '../../schemas/common.js';
 
@@ -88,22 +89,28 @@ export async function userRoutes(app: FastifyInstance, { svc }: { svc: Services 
   }));
   app.post<{ Body: Static<typeof CreateBody> }>(
     '/users',
-    { schema: { body: CreateBody, response: { 201: data(User), ...errorResponses } } },
+    {
+      config: { permission: (p) => requirePermission(p, 'users:write') },
+      schema: { body: CreateBody, response: { 201: data(User), ...errorResponses } },
+    },
     async (req, reply) => reply.status(201).send({ data: await createUser(svc, req.principal, req.body) }),
   );
   app.post<{ Body: Static<typeof InviteBody> }>(
     '/users/invite',
-    { schema: { body: InviteBody, response: { 201: data(User), ...errorResponses } } },
+    { config: { permission: requireMayInvite }, schema: { body: InviteBody, response: { 201: data(User), ...errorResponses } } },
     async (req, reply) => reply.status(201).send({ data: await inviteUser(svc, req.principal, req.body) }),
   );
   app.put<{ Params: Static<typeof IdParams>; Body: Static<typeof UpdateBody> }>(
     '/users/:id',
-    { schema: { params: IdParams, body: UpdateBody, ...One } },
+    { config: { permission: (p) => requirePermission(p, 'users:write') }, schema: { params: IdParams, body: UpdateBody, ...One } },
     async (req) => ({ data: await updateUser(svc, req.principal, req.params.id, req.body) }),
   );
   app.delete<{ Params: Static<typeof IdParams> }>(
     '/users/:id',
-    { schema: { params: IdParams, response: { 200: Success, ...errorResponses } } },
+    {
+      config: { permission: (p) => requirePermission(p, 'users:write') },
+      schema: { params: IdParams, response: { 200: Success, ...errorResponses } },
+    },
     async (req) => {
       await deleteUser(svc, req.principal, req.params.id);
       return { success: true as const };

@@ -11,13 +11,17 @@ import {
 import { listWebhookDeliveries, retryWebhookDelivery } from '../../../domain/webhooks/webhook-deliveries.js';
 import { testWebhook } from '../../../domain/webhooks/test-webhook.js';
 import type { Services } from '../../../domain/services.js';
+import { requirePermission } from '../../../domain/access/policy.js';
 import { requireSignInForRoutes } from '../../plugins/authenticate.js';
 import { data, errorResponses, Meta, Success } from '../../schemas/common.js';
 import { Body, Delivery, DeliveryQuery, DeliveryParams, IdParams, ListQuery, Webhook } from './schemas.js';
 
 const WithSecret = data(Type.Object({ secret: Type.String(), webhook: Webhook }));
 
-/** docs/api.md, "Webhooks". The policy checks webhooks:read/write/delete/test in the operations. */
+/**
+ * docs/api.md, "Webhooks". The policy checks webhooks:read/write/delete/test in the operations;
+ * the writes ask it before their body is read too (`permission`, plugins/authenticate.ts).
+ */
 export async function webhookRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
   requireSignInForRoutes(app);
 
@@ -29,7 +33,10 @@ export async function webhookRoutes(app: FastifyInstance, { svc }: { svc: Servic
 
   app.post<{ Body: Static<typeof Body> }>(
     '/webhooks',
-    { schema: { body: Body, response: { 201: WithSecret, ...errorResponses } } },
+    {
+      config: { permission: (p) => requirePermission(p, 'webhooks:write') },
+      schema: { body: Body, response: { 201: WithSecret, ...errorResponses } },
+    },
     async (req, reply) => reply.status(201).send({ data: await createWebhook(svc, req.principal, req.body) }),
   );
 
@@ -41,13 +48,19 @@ export async function webhookRoutes(app: FastifyInstance, { svc }: { svc: Servic
 
   app.put<{ Params: Static<typeof IdParams>; Body: Static<typeof Body> }>(
     '/webhooks/:id',
-    { schema: { params: IdParams, body: Body, response: { 200: data(Webhook), ...errorResponses } } },
+    {
+      config: { permission: (p) => requirePermission(p, 'webhooks:write') },
+      schema: { params: IdParams, body: Body, response: { 200: data(Webhook), ...errorResponses } },
+    },
     async (req) => ({ data: await updateWebhook(svc, req.principal, req.params.id, req.body) }),
   );
 
   app.delete<{ Params: Static<typeof IdParams> }>(
     '/webhooks/:id',
-    { schema: { params: IdParams, response: { 200: Success, ...errorResponses } } },
+    {
+      config: { permission: (p) => requirePermission(p, 'webhooks:delete') },
+      schema: { params: IdParams, response: { 200: Success, ...errorResponses } },
+    },
     async (req) => {
       await deleteWebhook(svc, req.principal, req.params.id);
       return { success: true as const };
@@ -56,7 +69,10 @@ export async function webhookRoutes(app: FastifyInstance, { svc }: { svc: Servic
 
   app.post<{ Params: Static<typeof IdParams> }>(
     '/webhooks/:id/rotate-secret',
-    { schema: { params: IdParams, response: { 200: WithSecret, ...errorResponses } } },
+    {
+      config: { permission: (p) => requirePermission(p, 'webhooks:write') },
+      schema: { params: IdParams, response: { 200: WithSecret, ...errorResponses } },
+    },
     async (req) => ({ data: await rotateWebhookSecret(svc, req.principal, req.params.id) }),
   );
 
@@ -74,13 +90,19 @@ export async function webhookRoutes(app: FastifyInstance, { svc }: { svc: Servic
 
   app.post<{ Params: Static<typeof DeliveryParams> }>(
     '/webhooks/:id/deliveries/:deliveryId/retry',
-    { schema: { params: DeliveryParams, response: { 200: data(Delivery), ...errorResponses } } },
+    {
+      config: { permission: (p) => requirePermission(p, 'webhooks:write') },
+      schema: { params: DeliveryParams, response: { 200: data(Delivery), ...errorResponses } },
+    },
     async (req) => ({ data: await retryWebhookDelivery(svc, req.principal, req.params.id, req.params.deliveryId) }),
   );
 
   app.post<{ Params: Static<typeof IdParams> }>(
     '/webhooks/:id/test',
-    { schema: { params: IdParams, response: { 200: data(Delivery), ...errorResponses } } },
+    {
+      config: { permission: (p) => requirePermission(p, 'webhooks:test') },
+      schema: { params: IdParams, response: { 200: data(Delivery), ...errorResponses } },
+    },
     async (req) => ({ data: await testWebhook(svc, req.principal, req.params.id) }),
   );
 }
