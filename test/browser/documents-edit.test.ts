@@ -200,6 +200,7 @@ describe('studio documents', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 800 });
     await diff.getByRole('button', { name: 'Restore revision 1' }).click();
+    await page.getByRole('dialog', { name: 'Restore revision 1?' }).getByRole('button', { name: 'Restore' }).click();
     await page.getByText('revision 3', { exact: true }).waitFor();
     await expect.poll(() => page.getByLabel('Title *').inputValue()).toBe('First words');
     expect((await api('GET', `/collections/post/${id}`)).body.data).toMatchObject({ title: 'First words', views: 1, _rev: 3 });

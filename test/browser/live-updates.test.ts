@@ -117,4 +117,46 @@ describe('studio live updates', () => {
     expect(await page.getByText('Someone else deleted this document.').count()).toBe(0);
     await page.close();
   });
+
+  it("restoring a revision asks first, and is the page's own write: no 'someone else' notice; another's save after it still is", async () => {
+    const doc = await api('POST', '/documents/company', { name: 'Restored here' });
+    await api('PATCH', `/documents/company/${doc._id}`, { name: 'Renamed once' });
+    const page = await adminPage(`/studio/documents/company/${doc._id}`);
+    const name = page.getByLabel('Name *');
+    await expect.poll(() => name.inputValue()).toBe('Renamed once');
+    // Every "Someone else…" text the page ever shows, however briefly (a later notice replaces an earlier one).
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seenNotices: string[] }).seenNotices = seen;
+      const note = () => {
+        for (const m of document.body.innerText.match(/Someone else[^\n]*/g) ?? []) if (!seen.includes(m)) seen.push(m);
+      };
+      new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const seenNotices = () => page.evaluate(() => (window as unknown as { seenNotices: string[] }).seenNotices);
+
+    await page.getByRole('button', { name: 'Revision 1' }).click();
+    const history = page.getByRole('region', { name: 'Changes since revision 1' });
+    await history.getByRole('button', { name: 'Restore revision 1' }).click();
+    const ask = page.getByRole('dialog', { name: 'Restore revision 1?' });
+    await ask.getByText('The document gets the fields of revision 1 back as a new revision').waitFor();
+    await expectAccessible(page, 'restore confirmation');
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => ask.count()).toBe(0);
+    expect((await api('GET', `/collections/company/${doc._id}`))._rev).toBe(2);
+
+    await history.getByRole('button', { name: 'Restore revision 1' }).click();
+    await ask.getByRole('button', { name: 'Restore' }).click();
+    await page.getByText('revision 3', { exact: true }).waitFor();
+    await expect.poll(() => name.inputValue()).toBe('Restored here');
+    await page.getByText('Revision 1 restored.').waitFor();
+
+    // A save by someone else after it: its event follows the restore's on the stream, so once its
+    // notice is up the restore's event has been judged too.
+    await api('PATCH', `/documents/company/${doc._id}`, { name: 'Theirs after the restore' });
+    await page.getByText('Someone else saved a newer version (revision 4); it is shown now.').waitFor();
+    await expect.poll(() => name.inputValue()).toBe('Theirs after the restore');
+    expect(await seenNotices()).toEqual(['Someone else saved a newer version (revision 4); it is shown now.']);
+    await page.close();
+  });
 });

@@ -52,15 +52,21 @@ export default function DocumentEditPage() {
   const [saving, setSaving] = useState(false);
   const [conflict, setConflict] = useState<{ status?: string } | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const [restoring, setRestoring] = useState(false);
 
   // The form starts from the stored document each time it is (re)read, or from the defaults.
   // The schema is part of the key: a document read before its schema has no fields to fill yet.
   const baseline = isNew ? defaultValues(fields) : ownValues(doc, fields);
   const baselineKey = isNew ? `new:${schema?.name}` : `${schema?.name}:${String(doc?._id)}:${String(doc?._rev)}:${loaded.dataUpdatedAt}`;
-  useEffect(() => {
+  // Set while rendering, not in an effect: a newer version read (someone else's save, a restore)
+  // never renders once with the old values against the new baseline, which would read as
+  // unsaved changes and flash "while you were editing" (docs/studio.md, "Live updates").
+  const [valuesKey, setValuesKey] = useState<string>();
+  if (valuesKey !== baselineKey) {
+    setValuesKey(baselineKey);
     setValues(baseline);
     setErrors({});
-  }, [baselineKey]);
+  }
 
   const dirty = (isNew ? fields.length > 0 && !sameValues(values, baseline) : !!doc && !sameValues(values, baseline)) && !saving;
   const canWrite = allows(session, 'content:write', type);
@@ -72,7 +78,7 @@ export default function DocumentEditPage() {
 
   // Someone else's change to this document (docs/studio.md, "Live updates"): with nothing unsaved
   // here the newer version is simply loaded; with unsaved changes the user decides.
-  const watch = useDocumentWatch(isNew ? undefined : id, doc?._rev as number | undefined, saving || deleting);
+  const watch = useDocumentWatch(isNew ? undefined : id, doc?._rev as number | undefined, saving || deleting || restoring);
   const outside = watch.change;
   useEffect(() => {
     if (!outside || outside.deleted || dirty) return;
@@ -116,6 +122,25 @@ export default function DocumentEditPage() {
     },
     [values, isNew, api, id, doc, type, fields, navigate, queryClient],
   );
+
+  /**
+   * Restores a revision (a new revision with its fields). Like a save it is this page's own
+   * write: the watch holds the events meanwhile, and the answer is shown at once, so its event
+   * finds the page already at the revision it made.
+   */
+  const restore = async (rev: number) => {
+    setRestoring(true);
+    setNotice(undefined);
+    try {
+      const restored = await api.restore(id, rev);
+      queryClient.setQueryData(['documents', type, 'one', id], restored);
+      void queryClient.invalidateQueries({ queryKey: ['documents', type, 'list'] });
+      void queryClient.invalidateQueries({ queryKey: ['documents', type, 'revisions', id] });
+      setNotice(`Revision ${rev} restored.`);
+    } finally {
+      setRestoring(false);
+    }
+  };
 
   // Ctrl+S / Cmd+S saves instead of the browser's "save page".
   const saveRef = useRef(write);
@@ -227,8 +252,9 @@ export default function DocumentEditPage() {
             </div>
           )}
         </form>
-        <aside className="doc-side" aria-label="Document">
-          {doc && (
+        {/* A new document has no status or history yet: no panel at all, not an empty one. */}
+        {doc && (
+          <aside className="doc-side" aria-label="Document">
             <DocumentActions
               type={type}
               doc={doc}
@@ -243,9 +269,9 @@ export default function DocumentEditPage() {
               }}
               dirty={dirty}
             />
-          )}
-          {doc && <RevisionHistory type={type} doc={doc} fields={fields} canRestore={editable} onRestored={() => void loaded.refetch()} />}
-        </aside>
+            <RevisionHistory type={type} doc={doc} fields={fields} canRestore={editable} dirty={dirty} onRestore={restore} />
+          </aside>
+        )}
       </div>
       <ConfirmDialog
         open={!!conflict}

@@ -1,27 +1,34 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { client } from '../../api/client';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
-import { useAction } from '../../ui/use-action';
+import { when } from '../../ui/when';
 import { ownValues, stable } from './document-values';
 import { fieldLabel, type Doc, type Field } from './schema';
 import { StatusBadge } from './status-badge';
-
-/** A field's value as one line of text for the diff. */
-const shown = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v : stable(v));
+import { valueText } from './value-text';
 
 /**
  * The stored versions of the document, newest first (`GET …/revisions`): one chosen is compared
  * field by field with the current one, and can be restored (a new revision with its fields; the
- * status is kept, docs/api.md "Documents").
+ * status is kept, docs/api.md "Documents") after a confirmation. The restore itself is the
+ * page's (`onRestore`): it is the page's own write, which its live watch must not read as
+ * someone else's (docs/studio.md, "Live updates").
  */
-export function RevisionHistory(props: { type: string; doc: Doc; fields: Field[]; canRestore: boolean; onRestored(): void }) {
+export function RevisionHistory(props: {
+  type: string;
+  doc: Doc;
+  fields: Field[];
+  canRestore: boolean;
+  /** The form holds unsaved changes (a restore replaces them). */
+  dirty: boolean;
+  onRestore(rev: number): Promise<void>;
+}) {
   const { type, doc, fields } = props;
   const id = String(doc._id);
   const api = client.collections(type);
-  const queryClient = useQueryClient();
   const [chosen, setChosen] = useState<number>();
-  const restoring = useAction();
   const revisions = useQuery({
     queryKey: ['documents', type, 'revisions', id, doc._rev],
     queryFn: () => api.revisions(id, { limit: 50 }),
@@ -30,14 +37,6 @@ export function RevisionHistory(props: { type: string; doc: Doc; fields: Field[]
   const before = ownValues(revision?.data as Doc | undefined, fields);
   const now = ownValues(doc, fields);
   const changed = fields.filter((f) => stable(before[f.name]) !== stable(now[f.name]));
-
-  const restore = (rev: number) =>
-    restoring.run(async () => {
-      await api.restore(id, rev);
-      setChosen(undefined);
-      await queryClient.invalidateQueries({ queryKey: ['documents', type, 'revisions', id] });
-      props.onRestored();
-    });
 
   return (
     <section className="stack" aria-labelledby="doc-history-title">
@@ -49,7 +48,7 @@ export function RevisionHistory(props: { type: string; doc: Doc; fields: Field[]
             <button type="button" aria-pressed={chosen === r._rev} onClick={() => setChosen(chosen === r._rev ? undefined : r._rev)}>
               Revision {r._rev}
             </button>{' '}
-            <StatusBadge status={r._status} /> <span className="muted">{new Date(r._updatedAt).toLocaleString()}</span>
+            <StatusBadge status={r._status} /> <span className="muted">{when(r._updatedAt)}</span>
             {r._rev === doc._rev && <span className="muted"> (current)</span>}
           </li>
         ))}
@@ -72,19 +71,29 @@ export function RevisionHistory(props: { type: string; doc: Doc; fields: Field[]
                 {changed.map((f) => (
                   <tr key={f.name}>
                     <th scope="row">{fieldLabel(f)}</th>
-                    <td className="diff-removed">{shown(before[f.name])}</td>
-                    <td className="diff-added">{shown(now[f.name])}</td>
+                    <td className="diff-removed">{valueText(f, before[f.name])}</td>
+                    <td className="diff-added">{valueText(f, now[f.name])}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           )}
           {props.canRestore && revision._rev !== doc._rev && (
-            <button type="button" disabled={restoring.busy} onClick={() => void restore(revision._rev)}>
-              Restore revision {revision._rev}
-            </button>
+            <ConfirmDialog
+              trigger={<button type="button">Restore revision {revision._rev}</button>}
+              title={`Restore revision ${revision._rev}?`}
+              confirmLabel="Restore"
+              onConfirm={async () => {
+                await props.onRestore(revision._rev);
+                setChosen(undefined);
+              }}
+            >
+              <p>
+                The document gets the fields of revision {revision._rev} back as a new revision; its status stays {String(doc._status)}.
+                {props.dirty && ' The unsaved changes in the form are lost.'}
+              </p>
+            </ConfirmDialog>
           )}
-          <ErrorMessage error={restoring.error} />
         </div>
       )}
     </section>
