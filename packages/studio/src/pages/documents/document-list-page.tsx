@@ -6,9 +6,11 @@ import { useSession } from '../../auth/session';
 import { documentTitle } from '../../shell/global-search';
 import { ErrorMessage } from '../../ui/error-message';
 import { usePageTitle } from '../../ui/page-title';
+import { when } from '../../ui/when';
 import './documents.css';
 import { StatusBadge } from './status-badge';
 import { allows, fieldLabel, fieldsOf, referenceTargets, selectOptions, STATUSES, useSchema, type Field } from './schema';
+import { valueText } from './value-text';
 
 const PAGE_SIZE = 20;
 
@@ -159,12 +161,12 @@ export default function DocumentListPage() {
                   <Link to={`/documents/${type}/${String(d._id)}`}>{documentTitle(d)}</Link>
                 </td>
                 {shown.map((f) => (
-                  <td key={f.name}>{d[f.name] === undefined || d[f.name] === null ? '' : String(d[f.name])}</td>
+                  <td key={f.name}>{valueText(f, d[f.name])}</td>
                 ))}
                 <td>
                   <StatusBadge status={d._status} />
                 </td>
-                <td>{new Date(String(d._updatedAt)).toLocaleString()}</td>
+                <td>{when(String(d._updatedAt))}</td>
               </tr>
             ))}
           </tbody>

@@ -1,0 +1,18 @@
+import { day, when } from '../../ui/when';
+import { stable } from './document-values';
+import type { Field } from './schema';
+
+/**
+ * A field's stored value as text where it is shown, not edited (the list's columns, the revision
+ * diff): `datetime` and `date` in the browser's locale as the other times of the studio are
+ * (`when`, `day`), text as it is, anything else as JSON. Nothing is empty text.
+ */
+export function valueText(field: Field, value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') {
+    if (field.type === 'datetime' && !Number.isNaN(new Date(value).getTime())) return when(value);
+    if (field.type === 'date') return day(value);
+    return value;
+  }
+  return stable(value);
+}
