@@ -1,23 +1,32 @@
-import type { WebhookDeliveryStatus } from '@vellum/client';
+import type { Webhook, WebhookDeliveryStatus } from '@vellum/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { client } from '../../api/client';
+import { onDocumentChange } from '../../live/document-changes';
 import { ErrorMessage } from '../../ui/error-message';
 import { ListTable } from '../../ui/list-table';
 import { OffsetPager } from '../../ui/offset-pager';
 import { useAction } from '../../ui/use-action';
 import { when } from '../../ui/when';
 import { DELIVERY_STATUSES, DeliveryBadge, extraError, statusWord } from './webhook-badges';
+import { hookTakes } from './webhook-events';
 
 const PAGE = 20;
 /** While a delivery is on its way the log asks again now and then, so its outcome shows up by itself. */
 const IN_FLIGHT_REFRESH_MS = 3000;
+/**
+ * Otherwise it asks at this pace while the page is visible: deliveries also come from events the
+ * studio's stream does not bring here (media and users, documents this user may not read, another
+ * node's worker), and the stream carries no delivery events (docs/studio.md, "Live updates").
+ */
+const IDLE_REFRESH_MS = 10_000;
 
 /**
  * A webhook's deliveries, newest first, filtered by status, with "Retry" on failed and dead
- * ones (`webhooks:write`: back in the queue, due now).
+ * ones (`webhooks:write`: back in the queue, due now). The log follows new deliveries by itself.
  */
-export function WebhookDeliveries({ id, mayRetry }: { id: string; mayRetry: boolean }) {
+export function WebhookDeliveries({ hook, mayRetry }: { hook: Webhook; mayRetry: boolean }) {
+  const id = hook.id;
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<WebhookDeliveryStatus | ''>('');
   const [offset, setOffset] = useState(0);
@@ -26,9 +35,25 @@ export function WebhookDeliveries({ id, mayRetry }: { id: string; mayRetry: bool
     queryKey: ['webhook-deliveries', id, status, offset],
     queryFn: () => client.webhooks.deliveries(id, { status: status || undefined, limit: PAGE, offset }),
     placeholderData: (previous) => previous,
+    // Intervals pause while the tab is hidden (TanStack Query's default); coming back asks at once.
     refetchInterval: (q) =>
-      q.state.data?.data.some((d) => d.status === 'pending' || d.status === 'delivering') ? IN_FLIGHT_REFRESH_MS : false,
+      q.state.data?.data.some((d) => d.status === 'pending' || d.status === 'delivering') ? IN_FLIGHT_REFRESH_MS : IDLE_REFRESH_MS,
+    refetchOnWindowFocus: true,
   });
+
+  // A document event this hook takes was queued for it in the same transaction (docs/webhooks.md,
+  // "The outbox"): the log asks at once, joining a request already under way rather than
+  // cancelling it, so a burst of events makes few requests.
+  const takes = useRef(hook);
+  takes.current = hook;
+  useEffect(
+    () =>
+      onDocumentChange((event) => {
+        if (event.subject.kind !== 'document' || !hookTakes(takes.current, event.type, event.subject.docType)) return;
+        void queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] }, { cancelRefetch: false });
+      }),
+    [id, queryClient],
+  );
   return (
     <section aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Deliveries</h2>

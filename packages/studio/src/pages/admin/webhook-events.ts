@@ -33,3 +33,13 @@ export function eventsSummary(patterns: readonly string[]): string {
   if (patterns.includes(EVERYTHING)) return 'Everything';
   return patterns.map((p) => (p.endsWith('.*') ? `All ${p.slice(0, -2)} events` : p)).join(', ');
 }
+
+/**
+ * Whether a hook takes an event, by the server's rule (docs/webhooks.md, "Events"): a pattern
+ * names it (`*`, `document.*` or the name), and a document event is of one of its types (none
+ * listed: every type).
+ */
+export function hookTakes(hook: { events: readonly string[]; types: readonly string[] }, event: string, docType?: string): boolean {
+  const named = hook.events.some((p) => p === EVERYTHING || p === event || (p.endsWith('.*') && event.startsWith(p.slice(0, -1))));
+  return named && (docType === undefined || hook.types.length === 0 || hook.types.includes(docType));
+}

@@ -161,7 +161,7 @@ export default function WebhookPage() {
           <WebhookTest id={id} />
         </section>
       )}
-      <WebhookDeliveries id={id} mayRetry={mayWrite} />
+      <WebhookDeliveries hook={w} mayRetry={mayWrite} />
     </>
   );
 }
