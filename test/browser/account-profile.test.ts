@@ -69,3 +69,34 @@ describe('the profile on the account page', () => {
     await page.close();
   });
 });
+
+describe('the account page without OAuth 2.0', () => {
+  it('asks no GET /auth/grants (a 501 on every visit) and leaves no error in the console', async () => {
+    const page = await b.newPage();
+    await signIn(page, b.origin, 'quinn', PASSWORD, '/studio/account');
+    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    // A fresh visit of the signed-in page, watched from its first request.
+    const grants: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/auth/grants')) grants.push(`${r.method()} ${r.url()}`);
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+    });
+    const config = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/config/studio');
+    await page.reload();
+    expect((await config).status()).toBe(200);
+    // Every section has asked and drawn its answer (the grants were asked beside the others).
+    await page.getByText('No trusted devices').waitFor();
+    await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+    expect(grants).toEqual([]);
+    expect(problems).toEqual([]);
+    expect(await page.getByRole('heading', { name: 'Connected applications' }).count()).toBe(0);
+    await page.close();
+  });
+});

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
 import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { createUser } from '../helpers/create-user.js';
+import { useMailCatcher } from '../helpers/mail-catcher.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 import { enableTotp } from '../helpers/totp.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
@@ -11,7 +12,12 @@ import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 let b: BrowserApp;
 let admin: string;
 
-useBrowserApp({ schemas: TEST_SCHEMAS, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
+// With mail, so an invitation is sent (without mail the page shows its link: admin-invite-link.test.ts).
+const mail = useMailCatcher();
+useBrowserApp(
+  () => ({ schemas: TEST_SCHEMAS, ...MANY_SIGN_INS, mail: { smtpUrl: mail.url } }),
+  (app, token) => ((b = app), (admin = token)),
+);
 
 const byUsername = async (username: string) =>
   (await b.t.request({ method: 'GET', url: `/api/users/by-username/${username}`, token: admin })).json().data;

@@ -69,6 +69,31 @@ describe('oauth2.enabled unset', () => {
   });
 });
 
+describe('GET /config/studio says whether the authorization server is on', () => {
+  // The studio asks for `GET /auth/grants` only when it is (docs/api.md, "Instance settings and studio configuration").
+  it("off: features.oauth2 is false, whatever the config's studio.features says", async () => {
+    const app = await startTestApp({ studio: { features: { oauth2: true } } });
+    try {
+      const res = await app.request({ method: 'GET', url: '/api/config/studio', token: await app.login('admin', 'admin-password-1') });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.features.oauth2).toBe(false);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('on: features.oauth2 is true', async () => {
+    const app = await startTestApp({ oauth2: { enabled: true } });
+    try {
+      const res = await app.request({ method: 'GET', url: '/api/config/studio', token: await app.login('admin', 'admin-password-1') });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.features.oauth2).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('the token endpoint', () => {
   useAdminApp(
     () => startTestApp({ oauth2: { enabled: true } }),

@@ -128,6 +128,19 @@ describe('invitations', () => {
   });
 });
 
+describe('invitations with mail', () => {
+  it("the answer holds no link: it goes only to the invitee's mailbox; /config/studio says mail is on", async () => {
+    const res = await post('/api/users/invite', { username: 'mailed', email: 'mailed@example.com' }, admin);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.username).toBe('mailed');
+    expect(res.json().data).not.toHaveProperty('inviteUrl');
+    expect(res.body).not.toContain('accept-invite');
+    expect(tokenIn((await mail.waitFor('mailed@example.com')).decoded)).toMatch(/^[0-9A-Za-z]{43}$/);
+    const config = await t.request({ method: 'GET', url: '/api/config/studio', token: admin });
+    expect(config.json().data.features.mail).toBe(true);
+  });
+});
+
 describe('no enumeration through request-reset', () => {
   it('known and unknown addresses get the same answer after the same work; the token and mail come after it', async () => {
     const u = await newUser();

@@ -13,7 +13,12 @@ export interface StudioConfig {
   defaultLocale: string;
   branding: Record<string, unknown>;
   pageSize: number;
-  features: Record<string, boolean>;
+  /**
+   * What the instance offers. `oauth2` (the authorization server is on: `oauth2.enabled`) and `mail`
+   * (mail can be sent: `mail.smtpUrl`) say what the server does; the config's `studio.features`
+   * adds others.
+   */
+  features: Record<string, boolean> & { oauth2: boolean; mail: boolean };
   /** The fixed permission strings, in the server's order (the part before `:` is the resource). */
   permissions: string[];
   /** The content actions a `<schema>:<action>` permission may name (besides `*`). */

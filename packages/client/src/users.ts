@@ -44,6 +44,15 @@ export interface NewUser {
 
 export type UserInvitation = Omit<NewUser, 'password' | 'active'>;
 
+/** The answer to `POST /users/invite`. */
+export interface InvitedUser extends User {
+  /**
+   * The invitation link, only when the server has no mail (`mail.smtpUrl`) to send it: pass it on
+   * to the invitee yourself. With mail it goes to the invitee's mailbox only and is absent here.
+   */
+  inviteUrl?: string;
+}
+
 export interface UserUpdate {
   username?: string;
   email?: string;
@@ -81,9 +90,12 @@ export class UsersApi {
     return (await this.t.json<{ data: User }>({ method: 'POST', path: '/users', json: user })).data;
   }
 
-  /** An inactive user; the mailed link lets them choose a password, which activates them. */
-  async invite(invitation: UserInvitation): Promise<User> {
-    return (await this.t.json<{ data: User }>({ method: 'POST', path: '/users/invite', json: invitation })).data;
+  /**
+   * An inactive user; the mailed link lets them choose a password, which activates them. Without
+   * mail on the server the answer holds the link (`inviteUrl`) to pass on instead.
+   */
+  async invite(invitation: UserInvitation): Promise<InvitedUser> {
+    return (await this.t.json<{ data: InvitedUser }>({ method: 'POST', path: '/users/invite', json: invitation })).data;
   }
 
   /** `PUT /users/:id`: only the fields given change. */

@@ -50,11 +50,19 @@ async function mailResetLink(svc: Services, user: StoredUser): Promise<void> {
   );
 }
 
-/** An invitation: a seven-day link that sets the first password and activates the account. */
-export async function sendInvitation(svc: Services, user: StoredUser): Promise<void> {
+/**
+ * An invitation: a seven-day link that sets the first password and activates the account, mailed
+ * to the invitee. Without mail (no `mail.smtpUrl`) no mail could reach them, so the link is
+ * returned instead, for the inviter to pass on (docs/api.md, "Password reset and invitations");
+ * with mail it goes only to the invitee's mailbox, and nothing is returned.
+ */
+export async function sendInvitation(svc: Services, user: StoredUser): Promise<string | undefined> {
   const token = await issuePasswordToken(svc, user, 'invite');
   const settings = await readSettings(svc);
-  sendLater(svc, invitationMail(user.email, displayName(user), linkFor(svc, settings, 'accept-invite', token), settings.siteName));
+  const link = linkFor(svc, settings, 'accept-invite', token);
+  if (!svc.mailer.configured) return link;
+  sendLater(svc, invitationMail(user.email, displayName(user), link, settings.siteName));
+  return undefined;
 }
 
 /** `POST /auth/verify-reset-token {token}` → whether the link would work now. */

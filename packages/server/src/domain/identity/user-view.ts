@@ -1,4 +1,4 @@
-import type { User } from '@vellum/client';
+import type { InvitedUser, User } from '@vellum/client';
 import type { StoredUser } from '../../storage/users-store.js';
 import { ROLE_PERMISSIONS, isRole } from '../access/permissions.js';
 
@@ -7,6 +7,9 @@ import { ROLE_PERMISSIONS, isRole } from '../access/permissions.js';
  * Declared once, by the client (docs/architecture.md, "Packages").
  */
 export type UserView = User;
+
+/** The answer to an invitation: the user, and the link when no mail could carry it. */
+export type InvitedUserView = InvitedUser;
 
 export function displayName(u: { username: string; firstName: string | null; lastName: string | null }): string {
   return [u.firstName, u.lastName].filter(Boolean).join(' ') || u.username;

@@ -31,8 +31,18 @@ export async function studioConfig(svc: Services, actor: Principal) {
     defaultLocale: settings.defaultLocale,
     branding: { name: settings.siteName, logoUrl: null, primaryColor: '#3b5bdb', ...studio.branding },
     pageSize: studio.pageSize ?? 20,
-    // Features the instance has today; later features switch theirs on.
-    features: { documents: true, users: true, apiTokens: true, audit: svc.config.security.auditLog.enabled, ...studio.features },
+    // Features the instance has today; later features switch theirs on. `oauth2` and `mail` say
+    // what the server does (the studio asks for grants only with the one, and says who gets
+    // invitation links with the other), so the config's `studio.features` cannot change them.
+    features: {
+      documents: true,
+      users: true,
+      apiTokens: true,
+      audit: svc.config.security.auditLog.enabled,
+      ...studio.features,
+      oauth2: svc.config.oauth2.enabled,
+      mail: svc.mailer.configured,
+    },
     // The fixed permissions in the server's order; `<schema>:<action>` adds these actions and `*`.
     permissions: [...FIXED_PERMISSIONS],
     schemaActions: [...CONTENT_ACTIONS],

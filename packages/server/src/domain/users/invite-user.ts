@@ -3,7 +3,7 @@ import { requireMayInvite } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { insertUser } from '../identity/insert-user.js';
 import { sendInvitation } from '../identity/password-reset.js';
-import { toUserView, type UserView } from '../identity/user-view.js';
+import { toUserView, type InvitedUserView } from '../identity/user-view.js';
 import type { Services } from '../services.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { CreateUserInput } from './create-user.js';
@@ -12,14 +12,19 @@ import { runUserHooks } from './user-hooks.js';
 
 /**
  * `POST /users/invite` (`users:invite` or `users:write`): an inactive user without a password,
- * and a mail whose link sets the password and activates the account.
+ * and a mail whose link sets the password and activates the account. Without mail the answer
+ * carries the link (`inviteUrl`) instead: the caller may invite, so it may pass the link on.
  */
-export async function inviteUser(svc: Services, actor: Principal, input: Omit<CreateUserInput, 'password' | 'active'>): Promise<UserView> {
+export async function inviteUser(
+  svc: Services,
+  actor: Principal,
+  input: Omit<CreateUserInput, 'password' | 'active'>,
+): Promise<InvitedUserView> {
   requireMayInvite(actor);
   const role = await runUserHooks(svc, { ...input, role: input.role ?? 'viewer' });
   requireCanAssign(svc, actor, role, input.permissions);
   const user = await inTransaction(svc.database, (conn) => insertUser(svc, conn, { ...input, role, active: false }));
-  await sendInvitation(svc, user);
+  const inviteUrl = await sendInvitation(svc, user);
   await recordAudit(svc, 'userCreate', { actor, target: user.id, details: { username: user.username, role: user.role, via: 'invite' } });
-  return toUserView(user);
+  return inviteUrl === undefined ? toUserView(user) : { ...toUserView(user), inviteUrl };
 }

@@ -33,6 +33,13 @@ export const User = Type.Object({
   lastLogin: Nullable(Type.String()),
 });
 
+/**
+ * The answer to `POST /users/invite`: the user, and the invitation link only when the server has no
+ * mail to send it (docs/api.md, "Password reset and invitations"). Only this route's caller, who may
+ * invite, ever gets the link.
+ */
+export const InvitedUser = Type.Composite([User, Type.Object({ inviteUrl: Type.Optional(Type.String()) })]);
+
 export const ApiToken = Type.Object({
   id: Type.String(),
   name: Type.String(),

@@ -1,16 +1,22 @@
 import { VellumApiError } from '@vellum/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../api/client';
+import { useStudioConfig } from '../../api/studio-config';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
 import { when } from '../../ui/when';
 
-/** Applications the user approved (`GET /auth/grants`, docs/oauth2.md): revoking one ends its tokens. */
+/**
+ * Applications the user approved (`GET /auth/grants`, docs/oauth2.md): revoking one ends its tokens.
+ * Asked only when `GET /config/studio` says the authorization server is on (`features.oauth2`):
+ * otherwise the answer is a 501 the browser would log on every visit.
+ */
 export function GrantsSection() {
   const queryClient = useQueryClient();
-  const grants = useQuery({ queryKey: ['oauth-grants'], queryFn: () => client.oauth.listGrants(), retry: false });
+  const oauth2 = useStudioConfig().data?.features.oauth2 === true;
+  const grants = useQuery({ queryKey: ['oauth-grants'], queryFn: () => client.oauth.listGrants(), retry: false, enabled: oauth2 });
   // Without the authorization server (`oauth2.enabled` off) there are no grants to show.
-  if (grants.isPending || (grants.error instanceof VellumApiError && grants.error.status === 501)) return null;
+  if (!oauth2 || grants.isPending || (grants.error instanceof VellumApiError && grants.error.status === 501)) return null;
   return (
     <section className="panel stack" aria-labelledby="grants-title">
       <h2 id="grants-title">Connected applications</h2>

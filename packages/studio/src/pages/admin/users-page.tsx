@@ -1,7 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { client } from '../../api/client';
+import { useStudioConfig } from '../../api/studio-config';
 import { can } from '../../auth/session';
+import { CopyOnce } from '../../ui/copy-once';
 import { FormDialog } from '../../ui/form-dialog';
 import { ListTable } from '../../ui/list-table';
 import { hasPermission, NotAllowed, useAllowed } from '../../ui/not-allowed';
@@ -16,7 +18,8 @@ const optional = (s: string) => s.trim() || undefined;
 
 /**
  * Users (docs/api.md, "Users"): search and role filter, create, invite, change role and
- * permissions, deactivate / activate, and (admins only, by role) reset a user's MFA.
+ * permissions, deactivate / activate, and (admins only, by role) reset a user's MFA. Without mail
+ * on the server an invitation cannot be sent: the server answers its link, shown here to copy.
  */
 export default function UsersPage() {
   usePageTitle('Users');
@@ -27,6 +30,10 @@ export default function UsersPage() {
   const [offset, setOffset] = useState(0);
   const [dialog, setDialog] = useState<'create' | 'invite'>();
   const [notice, setNotice] = useState('');
+  // The link of an invitation no mail could carry (`inviteUrl`), until "Done".
+  const [unsent, setUnsent] = useState<{ email: string; url: string }>();
+  const config = useStudioConfig();
+  const mailOff = config.data?.features.mail === false;
   const users = useQuery({
     queryKey: ['users', search, role, offset],
     queryFn: () => client.users.list({ search: search || undefined, role: role || undefined, limit: PAGE, offset }),
@@ -46,8 +53,9 @@ export default function UsersPage() {
   const create = async (v: UserFormValues) => {
     const fields = { username: v.username.trim(), email: v.email.trim(), firstName: optional(v.firstName), lastName: optional(v.lastName) };
     if (dialog === 'invite') {
-      await client.users.invite({ ...fields, role: v.role, permissions: v.permissions });
-      await done(`Invitation sent to ${fields.email}.`);
+      const invited = await client.users.invite({ ...fields, role: v.role, permissions: v.permissions });
+      setUnsent(invited.inviteUrl ? { email: fields.email, url: invited.inviteUrl } : undefined);
+      await done(invited.inviteUrl ? `${fields.username} invited; no mail was sent.` : `Invitation sent to ${fields.email}.`);
     } else {
       await client.users.create({ ...fields, password: v.password, role: v.role, permissions: v.permissions });
       await done(`User ${fields.username} created.`);
@@ -105,12 +113,31 @@ export default function UsersPage() {
             onOpenChange={(o) => setDialog(o ? 'invite' : undefined)}
             trigger={<button type="button">Invite</button>}
           >
-            <p className="muted">The user gets an email with a link to choose a password; the account is active from then on.</p>
+            <p className="muted">
+              {mailOff
+                ? 'Mail is not configured on this server: you get the link that lets the user choose a password, to pass on yourself.'
+                : 'The user gets an email with a link to choose a password; the account is active from then on.'}
+            </p>
             <UserForm mode="invite" session={session} onSubmit={create} onCancel={close} />
           </FormDialog>
         )}
       </div>
       {notice && <p role="status">{notice}</p>}
+      {unsent && (
+        <section className="panel stack" aria-labelledby="invite-link-title">
+          <h2 id="invite-link-title">Invitation link for {unsent.email}</h2>
+          <p>
+            Mail is not configured on this server (<code>mail.smtpUrl</code>), so no mail was sent. Pass this link on to {unsent.email}{' '}
+            yourself: it lets them choose a password, works once and for seven days, and is shown only now.
+          </p>
+          <CopyOnce label="Invitation link" value={unsent.url} />
+          <div className="row">
+            <button type="button" onClick={() => setUnsent(undefined)}>
+              Done
+            </button>
+          </div>
+        </section>
+      )}
       <ListTable
         label="Users"
         columns={['User', 'Email', 'Role', 'Extra permissions', 'Status', 'MFA']}

@@ -8,7 +8,7 @@ import { inviteUser } from '../../../domain/users/invite-user.js';
 import type { Services } from '../../../domain/services.js';
 import { requireMayInvite, requirePermission } from '../../../domain/access/policy.js';
 import { requireSignInForRoutes } from '../../plugins/authenticate.js';
-import { data, errorResponses, Meta, Nullable, Success, User } from '../../schemas/common.js';
+import { data, errorResponses, InvitedUser, Meta, Nullable, Success, User } from '../../schemas/common.js';
 
 const Name = Type.String({ maxLength: 100 });
 const Fields = {
@@ -97,7 +97,7 @@ export async function userRoutes(app: FastifyInstance, { svc }: { svc: Services 
   );
   app.post<{ Body: Static<typeof InviteBody> }>(
     '/users/invite',
-    { config: { permission: requireMayInvite }, schema: { body: InviteBody, response: { 201: data(User), ...errorResponses } } },
+    { config: { permission: requireMayInvite }, schema: { body: InviteBody, response: { 201: data(InvitedUser), ...errorResponses } } },
     async (req, reply) => reply.status(201).send({ data: await inviteUser(svc, req.principal, req.body) }),
   );
   app.put<{ Params: Static<typeof IdParams>; Body: Static<typeof UpdateBody> }>(
