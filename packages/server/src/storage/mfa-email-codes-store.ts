@@ -11,19 +11,16 @@ export interface StoredEmailCode {
   usedAt: string | null;
 }
 
-/** The new code replaces the user's previous one of the same purpose, used or not. */
+/**
+ * The new code replaces the user's previous one of the same purpose, used or not: one upsert on
+ * the key (user, purpose), so codes sent at once leave exactly one, the last written.
+ */
 export async function replaceEmailCode(conn: Conn, c: StoredEmailCode): Promise<void> {
-  await conn.db.deleteFrom('mfa_email_codes').where('user_id', '=', c.userId).where('purpose', '=', c.purpose).execute();
+  const fresh = { code_hash: c.codeHash, created_at: c.createdAt, expires_at: c.expiresAt, used_at: c.usedAt };
   await conn.db
     .insertInto('mfa_email_codes')
-    .values({
-      user_id: c.userId,
-      purpose: c.purpose,
-      code_hash: c.codeHash,
-      created_at: c.createdAt,
-      expires_at: c.expiresAt,
-      used_at: c.usedAt,
-    })
+    .values({ user_id: c.userId, purpose: c.purpose, ...fresh })
+    .onConflict((oc) => oc.columns(['user_id', 'purpose']).doUpdateSet(fresh))
     .execute();
 }
 

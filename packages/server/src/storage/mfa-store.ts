@@ -19,29 +19,53 @@ export async function listMfaMethods(conn: Conn, userId: string): Promise<Stored
   }));
 }
 
-/** A method being set up (not enabled yet): replaces an earlier unfinished setup of the same method. */
-export async function putPendingMfaMethod(conn: Conn, userId: string, method: MfaMethodName, secretEnc: string | null, at: string) {
-  await conn.db
-    .deleteFrom('mfa_methods')
-    .where('user_id', '=', userId)
-    .where('method', '=', method)
-    .where('enabled_at', 'is', null)
-    .execute();
-  await conn.db
+/**
+ * A method being set up (not enabled yet): replaces an earlier unfinished setup of the same method,
+ * so the last of several setups at once wins. One upsert, never a delete and an insert, so two
+ * setups at once cannot both insert (the key is the user and the method). False when the method
+ * is enabled (a confirmation won the race): an enabled method is never put back to pending.
+ */
+export async function putPendingMfaMethod(
+  conn: Conn,
+  userId: string,
+  method: MfaMethodName,
+  secretEnc: string | null,
+  at: string,
+): Promise<boolean> {
+  const result = await conn.db
     .insertInto('mfa_methods')
     .values({ user_id: userId, method, secret_enc: secretEnc, last_step: null, created_at: at, enabled_at: null })
-    .execute();
+    .onConflict((oc) =>
+      oc
+        .columns(['user_id', 'method'])
+        .doUpdateSet({ secret_enc: secretEnc, last_step: null, created_at: at })
+        .where('mfa_methods.enabled_at', 'is', null),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows) === 1;
 }
 
-/** Enables a pending method; false when it was enabled already (two racing confirmations: one wins). */
-export async function enableMfaMethod(conn: Conn, userId: string, method: MfaMethodName, at: string, lastStep: number | null) {
-  const result = await conn.db
+/**
+ * Enables a pending method; false when it was enabled already (two racing confirmations: one
+ * wins) or, given the `secretEnc` the code was checked against, when a setup started since
+ * replaced that secret (the method stays pending with the newer one).
+ */
+export async function enableMfaMethod(
+  conn: Conn,
+  userId: string,
+  method: MfaMethodName,
+  at: string,
+  lastStep: number | null,
+  secretEnc?: string,
+) {
+  let q = conn.db
     .updateTable('mfa_methods')
     .set({ enabled_at: at, last_step: lastStep })
     .where('user_id', '=', userId)
     .where('method', '=', method)
-    .where('enabled_at', 'is', null)
-    .executeTakeFirst();
+    .where('enabled_at', 'is', null);
+  if (secretEnc !== undefined) q = q.where('secret_enc', '=', secretEnc);
+  const result = await q.executeTakeFirst();
   await syncMfaEnabled(conn, userId);
   return Number(result.numUpdatedRows) === 1;
 }
@@ -86,8 +110,14 @@ async function syncMfaEnabled(conn: Conn, userId: string): Promise<boolean> {
   return row !== undefined;
 }
 
-/** A new set of backup codes (hashes) replaces the old set entirely. */
+/**
+ * A new set of backup codes (hashes) replaces the old set entirely. Called inside a transaction:
+ * the user's key is held until commit, so two replacements at once run one after the other and
+ * the second deletes the first's set (without it each would delete only the older set it saw,
+ * and the user would keep both new ones).
+ */
 export async function replaceBackupCodes(conn: Conn, userId: string, hashes: readonly string[], at: string): Promise<void> {
+  await conn.dialect.lockKey(conn.db, `backup-codes:${userId}`);
   await conn.db.deleteFrom('mfa_backup_codes').where('user_id', '=', userId).execute();
   await conn.db
     .insertInto('mfa_backup_codes')

@@ -1,5 +1,6 @@
 import type { Conn } from './connection.js';
 import type { PasskeyCredentialsTable } from './tables.js';
+import { writeUnlessTaken } from './write-unless-taken.js';
 
 export interface StoredPasskey {
   /** base64url credential id. */
@@ -33,22 +34,26 @@ function toStored(r: PasskeyCredentialsTable): StoredPasskey {
   };
 }
 
-export async function insertPasskey(conn: Conn, p: StoredPasskey): Promise<void> {
-  await conn.db
-    .insertInto('passkey_credentials')
-    .values({
-      id: p.id,
-      user_id: p.userId,
-      public_key: p.publicKey,
-      counter: p.counter,
-      transports: JSON.stringify(p.transports),
-      device_type: p.deviceType,
-      backed_up: p.backedUp ? 1 : 0,
-      name: p.name,
-      created_at: p.createdAt,
-      last_used_at: p.lastUsedAt,
-    })
-    .execute();
+/** Stores a credential; false when its id is registered already (one authenticator credential, one account). */
+export async function insertPasskey(conn: Conn, p: StoredPasskey): Promise<boolean> {
+  const write = await writeUnlessTaken(conn, () =>
+    conn.db
+      .insertInto('passkey_credentials')
+      .values({
+        id: p.id,
+        user_id: p.userId,
+        public_key: p.publicKey,
+        counter: p.counter,
+        transports: JSON.stringify(p.transports),
+        device_type: p.deviceType,
+        backed_up: p.backedUp ? 1 : 0,
+        name: p.name,
+        created_at: p.createdAt,
+        last_used_at: p.lastUsedAt,
+      })
+      .execute(),
+  );
+  return write.written;
 }
 
 export async function findPasskey(conn: Conn, id: string): Promise<StoredPasskey | undefined> {

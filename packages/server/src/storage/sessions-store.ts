@@ -60,6 +60,15 @@ export async function revokeSession(conn: Conn, sessionId: string, at: string): 
   await conn.db.updateTable('sessions').set({ revoked_at: at }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
 }
 
+/**
+ * Inside a transaction: holds the user's sessions key until commit, so logins at once count the
+ * user's live sessions one after the other (each sees the sessions the others committed) and
+ * `maxConcurrent` holds.
+ */
+export async function lockUserSessions(conn: Conn, userId: string): Promise<void> {
+  await conn.dialect.lockKey(conn.db, `sessions:${userId}`);
+}
+
 /** Live sessions of a user, oldest first (for `maxConcurrent`). */
 export async function listLiveSessionIds(conn: Conn, userId: string, now: string): Promise<string[]> {
   const rows = await conn.db

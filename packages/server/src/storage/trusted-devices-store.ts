@@ -10,22 +10,25 @@ export interface StoredTrustedDevice {
   expiresAt: string;
 }
 
-/** Trusts (or trusts again, for a fresh period) a device of a user; expired rows of the user are dropped. */
+/**
+ * Trusts (or trusts again, for a fresh period and under a new id) a device of a user; expired rows
+ * of the user are dropped. One upsert on the key (user, device), so the same device trusted twice
+ * at once is one row, the last written.
+ */
 export async function putTrustedDevice(conn: Conn, userId: string, d: StoredTrustedDevice): Promise<void> {
   await conn.db.deleteFrom('trusted_devices').where('user_id', '=', userId).where('expires_at', '<=', d.createdAt).execute();
-  await conn.db.deleteFrom('trusted_devices').where('user_id', '=', userId).where('device_hash', '=', d.deviceHash).execute();
+  const fresh = {
+    id: d.id,
+    device_id_enc: d.deviceIdEnc,
+    name: d.name,
+    created_at: d.createdAt,
+    last_used_at: d.lastUsedAt,
+    expires_at: d.expiresAt,
+  };
   await conn.db
     .insertInto('trusted_devices')
-    .values({
-      id: d.id,
-      user_id: userId,
-      device_hash: d.deviceHash,
-      device_id_enc: d.deviceIdEnc,
-      name: d.name,
-      created_at: d.createdAt,
-      last_used_at: d.lastUsedAt,
-      expires_at: d.expiresAt,
-    })
+    .values({ user_id: userId, device_hash: d.deviceHash, ...fresh })
+    .onConflict((oc) => oc.columns(['user_id', 'device_hash']).doUpdateSet(fresh))
     .execute();
 }
 

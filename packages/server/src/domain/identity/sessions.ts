@@ -1,5 +1,5 @@
 import { inTransaction, type Conn } from '../../storage/connection.js';
-import { insertRefreshToken, insertSession, listLiveSessionIds, revokeSession } from '../../storage/sessions-store.js';
+import { insertRefreshToken, insertSession, listLiveSessionIds, lockUserSessions, revokeSession } from '../../storage/sessions-store.js';
 import type { StoredUser } from '../../storage/users-store.js';
 import { uuidv7 } from '../shared/ids.js';
 import type { Services } from '../services.js';
@@ -63,6 +63,7 @@ export function issueAccessToken(svc: Services, userId: string, sid: string, rol
 async function enforceMaxConcurrent(svc: Services, conn: Conn, userId: string, now: string): Promise<void> {
   const max = svc.config.security.session.maxConcurrent;
   if (!max) return;
+  await lockUserSessions(conn, userId);
   const live = await listLiveSessionIds(conn, userId, now);
   for (const id of live.slice(0, Math.max(0, live.length - max))) await revokeSession(conn, id, now);
 }

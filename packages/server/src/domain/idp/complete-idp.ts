@@ -86,13 +86,27 @@ async function callback(svc: Services, cfg: IdpConfig, input: IdpCallbackInput):
 async function linkAccount(svc: Services, userId: string, account: ProviderAccount, client: ClientInfo): Promise<void> {
   const user = await findUserById(svc.database, userId);
   if (!user || !user.active) throw errors.unauthorized('This account cannot link an identity provider');
-  const existing = await findIdpLinkByAccount(svc.database, account.issuer, account.subject);
-  if (existing?.userId === userId) return;
-  if (existing) throw errors.conflict('This identity-provider account is linked to another user');
-  if (await findIdpLinkOfUser(svc.database, userId, PROVIDER))
-    throw errors.conflict('Another identity-provider account is linked to this user; unlink it first');
-  if (!(await insertIdpLink(svc.database, newIdpLink(svc, account, userId))))
-    throw errors.conflict('This identity-provider account is linked to another user');
+  if (await alreadyLinked(svc, userId, account)) return;
+  // Refused by a link made since the checks: the same link made by a concurrent callback of this
+  // user (a second tab, a double submit) is what was asked; anything else is the 409 of the checks.
+  if (!(await insertIdpLink(svc.database, newIdpLink(svc, account, userId)))) {
+    if (await alreadyLinked(svc, userId, account)) return;
+    throw errors.conflict('This identity-provider account or this user is linked already');
+  }
   const actor = { kind: 'user' as const, id: userId, role: null, permissions: new Set<string>() };
   await recordAudit(svc, 'idpLink', { actor, target: userId, details: { issuer: account.issuer }, client });
+}
+
+/**
+ * True when this account is linked to this user (linking again changes nothing); 409 when the
+ * account is linked to another user or the user to another account; false when both are free.
+ */
+async function alreadyLinked(svc: Services, userId: string, account: ProviderAccount): Promise<boolean> {
+  const existing = await findIdpLinkByAccount(svc.database, account.issuer, account.subject);
+  if (existing?.userId === userId) return true;
+  if (existing) throw errors.conflict('This identity-provider account is linked to another user');
+  const own = await findIdpLinkOfUser(svc.database, userId, PROVIDER);
+  if (own && own.issuer === account.issuer && own.subject === account.subject) return true;
+  if (own) throw errors.conflict('Another identity-provider account is linked to this user; unlink it first');
+  return false;
 }

@@ -17,7 +17,8 @@ export async function startEmailSetup(svc: Services, caller: SetupCaller): Promi
   if (methods.some((m) => m.method === 'email' && m.enabledAt !== null))
     throw errors.conflict('Email codes are already enabled; disable them first');
   await countSend(svc, userId);
-  await putPendingMfaMethod(svc.database, userId, 'email', null, svc.now().toISOString());
+  if (!(await putPendingMfaMethod(svc.database, userId, 'email', null, svc.now().toISOString())))
+    throw errors.conflict('Email codes are already enabled; disable them first');
   await mailEmailCode(svc, caller.user, 'setup');
   return { sent: true };
 }
@@ -33,5 +34,5 @@ export async function confirmEmailSetup(svc: Services, caller: SetupCaller, code
     await svc.mfaLimiter.hit(keys, svc.now().getTime());
     throw errors.unauthorized('Invalid verification code');
   }
-  return finishMfaSetup(svc, caller, 'email', null, client);
+  return finishMfaSetup(svc, caller, 'email', { lastStep: null }, client);
 }

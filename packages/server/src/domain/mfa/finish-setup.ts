@@ -18,14 +18,16 @@ export async function finishMfaSetup(
   svc: Services,
   caller: SetupCaller,
   method: MfaMethodName,
-  lastStep: number | null,
+  /** The TOTP step the code was for, and the sealed secret it was checked against (null and none for email). */
+  checked: { lastStep: number | null; secretEnc?: string },
   client: ClientInfo,
 ) {
   const userId = caller.user.id;
   const first = !(await listMfaMethods(svc.database, userId)).some((m) => m.enabledAt !== null);
   const backupCodes = await inTransaction(svc.database, async (conn) => {
     const at = svc.now().toISOString();
-    if (!(await enableMfaMethod(conn, userId, method, at, lastStep))) throw errors.conflict(`The method ${method} is already enabled`);
+    if (!(await enableMfaMethod(conn, userId, method, at, checked.lastStep, checked.secretEnc)))
+      throw errors.conflict(`The method ${method} is already enabled, or its setup was started again; confirm the newest setup`);
     // The setup token has done its job: neither it nor any other of the user's opens a login again.
     if (caller.setupToken) await spendUserMfaTokens(conn, userId, 'setup', at);
     return first ? issueBackupCodes(conn, userId, at) : undefined;

@@ -16,7 +16,10 @@ export async function startTotpSetup(svc: Services, caller: SetupCaller) {
   const methods = await listMfaMethods(svc.database, caller.user.id);
   if (methods.some((m) => m.method === 'totp' && m.enabledAt !== null)) throw errors.conflict('TOTP is already enabled; disable it first');
   const secret = newTotpSecret();
-  await putPendingMfaMethod(svc.database, caller.user.id, 'totp', svc.secretBox.seal(secret), svc.now().toISOString());
+  // Setups at once (a double-click): the last one's secret is the pending one. A confirmation
+  // that won the race leaves TOTP enabled, which a setup never undoes.
+  if (!(await putPendingMfaMethod(svc.database, caller.user.id, 'totp', svc.secretBox.seal(secret), svc.now().toISOString())))
+    throw errors.conflict('TOTP is already enabled; disable it first');
   const otpauthUrl = totpUri(secret, await issuerName(svc), caller.user.username);
   const svg = await QRCode.toString(otpauthUrl, { type: 'svg' });
   return { secret, otpauthUrl, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
@@ -38,7 +41,7 @@ export async function confirmTotpSetup(svc: Services, caller: SetupCaller, code:
     await svc.mfaLimiter.hit(keys, svc.now().getTime());
     throw errors.unauthorized('Invalid verification code');
   }
-  return finishMfaSetup(svc, caller, 'totp', step, client);
+  return finishMfaSetup(svc, caller, 'totp', { lastStep: step, secretEnc: pending.secretEnc }, client);
 }
 
 /** The issuer shown in authenticator apps: the public host, else the site name. */

@@ -95,7 +95,8 @@ export async function verifyPasskeyRegistration(
     createdAt: svc.now().toISOString(),
     lastUsedAt: null,
   };
-  await insertPasskey(svc.database, stored);
+  // Checked above for a clear answer; the insert decides when two registrations race.
+  if (!(await insertPasskey(svc.database, stored))) throw errors.conflict('This passkey is registered already');
   await recordAudit(svc, 'passkeyAdd', { actor, target: userId, details: { credentialId: stored.id, name: stored.name } });
   return toPasskeyView(stored);
 }
