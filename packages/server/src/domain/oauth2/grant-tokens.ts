@@ -16,7 +16,7 @@ import { uuidv7 } from '../shared/ids.js';
 import type { Services } from '../services.js';
 import type { OAuthClient } from './clients.js';
 import { signOAuthAccessToken, type TokenAudience } from './oauth-access-token.js';
-import { formatScope, narrowScopes, splitScope } from './scopes.js';
+import { formatScope, grantedScopes, narrowScopes, splitScope } from './scopes.js';
 
 /** The token endpoint's success body (RFC 6749 §5.1). */
 export interface TokenResponse {
@@ -35,7 +35,8 @@ export function tokenAudience(svc: Services): TokenAudience {
 /**
  * Opens a grant for an approval (a device approved, an authorization code redeemed) and mints its
  * first tokens, in the caller's transaction. A refresh token comes only to clients allowed the
- * refresh grant.
+ * refresh grant. The answered `scope` (and the token's claim) is the granted one: the approved
+ * scopes the user holds rights of (`grantedScopes`, RFC 6749 §3.3).
  */
 export async function openGrant(
   svc: Services,
@@ -54,8 +55,14 @@ export async function openGrant(
     lastUsedAt: now,
     revokedAt: null,
   });
+  // The grant keeps what the user approved; the token carries what of it the user holds now.
+  const user = await findGrantPrincipal(conn, grantId);
+  const granted = formatScope(user ? grantedScopes(g.scopes, user.role, user.permissions) : []);
   const refresh = g.client.grants.includes('refresh_token') ? await newRefreshToken(svc, conn, grantId) : undefined;
-  return { grantId, tokens: await accessTokenResponse(svc, { userId: g.userId, clientId: g.client.id, grantId, scope }, refresh) };
+  return {
+    grantId,
+    tokens: await accessTokenResponse(svc, { userId: g.userId, clientId: g.client.id, grantId, scope: granted }, refresh),
+  };
 }
 
 const INVALID = 'Invalid or expired refresh token';
@@ -86,8 +93,9 @@ export async function refreshGrant(svc: Services, client: OAuthClient, refreshTo
   // The revocation above must commit, so the error is thrown only after the transaction.
   if ('error' in outcome) throw errors.oauth('invalid_grant', outcome.error ?? INVALID);
   const { grant, next } = outcome;
-  const granted = splitScope(grant.scope);
-  const scopes = scope === undefined ? granted : narrowRefresh(granted, scope);
+  // Narrowed from what the user approved, then capped by what the user holds now.
+  const approved = splitScope(grant.scope);
+  const scopes = grantedScopes(scope === undefined ? approved : narrowRefresh(approved, scope), grant.role, grant.permissions);
   return accessTokenResponse(svc, { userId: grant.userId, clientId: client.id, grantId: grant.grantId, scope: formatScope(scopes) }, next);
 }
 

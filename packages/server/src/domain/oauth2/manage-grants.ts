@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import type { Services } from '../services.js';
 import { findClient } from './clients.js';
 import { requireOAuth2 } from './oauth2-gate.js';
-import { splitScope } from './scopes.js';
+import { grantedScopes, splitScope } from './scopes.js';
 import { requireSignedInUser } from './signed-in-user.js';
 
 /** One of the user's grants as `GET /auth/grants` lists it (docs/oauth2.md, "Grants"). */
@@ -26,7 +26,8 @@ export async function listOwnGrants(svc: Services, actor: Principal): Promise<Gr
     id: g.id,
     // A client removed from the config keeps its id as its name, so the user can still revoke it.
     client: { id: g.clientId, name: findClient(svc, g.clientId)?.name ?? g.clientId },
-    scopes: splitScope(g.scope),
+    // The scopes that give the user rights today (docs/oauth2.md, "Scopes"), not every one approved.
+    scopes: grantedScopes(splitScope(g.scope), actor.role ?? '', [...actor.permissions]),
     createdAt: g.createdAt,
     lastUsedAt: g.lastUsedAt,
   }));

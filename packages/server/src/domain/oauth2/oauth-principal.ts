@@ -5,7 +5,7 @@ import { displayName } from '../identity/user-view.js';
 import type { Services } from '../services.js';
 import { verifyOAuthAccessToken } from './oauth-access-token.js';
 import { tokenAudience } from './grant-tokens.js';
-import { scopedPermissions, splitScope } from './scopes.js';
+import { grantedScopes, scopedPermissions, splitScope } from './scopes.js';
 
 /**
  * The caller behind an OAuth access token (RFC 9068): the user, acting with the token's scopes
@@ -20,13 +20,16 @@ export async function oauthPrincipal(svc: Services, credential: string): Promise
   if (!grant || grant.userId !== claims.sub || grant.clientId !== claims.clientId) throw errors.unauthorized('Grant not found');
   if (grant.revokedAt !== null) throw errors.unauthorized('Grant revoked');
   if (!grant.active) throw errors.unauthorized('Account deactivated');
+  const scopes = splitScope(claims.scope);
   return {
     kind: 'oauth',
     id: grant.userId,
     role: null,
-    permissions: scopedPermissions(splitScope(claims.scope), grant.role, grant.permissions),
+    permissions: scopedPermissions(scopes, grant.role, grant.permissions),
     username: grant.username,
     name: displayName(grant),
-    oauth: { clientId: grant.clientId, grantId: grant.grantId, scopes: splitScope(claims.scope) },
+    // What the user holds now of the token's scopes: a user demoted since the token was issued no
+    // longer sees the scopes that stopped giving rights.
+    oauth: { clientId: grant.clientId, grantId: grant.grantId, scopes: grantedScopes(scopes, grant.role, grant.permissions) },
   };
 }

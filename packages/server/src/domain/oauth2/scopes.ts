@@ -66,3 +66,15 @@ export function scopedPermissions(scopes: readonly OAuthScope[], role: string, e
   }
   return out;
 }
+
+/**
+ * The scopes a token actually carries for this user (RFC 6749 §3.3: the answer names the scope
+ * granted when it differs from the one asked for): each approved scope that gives the user at
+ * least one right, as `scopedPermissions` caps rights per permission; a scope that grants nothing
+ * by itself (`openid`, `profile`, `offline_access`) is kept. A writer's `media:write` stays (it
+ * uploads), their `content:delete` goes. Dropping a scope that gives nothing leaves the rights as
+ * they were, since a token's rights are the union of each scope's (docs/oauth2.md, "Scopes").
+ */
+export function grantedScopes(approved: readonly OAuthScope[], role: string, explicit: readonly string[]): OAuthScope[] {
+  return approved.filter((s) => GRANTS[s].length === 0 || scopedPermissions([s], role, explicit).size > 0);
+}
