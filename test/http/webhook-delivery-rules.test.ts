@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findWebhook, updateWebhook } from '../../packages/server/src/storage/webhooks-store.js';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { queueDelivery } from '../helpers/queue-delivery.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -27,14 +28,26 @@ afterAll(async () => {
 let paths = 0;
 async function hook(t: TestApp) {
   const path = `/r${++paths}`;
+  // `guarded` refuses a loopback URL when it is saved (docs/webhooks.md, "Network safety"), so its
+  // hooks are saved with a public address and pointed at the receiver underneath, as a hook whose
+  // name resolves elsewhere later would be: the check at delivery is what these tests are about.
   const res = await t.request({
     method: 'POST',
     url: '/api/webhooks',
     token: tokens.get(t),
-    payload: { name: 'Rules', url: receiver.url(path), events: ['*'] },
+    payload: { name: 'Rules', url: t === guarded ? 'http://198.41.0.4/hook' : receiver.url(path), events: ['*'] },
   });
   expect(res.statusCode, res.body).toBe(201);
-  return { id: res.json().data.webhook.id as string, path };
+  const id = res.json().data.webhook.id as string;
+  if (t === guarded) await pointAt(t, id, receiver.url(path));
+  return { id, path };
+}
+
+async function pointAt(t: TestApp, id: string, url: string) {
+  const stored = await findWebhook(t.app.services.database, id);
+  if (!stored) throw new Error(`webhook ${id} is gone`);
+  await updateWebhook(t.app.services.database, id, { ...stored, url, reactivated: false, updatedAt: new Date().toISOString() });
+  t.app.services.activeWebhooks.invalidate();
 }
 
 async function delivery(t: TestApp, hookId: string, id: string) {

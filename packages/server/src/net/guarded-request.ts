@@ -72,37 +72,10 @@ export async function sendGuarded(req: GuardedRequest): Promise<GuardedResult> {
   });
   deadline.catch(() => {}); // raced below; never an unhandled rejection between the steps
   try {
-    // 1. Parse with the WHATWG parser: it turns `2130706433` and `0177.0.0.1` into 127.0.0.1.
-    let url: URL;
-    try {
-      url = new URL(req.url);
-    } catch {
-      return { ok: false, kind: 'bad-url', message: 'not a URL' };
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return { ok: false, kind: 'bad-url', message: `scheme ${url.protocol} is not http or https` };
-    }
-    const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
-
-    // 2. Resolve once (an IP literal is its own answer) and check every address.
-    let addresses: ResolvedAddress[];
-    const literal = classifyAddress(hostname);
-    if (literal) addresses = [{ address: hostname, family: hostname.includes(':') ? 6 : 4 }];
-    else {
-      try {
-        addresses = await Promise.race([(req.resolve ?? defaultResolver)(hostname), deadline]);
-      } catch (e) {
-        if (e instanceof Timeout) throw e;
-        return { ok: false, kind: 'dns', message: (e as Error).message };
-      }
-      if (addresses.length === 0) return { ok: false, kind: 'dns', message: `${hostname} has no address` };
-    }
-    if (!req.allowPrivateNetworks) {
-      for (const a of addresses) {
-        const addressClass = classifyAddress(a.address) ?? 'reserved';
-        if (addressClass !== 'public') return { ok: false, kind: 'refused-address', address: a.address, addressClass };
-      }
-    }
+    // 1–2. Parse, resolve once and check every address.
+    const dest = await destination(req.url, req, deadline);
+    if (!dest.ok) return dest;
+    const { url, hostname, addresses } = dest;
 
     // 3. Connect to the checked addresses only; Host and the TLS server name stay the URL's host.
     const response = await Promise.race([exchange(url, hostname, addresses, req, abort.signal), deadline]);
@@ -126,6 +99,83 @@ export async function sendGuarded(req: GuardedRequest): Promise<GuardedResult> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A URL whose host was resolved and whose every address was checked. */
+export interface CheckedDestination {
+  ok: true;
+  url: URL;
+  /** The URL's host without IPv6 brackets. */
+  hostname: string;
+  addresses: ResolvedAddress[];
+}
+
+export type DestinationFailure =
+  Extract<GuardedFailure, { kind: 'bad-url' | 'refused-address' | 'dns' }> | { ok: false; kind: 'timeout'; durationMs: number };
+
+/**
+ * Steps 1–2 of a guarded request on their own, so a webhook URL can be checked when it is saved
+ * with the very rules its deliveries meet (docs/webhooks.md, "Network safety"): http(s) only, the
+ * host resolved once (an IP literal is its own answer), every address public unless
+ * `allowPrivateNetworks`. Resolving gets `timeoutMs` (10 s by default).
+ */
+export async function checkDestination(
+  rawUrl: string,
+  opts: { allowPrivateNetworks: boolean; resolve?: Resolver; timeoutMs?: number },
+): Promise<CheckedDestination | DestinationFailure> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Timeout()), timeoutMs);
+  });
+  deadline.catch(() => {});
+  try {
+    return await destination(rawUrl, opts, deadline);
+  } catch (e) {
+    if (e instanceof Timeout) return { ok: false, kind: 'timeout', durationMs: timeoutMs };
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function destination(
+  rawUrl: string,
+  opts: { allowPrivateNetworks: boolean; resolve?: Resolver },
+  deadline: Promise<never>,
+): Promise<CheckedDestination | Exclude<DestinationFailure, { kind: 'timeout' }>> {
+  // 1. Parse with the WHATWG parser: it turns `2130706433` and `0177.0.0.1` into 127.0.0.1.
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return { ok: false, kind: 'bad-url', message: 'not a URL' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { ok: false, kind: 'bad-url', message: `scheme ${url.protocol} is not http or https` };
+  }
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+
+  // 2. Resolve once (an IP literal is its own answer) and check every address; a timeout throws.
+  let addresses: ResolvedAddress[];
+  const literal = classifyAddress(hostname);
+  if (literal) addresses = [{ address: hostname, family: hostname.includes(':') ? 6 : 4 }];
+  else {
+    try {
+      addresses = await Promise.race([(opts.resolve ?? defaultResolver)(hostname), deadline]);
+    } catch (e) {
+      if (e instanceof Timeout) throw e;
+      return { ok: false, kind: 'dns', message: (e as Error).message };
+    }
+    if (addresses.length === 0) return { ok: false, kind: 'dns', message: `${hostname} has no address` };
+  }
+  if (!opts.allowPrivateNetworks) {
+    for (const a of addresses) {
+      const addressClass = classifyAddress(a.address) ?? 'reserved';
+      if (addressClass !== 'public') return { ok: false, kind: 'refused-address', address: a.address, addressClass };
+    }
+  }
+  return { ok: true, url, hostname, addresses };
 }
 
 type Exchange = { res: IncomingMessage } | { error: Error };

@@ -16,6 +16,7 @@ import { parsePaging } from '../shared/paging.js';
 import type { Services } from '../services.js';
 import { checkWebhookInput, toWebhookView, type WebhookView } from './webhook-input.js';
 import { newWebhookSecret } from './sign-payload.js';
+import { checkWebhookDestination } from './webhook-destination.js';
 
 /** `GET /webhooks`, newest first. */
 export async function listWebhooks(svc: Services, actor: Principal, query: { limit?: unknown; offset?: unknown }) {
@@ -41,8 +42,9 @@ export async function createWebhook(
 ): Promise<{ secret: string; webhook: WebhookView }> {
   // 1. Permission.
   requirePermission(actor, 'webhooks:write');
-  // 2. Name, URL, events and types.
+  // 2. Name, URL, events and types; then where the URL leads (422 on `url` for a non-public address).
   const checked = checkWebhookInput(input, svc.schemas.names);
+  await checkWebhookDestination(svc, checked.url);
   // 3. A fresh secret, sealed with the key that seals TOTP secrets.
   const secret = newWebhookSecret();
   const at = svc.now().toISOString();
@@ -72,6 +74,8 @@ export async function updateWebhook(svc: Services, actor: Principal, id: string,
   // 2. The current hook: 404 when gone; omitted `active` keeps what it was.
   const current = await requireWebhook(svc, id);
   const active = input.active ?? current.active;
+  // Where the URL leads, as on create; a hook kept switched off at its old URL may still be edited.
+  if (active || checked.url !== current.url) await checkWebhookDestination(svc, checked.url);
   // 3. Re-activating (on again, or still on but switched off by the worker) starts its count afresh.
   const reactivated = active && (!current.active || current.disabledAt !== null);
   const updatedAt = svc.now().toISOString();
