@@ -1,6 +1,7 @@
 import { webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { errors } from '../../errors.js';
+import { checkJwtTimes } from './jwt-times.js';
 
 export interface AccessClaims {
   sub: string;
@@ -45,9 +46,10 @@ export async function signAccessToken(key: JwtKey, issuer: string, claims: Acces
 /**
  * Verifies an access token. The algorithm is pinned (RFC 8725 §3.1: `alg: none` and key
  * confusion are refused), as are the issuer and `typ: 'access'` so MFA, setup or other tokens
- * signed with the same key never pass as access tokens.
+ * signed with the same key never pass as access tokens. `iat` may not be more than 60 s ahead, nor
+ * `exp - iat` longer than `lifetimeMs` (`security.tokenExpiry`; jwt-times.ts).
  */
-export async function verifyAccessToken(key: JwtKey, issuer: string, token: string, now: Date): Promise<AccessClaims> {
+export async function verifyAccessToken(key: JwtKey, issuer: string, token: string, now: Date, lifetimeMs: number): Promise<AccessClaims> {
   const known = verified.get(token);
   // A token whose signature and claims passed before needs only its expiry checked again.
   if (known && known.key === key && known.exp * 1000 > now.getTime()) return known.claims;
@@ -62,6 +64,7 @@ export async function verifyAccessToken(key: JwtKey, issuer: string, token: stri
     ) {
       throw errors.unauthorized('Invalid token');
     }
+    checkJwtTimes(payload, now, lifetimeMs);
     const claims = { sub: payload.sub, sid: payload.sid, role: payload.role };
     if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value as string);
     verified.set(token, { key, exp: payload.exp, claims });

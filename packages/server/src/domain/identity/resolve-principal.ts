@@ -42,7 +42,7 @@ export async function principalFromBearer(svc: Services, credential: string): Pr
   }
   if (isOAuthAccessToken(credential)) return oauthPrincipal(svc, credential);
   const now = svc.now();
-  const claims = await verifyAccessToken(svc.jwtKey, svc.config.security.issuer, credential, now);
+  const claims = await verifyAccessToken(svc.jwtKey, svc.config.security.issuer, credential, now, svc.config.security.accessTokenTtlMs);
   // The session row is the truth: revoked sessions and deactivated users stop at once, not at expiry.
   const session = await findSessionPrincipal(svc.database, claims.sid);
   if (!session || session.userId !== claims.sub) throw errors.unauthorized('Session not found');

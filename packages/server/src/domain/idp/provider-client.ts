@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import type { IdpConfig } from '../../config/types.js';
 import { errors } from '../../errors.js';
+import { issuedAtAcceptable } from '../identity/jwt-times.js';
 import type { Services } from '../services.js';
 
 /** Seconds a client is asked to wait when the provider cannot be reached. */
@@ -51,7 +52,7 @@ export interface ProviderAccount {
 
 /**
  * Redeems the code (with the PKCE verifier) and checks the ID token: signature, `iss`, `aud`,
- * `exp`, `nonce` (OpenID Connect Core 1.0 §3.1.3.7). Any refusal is 401; an unreachable provider 503.
+ * `exp`, `nonce` (OpenID Connect Core 1.0 §3.1.3.7), and `iat` at most 60 s ahead. Any refusal is 401; an unreachable provider 503.
  */
 export async function redeemCode(
   svc: Services,
@@ -79,6 +80,12 @@ export async function redeemCode(
     throw errors.serviceUnavailable(RETRY_AFTER, 'The identity provider cannot be reached', err);
   }
   if (!claims) throw errors.unauthorized('The identity provider returned no ID token');
+  // openid-client checks `iat` is a number but not that it is not in the future; every JWT the
+  // server verifies is held to 60 s (jwt-times.ts). Its lifetime is the provider's to choose.
+  if (!issuedAtAcceptable(claims.iat, svc.now())) {
+    svc.log.info({ iat: claims.iat }, 'identity provider sign-in refused: the ID token is issued in the future');
+    throw errors.unauthorized('The identity provider sign-in could not be verified');
+  }
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
   return {
     issuer: claims.iss,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeProtectedHeader, errors as joseErrors } from 'jose';
 import { errors } from '../../errors.js';
 import type { JwtKey } from '../identity/access-tokens.js';
+import { checkJwtTimes } from '../identity/jwt-times.js';
 
 /** RFC 9068 §2.1: the media type of a JWT access token, in its short form. */
 const TYP = 'at+jwt';
@@ -50,9 +51,16 @@ export async function signOAuthAccessToken(key: JwtKey, at: TokenAudience, claim
 
 /**
  * RFC 9068 §4: the `typ` header must be `at+jwt`, the algorithm the pinned one, `iss` and `aud`
- * ours, and `exp` in the future; every failure is 401.
+ * ours, and `exp` in the future; `iat` at most 60 s ahead and `exp - iat` no longer than
+ * `lifetimeMs` (`oauth2.accessTokenTtl`; jwt-times.ts). Every failure is 401.
  */
-export async function verifyOAuthAccessToken(key: JwtKey, at: TokenAudience, token: string, now: Date): Promise<OAuthAccessClaims> {
+export async function verifyOAuthAccessToken(
+  key: JwtKey,
+  at: TokenAudience,
+  token: string,
+  now: Date,
+  lifetimeMs: number,
+): Promise<OAuthAccessClaims> {
   try {
     const { payload } = await jwtVerify(token, key.cryptoKey, {
       algorithms: [ALG],
@@ -65,6 +73,7 @@ export async function verifyOAuthAccessToken(key: JwtKey, at: TokenAudience, tok
     const { sub, client_id: clientId, scope, gid } = payload;
     if (typeof sub !== 'string' || typeof clientId !== 'string' || typeof scope !== 'string' || typeof gid !== 'string')
       throw errors.unauthorized('Invalid token');
+    checkJwtTimes(payload, now, lifetimeMs);
     return { sub, clientId, scope, grantId: gid };
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw errors.unauthorized('Token expired');

@@ -15,7 +15,7 @@ import { grantedScopes, scopedPermissions, splitScope } from './scopes.js';
  */
 export async function oauthPrincipal(svc: Services, credential: string): Promise<Principal> {
   if (!svc.config.oauth2.enabled) throw errors.unauthorized('OAuth access tokens are not accepted: the authorization server is off');
-  const claims = await verifyOAuthAccessToken(svc.jwtKey, tokenAudience(svc), credential, svc.now());
+  const claims = await verifyOAuthAccessToken(svc.jwtKey, tokenAudience(svc), credential, svc.now(), svc.config.oauth2.accessTokenTtlMs);
   const grant = await findGrantPrincipal(svc.database, claims.grantId);
   if (!grant || grant.userId !== claims.sub || grant.clientId !== claims.clientId) throw errors.unauthorized('Grant not found');
   if (grant.revokedAt !== null) throw errors.unauthorized('Grant revoked');

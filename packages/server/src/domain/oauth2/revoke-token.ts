@@ -43,7 +43,7 @@ async function grantOf(svc: Services, client: OAuthClient, token: string): Promi
   if (token.startsWith(OAUTH_REFRESH_TOKEN_PREFIX)) return (await findOAuthRefreshToken(svc.database, sha256Hex(token)))?.grantId;
   if (!isOAuthAccessToken(token)) return undefined;
   try {
-    const claims = await verifyOAuthAccessToken(svc.jwtKey, tokenAudience(svc), token, svc.now());
+    const claims = await verifyOAuthAccessToken(svc.jwtKey, tokenAudience(svc), token, svc.now(), svc.config.oauth2.accessTokenTtlMs);
     return claims.clientId === client.id ? claims.grantId : undefined;
   } catch {
     // Expired or not ours: there is nothing it could still do, so nothing to revoke (RFC 7009 §2.2).
