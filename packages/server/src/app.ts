@@ -54,7 +54,14 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
     : pino({ enabled: false });
   const database = await openDatabase(config.database.url, config.database);
   // ioredis (about 7 MB of memory) is loaded only by instances that use Redis.
-  const counters = config.redis ? (await import('./storage/counters/redis-counters.js')).redisCounters(config.redis.url) : memoryCounters();
+  // While Redis is away each node counts on its own, and says so once (docs/api.md, "Rate limits").
+  const counterNotes = {
+    warn: (message: string, err?: unknown) => log.warn({ err }, message),
+    info: (message: string) => log.info(message),
+  };
+  const counters = config.redis
+    ? await (await import('./storage/counters/redis-counters.js')).openRedisCounters(config.redis.url, counterNotes)
+    : memoryCounters();
   let files: Services['files'] | undefined;
   let events: ChangeBus | undefined;
   try {
@@ -75,6 +82,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
     const channel = await openMessageChannel(database, config, {
       onMessage: (payload) => shared.receive(payload),
       onWarning: (message, err) => log.warn({ err }, message),
+      onRestored: (message) => log.info(message),
     });
     if (channel) shared.connect(channel);
     events = channel ? shared : new LocalChangeBus();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MessageChannel } from '../../storage/pubsub/message-channel.js';
+import { ChannelUnavailableError, type MessageChannel } from '../../storage/pubsub/message-channel.js';
 import type { ChangeBus } from './change-bus.js';
 import type { ChangeEvent } from './change-event.js';
 
@@ -35,6 +35,8 @@ export class SharedChangeBus implements ChangeBus {
   /** Events published since the last send started: they go out together in the next one. */
   private pending: ChangeEvent[] = [];
   private flushQueued = false;
+  /** The last send failed: the warning was given, and is not repeated for every write until a send works. */
+  private sendFailing = false;
 
   constructor(private readonly hooks: SharedBusHooks) {}
 
@@ -101,9 +103,14 @@ export class SharedChangeBus implements ChangeBus {
     try {
       if (!this.channel) throw new Error('no channel');
       await this.channel.send(text);
+      this.sendFailing = false;
     } catch (err) {
-      // The other nodes miss these changes (their caches still expire by TTL).
-      this.hooks.warn('realtime: could not send changes to the other nodes', err);
+      // The other nodes miss these changes (their caches still expire by TTL). A channel known to
+      // be down has said so itself (once per outage); other failures are told once per run.
+      if (!(err instanceof ChannelUnavailableError) && !this.sendFailing) {
+        this.hooks.warn('realtime: could not send changes to the other nodes; delivering them on this node only', err);
+      }
+      this.sendFailing = !(err instanceof ChannelUnavailableError);
       unsent();
     }
   }

@@ -13,4 +13,16 @@ export interface ChannelHandlers {
   onMessage(payload: string): void;
   /** The connection was lost (and is being made again): messages sent meanwhile were missed. */
   onWarning(message: string, err?: unknown): void;
+  /** The channel works again after the loss `onWarning` told. */
+  onRestored(message: string): void;
+}
+
+/**
+ * `send` refused because the channel is known to be down, and `onWarning` already said so: the
+ * message would not come back to this node either, so the sender delivers it locally at once.
+ */
+export class ChannelUnavailableError extends Error {
+  constructor() {
+    super('the channel between the nodes is unavailable');
+  }
 }
