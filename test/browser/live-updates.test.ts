@@ -125,15 +125,16 @@ describe('studio live updates', () => {
     const name = page.getByLabel('Name *');
     await expect.poll(() => name.inputValue()).toBe('Renamed once');
     // Every "Someone else…" text the page ever shows, however briefly (a later notice replaces an earlier one).
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { seenNotices: string[] }).seenNotices = seen;
+    // (Page scripts as text: the tests are compiled without the DOM's types.)
+    await page.evaluate(`(() => {
+      const seen = [];
+      window.seenNotices = seen;
       const note = () => {
-        for (const m of document.body.innerText.match(/Someone else[^\n]*/g) ?? []) if (!seen.includes(m)) seen.push(m);
+        for (const m of document.body.innerText.match(/Someone else[^\\n]*/g) ?? []) if (!seen.includes(m)) seen.push(m);
       };
       new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
-    const seenNotices = () => page.evaluate(() => (window as unknown as { seenNotices: string[] }).seenNotices);
+    })()`);
+    const seenNotices = () => page.evaluate('window.seenNotices');
 
     await page.getByRole('button', { name: 'Revision 1' }).click();
     const history = page.getByRole('region', { name: 'Changes since revision 1' });
