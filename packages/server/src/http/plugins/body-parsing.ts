@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors } from '../../errors.js';
 
 /**
  * How request bodies are read (docs/api.md, "Errors"). JSON is the only body type of the API
@@ -16,4 +17,32 @@ export function registerBodyParsing(app: FastifyInstance): void {
   // Content sent with a DELETE has no defined meaning (RFC 9110 §9.3.5): it is never read, so the
   // caller's permission decides the answer whatever the body holds.
   app.addHttpMethod('DELETE', { hasBody: false, overrideExisting: true });
+  // A body is read as it arrives: no content coding is applied to it (RFC 9110 §8.4.1), so one
+  // sent compressed (or merely labelled so) is refused before it is read, JSON, form and multipart
+  // alike, rather than parsed as if it were plain. `Accept-Encoding` says what would have been
+  // accepted (RFC 9110 §15.5.16, §12.5.3). A request without the header costs one header lookup.
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    const coding = request.headers['content-encoding'];
+    if (coding === undefined || isIdentity(coding) || !hasBody(request)) return done(null, payload);
+    reply.header('accept-encoding', 'identity');
+    done(errors.unsupportedMediaType(`Content-Encoding ${JSON.stringify(coding)} is not accepted: send the body uncompressed`));
+  });
+}
+
+/** `identity` (or nothing) in every listed coding: the body is as sent. */
+function isIdentity(coding: string): boolean {
+  return coding.split(',').every((c) => {
+    const name = c.trim().toLowerCase();
+    return name === '' || name === 'identity';
+  });
+}
+
+/** The methods whose bodies the API reads (a GET's or a DELETE's never is). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** RFC 9112 §6.3: a body has a Transfer-Encoding or a non-zero Content-Length. */
+function hasBody(request: FastifyRequest): boolean {
+  if (!BODY_METHODS.has(request.method)) return false;
+  const { headers } = request;
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 }
