@@ -9,6 +9,7 @@ import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { errors } from '../errors.js';
 import { registerRequestLog } from './plugins/request-log.js';
+import { registerUnreadBodyHandling } from './plugins/unread-body.js';
 import { authRoutes } from './routes/auth/index.js';
 import { configRoutes } from './routes/config/index.js';
 import { documentRoutes } from './routes/documents/index.js';
@@ -56,6 +57,8 @@ export function buildHttpServer(svc: Services): FastifyInstance {
     clientErrorHandler: clientErrorHandler(svc.log as FastifyBaseLogger),
   });
   registerBodyParsing(app);
+  // Every answer, errors included, leaves with the request body read or the connection closing.
+  registerUnreadBodyHandling(app);
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
   registerInputGuard(app);
