@@ -1,14 +1,21 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { issueMfaToken } from '../../packages/server/src/domain/mfa/mfa-tokens.js';
 import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { expectSpecError } from '../helpers/expect-error.js';
+import { useMailCatcher } from '../helpers/mail-catcher.js';
+import { useOidcProvider } from '../helpers/oidc-provider.js';
+import { PASSKEY_ORIGIN } from '../helpers/passkey-client.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 /**
  * Permission before body (docs/api.md, "Errors", precedence): a caller who may not use a write
  * route hears 401 or 403, whatever its body, never what is wrong with a body it may not send (a
  * 400, 415 or 422 would tell a viewer which fields `/users/invite` takes, and cost the server the
- * parsing). Every write route is either in GUARDED, naming the policy question asked before the
- * body is read, or in SELF_SERVICE, with the reason no permission applies.
+ * parsing). Every write route is in one of three tables: GUARDED, naming the policy question asked
+ * before the body is read; SIGNED_IN, the caller's own things, which need a user's session (an
+ * anonymous caller is 401, an API token 403, before the body); or SELF_SERVICE, with the reason no
+ * sign-in applies. A route of a feature that can be switched off is also in FEATURES: while the
+ * feature is off it is 501 for every caller, whatever the body (docs/api.md, "Errors").
  *
  * The write routes are read from the OpenAPI document, which lists every route the server
  * registers (test/http/openapi.test.ts holds it to that): a new write route fails this suite
@@ -47,45 +54,81 @@ const GUARDED: Record<string, string> = {
   'POST /api/collections/{type}/{id}/revisions/{rev}/restore': '<type>:write',
 };
 
-/** Write routes no permission guards, and why. */
+/**
+ * Route → what it acts on: the caller's own things, which only a user's session (bearer or cookie)
+ * reaches. No permission is asked, but an anonymous caller is 401 and an API token 403 before the
+ * body is read.
+ */
+const SIGNED_IN: Record<string, string> = {
+  'PATCH /api/auth/me': 'the caller’s own profile',
+  'POST /api/auth/change-password': 'the caller’s own password',
+  // The setup routes take a session or the header `x-mfa-setup-token` of a login held at
+  // `requiresMFASetup`: a header, so it is checked before the body too (a dead one is 401).
+  'POST /api/auth/mfa/setup/totp': 'the caller’s own second factor (a session or a setup token)',
+  'POST /api/auth/mfa/setup/totp/verify': 'the caller’s own second factor (a session or a setup token)',
+  'POST /api/auth/mfa/setup/email': 'the caller’s own second factor (a session or a setup token)',
+  'POST /api/auth/mfa/setup/email/verify': 'the caller’s own second factor (a session or a setup token)',
+  'POST /api/auth/mfa/disable': 'the caller’s own second factor',
+  'POST /api/auth/mfa/disable-all': 'the caller’s own second factor',
+  'POST /api/auth/mfa/backup-codes/regenerate': 'the caller’s own backup codes',
+  'DELETE /api/auth/mfa/trusted-devices': 'the caller’s own trusted devices',
+  'DELETE /api/auth/mfa/trusted-devices/{id}': 'the caller’s own trusted devices',
+  'POST /api/auth/passkey/register/options': 'the caller’s own passkeys',
+  'POST /api/auth/passkey/register/verify': 'the caller’s own passkeys',
+  'PATCH /api/auth/passkey/credentials/{credentialId}': 'the caller’s own passkeys',
+  'DELETE /api/auth/passkey/credentials/{credentialId}': 'the caller’s own passkeys',
+  'DELETE /api/auth/oauth/idp/unlink': 'the caller’s own link to the identity provider',
+  'POST /api/auth/authorize': 'OAuth 2.0 consent: a user decides for their own account (RFC 6749 §4.1)',
+  'POST /api/auth/device/verify': 'OAuth 2.0 device approval: a user decides for their own account (RFC 8628 §3.3)',
+  'DELETE /api/auth/grants/{id}': 'the caller’s own OAuth 2.0 grants',
+};
+
+/** Write routes that need no sign-in, and why. */
 const SELF_SERVICE: Record<string, string> = {
   'POST /api/auth/login': 'sign-in: anyone may try, the credentials are the body',
   'POST /api/auth/refresh': 'sign-in: the refresh token is the credential',
   'POST /api/auth/logout': 'ends the caller’s own session, signed in or not',
   'POST /api/auth/validate': 'describes the token it is given, for anyone',
-  'PATCH /api/auth/me': 'the caller’s own profile (anonymous: 401 before the body)',
-  'POST /api/auth/change-password': 'the caller’s own password (anonymous: 401 before the body)',
   'POST /api/auth/request-reset': 'public: the same answer whether the address exists or not',
   'POST /api/auth/verify-reset-token': 'public: the reset token is the credential',
   'POST /api/auth/reset-password': 'public: the reset token is the credential',
   'POST /api/auth/claim': 'public: the claim token is the credential (first admin)',
-  'POST /api/auth/mfa/verify': 'sign-in: the mfaToken is the credential',
-  'POST /api/auth/mfa/verify-backup': 'sign-in: the mfaToken is the credential',
-  'POST /api/auth/mfa/email/send': 'sign-in: the mfaToken is the credential',
-  'POST /api/auth/mfa/setup/totp': 'the caller’s own second factor (a session or a setup token)',
-  'POST /api/auth/mfa/setup/totp/verify': 'the caller’s own second factor (a session or a setup token)',
-  'POST /api/auth/mfa/setup/email': 'the caller’s own second factor (a session or a setup token)',
-  'POST /api/auth/mfa/setup/email/verify': 'the caller’s own second factor (a session or a setup token)',
-  'POST /api/auth/mfa/disable': 'the caller’s own second factor (anonymous: 401 before the body)',
-  'POST /api/auth/mfa/disable-all': 'the caller’s own second factor (anonymous: 401 before the body)',
-  'POST /api/auth/mfa/backup-codes/regenerate': 'the caller’s own backup codes (anonymous: 401 before the body)',
-  'DELETE /api/auth/mfa/trusted-devices': 'the caller’s own trusted devices (anonymous: 401)',
-  'DELETE /api/auth/mfa/trusted-devices/{id}': 'the caller’s own trusted devices (anonymous: 401)',
-  'POST /api/auth/passkey/register/options': 'the caller’s own passkeys',
-  'POST /api/auth/passkey/register/verify': 'the caller’s own passkeys',
+  'POST /api/auth/mfa/verify': 'sign-in: the mfaToken in the body is the credential',
+  'POST /api/auth/mfa/verify-backup': 'sign-in: the mfaToken in the body is the credential',
+  'POST /api/auth/mfa/email/send': 'sign-in: the mfaToken in the body is the credential',
   'POST /api/auth/passkey/login/options': 'sign-in: anyone may start one',
-  'POST /api/auth/passkey/login/verify': 'sign-in: the signed challenge is the credential',
-  'PATCH /api/auth/passkey/credentials/{credentialId}': 'the caller’s own passkeys',
-  'DELETE /api/auth/passkey/credentials/{credentialId}': 'the caller’s own passkeys',
-  'POST /api/auth/oauth/idp/init': 'sign-in with the identity provider, or linking it to the caller’s own account',
+  'POST /api/auth/passkey/login/verify': 'sign-in: the signed challenge in the body is the credential',
+  'POST /api/auth/oauth/idp/init':
+    'sign-in with the identity provider for anyone; linking it to the caller’s own account (`mode: link`, in the body) needs a session, checked after the body',
   'POST /api/auth/oauth/idp/callback': 'sign-in: the provider’s code and the server-side state are the credential',
-  'DELETE /api/auth/oauth/idp/unlink': 'the caller’s own link to the identity provider',
-  'POST /api/auth/authorize': 'OAuth 2.0 consent: every user decides for their own account (RFC 6749 §4.1)',
-  'POST /api/auth/device/verify': 'OAuth 2.0 device approval: every user decides for their own account (RFC 8628 §3.3)',
   'POST /api/auth/token': 'OAuth 2.0 token endpoint: the client and the grant are the credential (RFC 6749 §3.2)',
   'POST /api/auth/device': 'OAuth 2.0 device authorization: a client starts it (RFC 8628 §3.1)',
   'POST /api/auth/revoke': 'OAuth 2.0 revocation: the token is the credential (RFC 7009 §2)',
-  'DELETE /api/auth/grants/{id}': 'the caller’s own OAuth 2.0 grants',
+};
+
+/** Route → the switch of its feature: while it is off the route is 501 `NOT_IMPLEMENTED` for everyone, whatever the body. */
+const PASSKEYS = 'security.passkey';
+const IDP = 'security.oauth';
+const OAUTH2 = 'oauth2.enabled';
+const MAIL = 'mail.smtpUrl';
+const FEATURES: Record<string, string> = {
+  'POST /api/auth/passkey/register/options': PASSKEYS,
+  'POST /api/auth/passkey/register/verify': PASSKEYS,
+  'POST /api/auth/passkey/login/options': PASSKEYS,
+  'POST /api/auth/passkey/login/verify': PASSKEYS,
+  'PATCH /api/auth/passkey/credentials/{credentialId}': PASSKEYS,
+  'DELETE /api/auth/passkey/credentials/{credentialId}': PASSKEYS,
+  'POST /api/auth/oauth/idp/init': IDP,
+  'POST /api/auth/oauth/idp/callback': IDP,
+  'DELETE /api/auth/oauth/idp/unlink': IDP,
+  'POST /api/auth/authorize': OAUTH2,
+  'POST /api/auth/device/verify': OAUTH2,
+  'POST /api/auth/token': OAUTH2,
+  'POST /api/auth/device': OAUTH2,
+  'POST /api/auth/revoke': OAUTH2,
+  'DELETE /api/auth/grants/{id}': OAUTH2,
+  'POST /api/auth/mfa/setup/email': MAIL,
+  'POST /api/auth/mfa/email/send': MAIL,
 };
 
 const WRITE_METHODS = ['post', 'put', 'patch', 'delete'];
@@ -112,6 +155,10 @@ const BAD_BODIES: Array<{ name: string; contentType: string; payload: string }> 
   { name: 'a body over server.bodyLimit', contentType: 'application/json', payload: JSON.stringify({ name: 'x'.repeat(BODY_LIMIT) }) },
 ];
 
+const mail = useMailCatcher();
+const idp = useOidcProvider();
+
+/** The suite's main app: every switchable feature (passkeys, identity provider, OAuth 2.0, mail) is off. */
 let t: TestApp;
 let admin: string;
 let writeRoutes: string[];
@@ -125,6 +172,46 @@ useAdminApp(
     admin = token;
   },
 );
+
+/** A second app with every feature on, for SIGNED_IN (a switched-off feature answers 501 first). */
+let on: TestApp;
+/** On `on`: a viewer's session, an API token holding permissions, and a live setup token of another user. */
+let onViewer: string;
+let onToken: string;
+let setupToken: string;
+useAdminApp(
+  () =>
+    startTestApp({
+      schemas: TEST_SCHEMAS,
+      server: { bodyLimit: BODY_LIMIT },
+      mail: { smtpUrl: mail.url, from: 'Vellum <cms@example.com>' },
+      security: {
+        ...idp.config().security,
+        passkey: { enabled: true, rpId: 'localhost', rpName: 'Vellum', origin: PASSKEY_ORIGIN },
+      },
+      oauth2: { enabled: true },
+    }),
+  (app, token) => {
+    on = app;
+    onAdmin = token;
+  },
+);
+let onAdmin: string;
+beforeAll(async () => {
+  onViewer = await on.userToken('viewer');
+  const created = await on.request({
+    method: 'POST',
+    url: '/api/tokens',
+    token: onAdmin,
+    payload: { name: 'some rights', permissions: ['users:write', 'tokens:write', 'settings:write'] },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  onToken = created.json().data.token as string;
+  // A login held at `requiresMFASetup` gets this token (domain/mfa/mfa-tokens.ts); made directly for another user.
+  const held = await on.request({ method: 'GET', url: '/api/auth/me', token: await on.userToken('viewer') });
+  expect(held.statusCode, held.body).toBe(200);
+  setupToken = (await issueMfaToken(on.app.services, held.json().data.id as string, 'setup', false)).token;
+});
 
 beforeAll(async () => {
   const res = await t.request({ method: 'GET', url: '/api/openapi.json' });
@@ -143,25 +230,34 @@ beforeAll(async () => {
 
 const urlOf = (route: string) => route.split(' ')[1].replace(/\{(\w+)\}/g, (_, name: string) => PARAMS[name] ?? `no-such-${name}`);
 
-function send(route: string, token: string | undefined, body: (typeof BAD_BODIES)[number]) {
+function send(route: string, token: string | undefined, body: (typeof BAD_BODIES)[number], app = t, headers: Record<string, string> = {}) {
   const method = route.split(' ')[0] as 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  return t.request({ method, url: urlOf(route), token, headers: { 'content-type': body.contentType }, payload: body.payload });
+  return app.request({
+    method,
+    url: urlOf(route),
+    token,
+    headers: { ...headers, 'content-type': body.contentType },
+    payload: body.payload,
+  });
 }
 
 describe('permission before body', () => {
   it('places every write route in GUARDED or SELF_SERVICE, and lists no route that does not exist', () => {
     expect(writeRoutes.length).toBeGreaterThan(50);
-    const placed = new Set([...Object.keys(GUARDED), ...Object.keys(SELF_SERVICE)]);
+    const placed = new Set([...Object.keys(GUARDED), ...Object.keys(SIGNED_IN), ...Object.keys(SELF_SERVICE)]);
     expect(
       writeRoutes.filter((r) => !placed.has(r)),
       'write routes in neither table',
     ).toEqual([]);
     expect(
-      Object.keys(GUARDED).filter((r) => r in SELF_SERVICE),
+      [
+        ...Object.keys(GUARDED).filter((r) => r in SELF_SERVICE || r in SIGNED_IN),
+        ...Object.keys(SIGNED_IN).filter((r) => r in SELF_SERVICE),
+      ],
       'routes in both tables',
     ).toEqual([]);
     expect(
-      [...placed].filter((r) => !writeRoutes.includes(r)),
+      [...placed, ...Object.keys(FEATURES)].filter((r) => !writeRoutes.includes(r)),
       'listed routes the server does not have',
     ).toEqual([]);
   });
@@ -184,6 +280,56 @@ describe('permission before body', () => {
         expect([401, 403], `${route} with ${body.name}: ${res.statusCode} ${res.body}`).not.toContain(res.statusCode);
         // 501: `PUT /tokens/:id` is not offered to anyone (tokens are never edited).
         expect(res.statusCode === 501 || res.statusCode < 500, `${route} with ${body.name}: ${res.statusCode} ${res.body}`).toBe(true);
+      }
+    });
+  });
+
+  describe.each(Object.keys(SIGNED_IN))('%s', (route) => {
+    it('answers 401 to an anonymous caller and 403 to an API token, whatever the body', async () => {
+      for (const body of BAD_BODIES) {
+        const at = `${route} with ${body.name}`;
+        expect(expectSpecError(await send(route, undefined, body, on), 401, 'UNAUTHORIZED').message, at).toBeTruthy();
+        expect(expectSpecError(await send(route, onToken, body, on), 403, 'FORBIDDEN').message, at).toBeTruthy();
+      }
+    });
+
+    it('lets a signed-in user through to the body’s own checks', async () => {
+      for (const body of BAD_BODIES) {
+        const res = await send(route, onViewer, body, on);
+        expect([401, 403], `${route} with ${body.name}: ${res.statusCode} ${res.body}`).not.toContain(res.statusCode);
+        expect(res.statusCode, `${route} with ${body.name}: ${res.body}`).toBeLessThan(500);
+      }
+    });
+  });
+
+  describe.each(Object.keys(SIGNED_IN).filter((r) => r.includes('/mfa/setup/')))('%s with x-mfa-setup-token', (route) => {
+    it('answers 401 to a setup token that is not live, whatever the body', async () => {
+      for (const body of BAD_BODIES) {
+        const res = await send(route, undefined, body, on, { 'x-mfa-setup-token': 'vms_not-a-live-token' });
+        expect(expectSpecError(res, 401, 'MFA_TOKEN_EXPIRED').message, `${route} with ${body.name}`).toBeTruthy();
+      }
+    });
+
+    it('lets a live setup token through to the body’s own checks', async () => {
+      for (const body of BAD_BODIES) {
+        const res = await send(route, undefined, body, on, { 'x-mfa-setup-token': setupToken });
+        expect([401, 403], `${route} with ${body.name}: ${res.statusCode} ${res.body}`).not.toContain(res.statusCode);
+        expect(res.statusCode, `${route} with ${body.name}: ${res.body}`).toBeLessThan(500);
+      }
+    });
+  });
+
+  describe.each(Object.entries(FEATURES))('%s, with %s off', (route) => {
+    it('answers 501 to every caller, whatever the body', async () => {
+      for (const body of BAD_BODIES) {
+        for (const [who, token] of [
+          ['anonymous', undefined],
+          ['a viewer', viewer],
+          ['an admin', admin],
+        ] as const) {
+          const res = await send(route, token, body, t);
+          expect(expectSpecError(res, 501, 'NOT_IMPLEMENTED').message, `${route} with ${body.name}, ${who}`).toBeTruthy();
+        }
       }
     });
   });

@@ -9,6 +9,8 @@ import { expectSpecError } from '../helpers/expect-error.js';
 import { pdf } from '../helpers/media-fixtures.js';
 import { multipartUpload } from '../helpers/multipart-upload.js';
 import { form } from '../helpers/oauth2.js';
+import { useOidcProvider } from '../helpers/oidc-provider.js';
+import { PASSKEY_ORIGIN } from '../helpers/passkey-client.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 /**
@@ -20,9 +22,20 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
 let t: TestApp;
 let admin: string;
 const mediaDir = mkdtempSync(join(tmpdir(), 'vellum-text-'));
+const idp = useOidcProvider();
 
+// Passkeys, the identity provider and OAuth 2.0 on: a switched-off feature answers 501 before the body is read.
 useAdminApp(
-  () => startTestApp({ schemas: TEST_SCHEMAS, media: { dir: mediaDir }, oauth2: { enabled: true } }),
+  () =>
+    startTestApp({
+      schemas: TEST_SCHEMAS,
+      media: { dir: mediaDir },
+      oauth2: { enabled: true },
+      security: {
+        oauth: idp.config().security.oauth,
+        passkey: { enabled: true, rpId: 'localhost', rpName: 'Vellum', origin: PASSKEY_ORIGIN },
+      },
+    }),
   (app, token) => {
     t = app;
     admin = token;

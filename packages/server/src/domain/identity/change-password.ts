@@ -19,9 +19,7 @@ export async function changePassword(
   actor: Principal,
   input: { currentPassword: string; newPassword: string },
 ): Promise<void> {
-  requireAuthenticated(actor);
-  if (actor.kind !== 'user' || !actor.id) throw errors.forbidden('Only users have passwords');
-  const user = await findUserById(svc.database, actor.id);
+  const user = await findUserById(svc.database, passwordOwnerId(actor));
   if (!user) throw errors.unauthorized('Session not found');
   const { bcryptRounds, passwordPolicy, session } = svc.config.security;
   if (!(await verifyPassword(input.currentPassword, user.passwordHash, bcryptRounds)))
@@ -37,4 +35,11 @@ export async function changePassword(
     await deleteTrustedDevices(conn, user.id);
   });
   await recordAudit(svc, 'passwordChange', { actor, target: user.id });
+}
+
+/** The user whose password a caller may change: their own session only (anonymous 401, a token 403). */
+export function passwordOwnerId(actor: Principal): string {
+  requireAuthenticated(actor);
+  if (actor.kind !== 'user' || !actor.id) throw errors.forbidden('Only users have passwords');
+  return actor.id;
 }

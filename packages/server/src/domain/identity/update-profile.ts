@@ -28,9 +28,7 @@ export interface ProfileInput {
  */
 export async function updateProfile(svc: Services, actor: Principal, input: ProfileInput): Promise<UserView> {
   // 1. A user's own session.
-  requireAuthenticated(actor);
-  if (actor.kind !== 'user' || !actor.id) throw errors.forbidden('Only a signed-in user changes their own profile');
-  const user = await findUserById(svc.database, actor.id);
+  const user = await findUserById(svc.database, profileOwnerId(actor));
   if (!user) throw errors.unauthorized('Session not found');
   // 2. What changes: a name given, an email other than the current one (emails are kept lower case).
   const email = input.email !== undefined && input.email.toLowerCase() !== user.email ? input.email : undefined;
@@ -68,3 +66,10 @@ export async function updateProfile(svc: Services, actor: Principal, input: Prof
 }
 
 const emailTaken = () => errors.conflict('A user with this email exists', [{ field: 'email', message: 'is taken' }]);
+
+/** The user whose profile a caller may change: their own session only (anonymous 401, a token 403). */
+export function profileOwnerId(actor: Principal): string {
+  requireAuthenticated(actor);
+  if (actor.kind !== 'user' || !actor.id) throw errors.forbidden('Only a signed-in user changes their own profile');
+  return actor.id;
+}

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { errors } from '../../../errors.js';
-import { changePassword } from '../../../domain/identity/change-password.js';
+import { changePassword, passwordOwnerId } from '../../../domain/identity/change-password.js';
 import { requestPasswordReset, resetPassword, verifyPasswordToken } from '../../../domain/identity/password-reset.js';
 import { claimInstance, claimStatus } from '../../../domain/identity/claim.js';
 import { currentUser } from '../../../domain/identity/current-user.js';
 import { describeCredential } from '../../../domain/identity/describe-credential.js';
 import { login } from '../../../domain/identity/login.js';
 import { logout } from '../../../domain/identity/logout.js';
-import { updateProfile } from '../../../domain/identity/update-profile.js';
+import { profileOwnerId, updateProfile } from '../../../domain/identity/update-profile.js';
 import { refreshSession } from '../../../domain/identity/refresh.js';
 import { resolvePrincipal } from '../../../domain/identity/resolve-principal.js';
 import type { Services } from '../../../domain/services.js';
@@ -31,7 +31,7 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
 
   app.patch<{ Body: Static<typeof S.ProfileBody> }>(
     '/auth/me',
-    { config: { auth: true }, schema: { body: S.ProfileBody, response: { 200: S.MeResponse, ...S.errorResponses } } },
+    { config: { permission: profileOwnerId }, schema: { body: S.ProfileBody, response: { 200: S.MeResponse, ...S.errorResponses } } },
     async (req) => ({ data: await updateProfile(svc, req.principal, req.body) }),
   );
 
@@ -73,7 +73,10 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
 
   app.post<{ Body: Static<typeof S.ChangePasswordBody> }>(
     '/auth/change-password',
-    { config: { auth: true }, schema: { body: S.ChangePasswordBody, response: { 200: S.SuccessData, ...S.errorResponses } } },
+    {
+      config: { permission: passwordOwnerId },
+      schema: { body: S.ChangePasswordBody, response: { 200: S.SuccessData, ...S.errorResponses } },
+    },
     async (req) => {
       await changePassword(svc, req.principal, req.body);
       return { data: { success: true as const } };

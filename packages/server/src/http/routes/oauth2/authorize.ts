@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { decideAuthorization } from '../../../domain/oauth2/decide-authorization.js';
+import { requireSignedInUser } from '../../../domain/oauth2/signed-in-user.js';
 import { startAuthorization } from '../../../domain/oauth2/start-authorization.js';
 import type { Services } from '../../../domain/services.js';
 import { data, errorResponses } from '../../schemas/common.js';
@@ -52,7 +53,8 @@ export function authorizeRoutes(app: FastifyInstance, svc: Services): void {
 
   app.post<{ Body: Static<typeof DecisionBody> }>(
     '/auth/authorize',
-    { schema: { body: DecisionBody, response: { 200: Decision, ...errorResponses } } },
+    // Only a user's session decides (an anonymous caller is 401, a token 403), before the body is read.
+    { config: { permission: requireSignedInUser }, schema: { body: DecisionBody, response: { 200: Decision, ...errorResponses } } },
     async (req, reply) => {
       const { action, scopes, ...params } = req.body;
       reply.header('cache-control', 'no-store');

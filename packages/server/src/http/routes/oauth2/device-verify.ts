@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { OAUTH_SCOPES } from '../../../config/oauth-scopes.js';
+import { requireSignedInUser } from '../../../domain/oauth2/signed-in-user.js';
 import { decideDeviceRequest, showDeviceRequest } from '../../../domain/oauth2/verify-device.js';
 import type { Services } from '../../../domain/services.js';
 import { data, errorResponses, Success } from '../../schemas/common.js';
@@ -25,17 +26,22 @@ const DeviceRequest = data(
   }),
 );
 
-/** The studio's device page (docs/oauth2.md, "Device flow"): a signed-in user looks up a user code, then approves or denies. */
+/**
+ * The studio's device page (docs/oauth2.md, "Device flow"): a signed-in user looks up a user code,
+ * then approves or denies. Only a user's session does (anonymous 401, a token 403), checked before
+ * the query and the body.
+ */
 export function deviceVerifyRoutes(app: FastifyInstance, svc: Services): void {
+  const config = { permission: requireSignedInUser };
   app.get<{ Querystring: Static<typeof VerifyQuery> }>(
     '/auth/device/verify',
-    { schema: { querystring: VerifyQuery, response: { 200: DeviceRequest, ...errorResponses } } },
+    { config, schema: { querystring: VerifyQuery, response: { 200: DeviceRequest, ...errorResponses } } },
     async (req) => ({ data: await showDeviceRequest(svc, req.principal, req.query.code) }),
   );
 
   app.post<{ Body: Static<typeof DecideBody> }>(
     '/auth/device/verify',
-    { schema: { body: DecideBody, response: { 200: data(Success), ...errorResponses } } },
+    { config, schema: { body: DecideBody, response: { 200: data(Success), ...errorResponses } } },
     async (req) => {
       await decideDeviceRequest(svc, req.principal, { userCode: req.body.user_code, action: req.body.action, scopes: req.body.scopes });
       return { data: { success: true as const } };

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { listOwnGrants, revokeOwnGrant } from '../../../domain/oauth2/manage-grants.js';
+import { requireSignedInUser } from '../../../domain/oauth2/signed-in-user.js';
 import type { Services } from '../../../domain/services.js';
 import { data, errorResponses, Nullable, Success } from '../../schemas/common.js';
 
@@ -13,15 +14,16 @@ const Grant = Type.Object({
 });
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-/** A user's own grants (docs/oauth2.md, "Grants"): list them, revoke one. */
+/** A user's own grants (docs/oauth2.md, "Grants"): list them, revoke one; a user's session only (anonymous 401, a token 403). */
 export function grantRoutes(app: FastifyInstance, svc: Services): void {
-  app.get('/auth/grants', { schema: { response: { 200: data(Type.Array(Grant)), ...errorResponses } } }, async (req) => ({
+  const config = { permission: requireSignedInUser };
+  app.get('/auth/grants', { config, schema: { response: { 200: data(Type.Array(Grant)), ...errorResponses } } }, async (req) => ({
     data: await listOwnGrants(svc, req.principal),
   }));
 
   app.delete<{ Params: Static<typeof IdParams> }>(
     '/auth/grants/:id',
-    { schema: { params: IdParams, response: { 200: data(Success), ...errorResponses } } },
+    { config, schema: { params: IdParams, response: { 200: data(Success), ...errorResponses } } },
     async (req) => {
       await revokeOwnGrant(svc, req.principal, req.params.id);
       return { data: { success: true as const } };
