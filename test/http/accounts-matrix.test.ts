@@ -77,6 +77,12 @@ const ENDPOINTS: Endpoint[] = [
     call: (t, token, c) => t.request({ method: 'PUT', url: `/api/users/${c.target}`, token, payload: { firstName: `F${c.n}` } }),
   },
   {
+    name: 'POST /users/:id/password-reset',
+    ok: 200,
+    allowed: ['api+users:write'],
+    call: (t, token, c) => t.request({ method: 'POST', url: `/api/users/${c.target}/password-reset`, token }),
+  },
+  {
     name: 'DELETE /users/:id',
     ok: 200,
     allowed: ['api+users:write'],

@@ -27,6 +27,7 @@ const GUARDED: Record<string, string> = {
   'POST /api/users': 'users:write',
   'PUT /api/users/{id}': 'users:write',
   'DELETE /api/users/{id}': 'users:write',
+  'POST /api/users/{id}/password-reset': 'users:write (an admin account only by an admin, checked once the user is found)',
   'POST /api/users/invite': 'users:invite or users:write (the role granted is checked after the body)',
   'POST /api/tokens': 'tokens:write (the permissions granted are checked after the body)',
   'PUT /api/tokens/{id}': 'tokens:write (then 501: tokens are never edited)',

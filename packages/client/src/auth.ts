@@ -164,6 +164,15 @@ export class AuthApi {
     await this.t.json({ method: 'POST', path: '/auth/request-reset', json: { email, captchaToken }, auth: 'none' });
   }
 
+  /**
+   * `GET /auth/reset-status` (public): whether the server can mail a requested link at all
+   * (`mail.smtpUrl`). Without mail, `requestPasswordReset` still answers the same, but no mail
+   * leaves: an administrator hands out the link (`users.sendPasswordReset`).
+   */
+  async passwordResetStatus(): Promise<{ mail: boolean }> {
+    return (await this.t.json<{ data: { mail: boolean } }>({ method: 'GET', path: '/auth/reset-status', auth: 'none' })).data;
+  }
+
   async verifyResetToken(token: string): Promise<boolean> {
     return (
       await this.t.json<{ data: { valid: boolean } }>({ method: 'POST', path: '/auth/verify-reset-token', json: { token }, auth: 'none' })

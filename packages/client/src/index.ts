@@ -29,7 +29,16 @@ export {
   type AuthorizationRequest,
   type Pkce,
 } from './authorization-code.js';
-export { UsersApi, type InvitedUser, type NewUser, type User, type UserInvitation, type UserListQuery, type UserUpdate } from './users.js';
+export {
+  UsersApi,
+  type InvitedUser,
+  type NewUser,
+  type PasswordResetLink,
+  type User,
+  type UserInvitation,
+  type UserListQuery,
+  type UserUpdate,
+} from './users.js';
 export { ApiTokensApi, type ApiToken, type NewApiToken } from './api-tokens.js';
 export { WebhooksApi, type Webhook, type WebhookDelivery, type WebhookDeliveryStatus, type WebhookInput } from './webhooks.js';
 export {

@@ -53,6 +53,23 @@ export interface InvitedUser extends User {
   inviteUrl?: string;
 }
 
+/** The answer to `POST /users/:id/password-reset` (docs/api.md, "Password reset and invitations"). */
+export interface PasswordResetLink {
+  /**
+   * `reset`: a password-reset link (one hour, single use). `invite`: the user has not accepted their
+   * invitation yet (inactive, no password), so the link is a fresh invitation (seven days), which
+   * also activates the account.
+   */
+  purpose: 'reset' | 'invite';
+  /** True when the link was mailed to the user's address; it is then not in this answer. */
+  sent: boolean;
+  /**
+   * The link, only when the server has no mail (`mail.smtpUrl`) to send it (`sent` false): pass it
+   * on to the user yourself.
+   */
+  resetUrl?: string;
+}
+
 export interface UserUpdate {
   username?: string;
   email?: string;
@@ -105,6 +122,16 @@ export class UsersApi {
 
   async delete(id: string): Promise<void> {
     await this.t.json({ method: 'DELETE', path: userPath(id) });
+  }
+
+  /**
+   * `POST /users/:id/password-reset` (`users:write`): mails the user a link to choose a new password
+   * (`sent: true`); without mail on the server the answer holds the link (`resetUrl`) to pass on
+   * instead. A user who has not accepted their invitation gets a fresh invitation link
+   * (`purpose: 'invite'`); a deactivated user is 409.
+   */
+  async sendPasswordReset(id: string): Promise<PasswordResetLink> {
+    return (await this.t.json<{ data: PasswordResetLink }>({ method: 'POST', path: `${userPath(id)}/password-reset` })).data;
   }
 
   /** Removes every second factor of the user (admins only). */

@@ -5,6 +5,7 @@ export const AUDIT_EVENTS = [
   'loginFailed',
   'passwordChange',
   'passwordReset',
+  'passwordResetIssue',
   'userCreate',
   'userUpdate',
   'userDelete',

@@ -31,6 +31,18 @@ export async function findPasswordToken(conn: Conn, hash: string): Promise<Store
     : undefined;
 }
 
+/** Whether the user was ever sent a link of this purpose (an invitation is how an invited account is told apart). */
+export async function hasPasswordToken(conn: Conn, userId: string, purpose: StoredPasswordToken['purpose']): Promise<boolean> {
+  const r = await conn.db
+    .selectFrom('password_tokens')
+    .select('token_hash')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .limit(1)
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
 /** Spends a token; false when it was spent already (two racing resets: one wins). */
 export function spendPasswordToken(conn: Conn, hash: string, at: string): Promise<boolean> {
   return spendTokenOnce(conn, 'password_tokens', hash, at);

@@ -42,6 +42,16 @@ export async function requestPasswordReset(svc: Services, email: string, ip?: st
   });
 }
 
+/**
+ * `GET /auth/reset-status` (public): whether this instance can mail a requested link at all, so the
+ * page that asks for one does not claim a mail is on its way when none can be sent (without mail an
+ * administrator hands out the link: `POST /users/:id/password-reset`). It says nothing about any
+ * account, and `request-reset` answers as always.
+ */
+export function passwordResetStatus(svc: Services): { mail: boolean } {
+  return { mail: svc.mailer.configured };
+}
+
 async function mailResetLink(svc: Services, user: StoredUser): Promise<void> {
   const token = await issuePasswordToken(svc, user, 'reset');
   const settings = await readSettings(svc);
@@ -62,6 +72,21 @@ export async function sendInvitation(svc: Services, user: StoredUser): Promise<s
   const link = linkFor(svc, settings, 'accept-invite', token);
   if (!svc.mailer.configured) return link;
   sendLater(svc, invitationMail(user.email, displayName(user), link, settings.siteName));
+  return undefined;
+}
+
+/**
+ * A reset link an administrator starts (`POST /users/:id/password-reset`): the same link as the
+ * self-service one (one hour, single use, `/studio/reset-password`), mailed to the user. Without
+ * mail it is returned instead, for the administrator to pass on, as an invitation's is (docs/api.md,
+ * "Password reset and invitations"); with mail it goes only to the user's mailbox.
+ */
+export async function sendResetLink(svc: Services, user: StoredUser): Promise<string | undefined> {
+  const token = await issuePasswordToken(svc, user, 'reset');
+  const settings = await readSettings(svc);
+  const link = linkFor(svc, settings, 'reset-password', token);
+  if (!svc.mailer.configured) return link;
+  sendLater(svc, passwordResetMail(user.email, displayName(user), link, settings.siteName));
   return undefined;
 }
 

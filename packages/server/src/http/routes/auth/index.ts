@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { errors } from '../../../errors.js';
 import { changePassword, passwordOwnerId } from '../../../domain/identity/change-password.js';
-import { requestPasswordReset, resetPassword, verifyPasswordToken } from '../../../domain/identity/password-reset.js';
+import { passwordResetStatus, requestPasswordReset, resetPassword, verifyPasswordToken } from '../../../domain/identity/password-reset.js';
 import { claimInstance, claimStatus } from '../../../domain/identity/claim.js';
 import { currentUser } from '../../../domain/identity/current-user.js';
 import { describeCredential } from '../../../domain/identity/describe-credential.js';
@@ -92,6 +92,11 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
       return { data: { success: true as const } };
     },
   );
+
+  // Public, as the page that requests a link is: whether a requested link can be mailed at all.
+  app.get('/auth/reset-status', { schema: { response: { 200: S.ResetStatus, ...S.errorResponses } } }, async () => ({
+    data: passwordResetStatus(svc),
+  }));
 
   app.post<{ Body: Static<typeof S.TokenBody> }>(
     '/auth/verify-reset-token',

@@ -94,5 +94,6 @@ export const ResetPasswordBody = Type.Object(
   { additionalProperties: false },
 );
 export const ValidData = data(Type.Object({ valid: Type.Boolean() }));
+export const ResetStatus = data(Type.Object({ mail: Type.Boolean() }));
 export const SuccessData = data(Type.Object({ success: Type.Literal(true) }));
 export { errorResponses, Success };

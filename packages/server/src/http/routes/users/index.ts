@@ -5,6 +5,7 @@ import { deleteUser } from '../../../domain/users/delete-user.js';
 import { findUserBy, getUser, listUsers } from '../../../domain/users/list-users.js';
 import { updateUser } from '../../../domain/users/update-user.js';
 import { inviteUser } from '../../../domain/users/invite-user.js';
+import { sendPasswordReset } from '../../../domain/users/send-password-reset.js';
 import type { Services } from '../../../domain/services.js';
 import { requireMayInvite, requirePermission } from '../../../domain/access/policy.js';
 import { requireSignInForRoutes } from '../../plugins/authenticate.js';
@@ -67,6 +68,12 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 const IdParams = Type.Object({ id: Type.String({ maxLength: 128 }) });
+/** As a response schema, the allowlist: the link appears only when no mail could carry it. */
+const PasswordResetLink = Type.Object({
+  purpose: Type.Union([Type.Literal('reset'), Type.Literal('invite')]),
+  sent: Type.Boolean(),
+  resetUrl: Type.Optional(Type.String()),
+});
 const One = { response: { 200: data(User), ...errorResponses } };
 
 export async function userRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
@@ -104,6 +111,14 @@ export async function userRoutes(app: FastifyInstance, { svc }: { svc: Services 
     '/users/:id',
     { config: { permission: (p) => requirePermission(p, 'users:write') }, schema: { params: IdParams, body: UpdateBody, ...One } },
     async (req) => ({ data: await updateUser(svc, req.principal, req.params.id, req.body) }),
+  );
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/users/:id/password-reset',
+    {
+      config: { permission: (p) => requirePermission(p, 'users:write') },
+      schema: { params: IdParams, response: { 200: data(PasswordResetLink), ...errorResponses } },
+    },
+    async (req) => ({ data: await sendPasswordReset(svc, req.principal, req.params.id) }),
   );
   app.delete<{ Params: Static<typeof IdParams> }>(
     '/users/:id',
