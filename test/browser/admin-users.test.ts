@@ -94,6 +94,30 @@ describe('studio users', () => {
     await page.close();
   });
 
+  it('sends a password reset: "Reset link sent to <email>", and the mailed link sets a new password', async () => {
+    await createUser(b.t, admin, { username: 'mailedreset', password: 'browser-password-1', role: 'author' });
+    const page = await b.newPage();
+    await signIn(page, b.origin, ADMIN.username, ADMIN.password, '/studio/admin/users');
+    const row = page.getByRole('row', { name: /mailedreset@example\.com/ });
+    await row.getByRole('button', { name: 'Send password reset to mailedreset' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Send mailedreset a password reset?' });
+    await confirm.getByText('mailedreset@example.com gets a mail').waitFor();
+    await confirm.getByRole('button', { name: 'Send password reset' }).click();
+    await page.getByRole('status').filter({ hasText: 'Reset link sent to mailedreset@example.com.' }).waitFor();
+    // The link went to the mailbox only: the page shows none.
+    expect(await page.getByLabel('Password reset link').count()).toBe(0);
+    const token = /\/studio\/reset-password\?token=([0-9A-Za-z]{43})/.exec((await mail.waitFor('mailedreset@example.com')).decoded)![1];
+    expect(await page.content()).not.toContain(token);
+    const reset = await b.t.request({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { token, password: 'mailed-new-password' },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(await b.t.login('mailedreset', 'mailed-new-password')).toBeTruthy();
+    await page.close();
+  });
+
   it('an admin resets the MFA of a user', async () => {
     await createUser(b.t, admin, { username: 'lostphone', password: 'browser-password-1', role: 'author' });
     await enableTotp(b.t, await b.t.login('lostphone', 'browser-password-1'));

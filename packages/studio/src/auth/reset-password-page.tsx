@@ -8,7 +8,8 @@ import { AuthLayout } from './auth-layout';
 /**
  * The pages the mailed links open (docs/api.md, "Password reset and invitations"):
  * `/studio/reset-password?token=…` and `/studio/accept-invite?token=…` choose a new password;
- * `/studio/reset-password` without a token asks for the link.
+ * `/studio/reset-password` without a token asks for the link, or, on a server without mail, says
+ * that none can be mailed and that an administrator hands the links out.
  */
 export default function ResetPasswordPage() {
   const [params] = useSearchParams();
@@ -19,11 +20,24 @@ export default function ResetPasswordPage() {
 }
 
 function RequestLink() {
+  const status = useQuery({ queryKey: ['reset-status'], queryFn: () => client.auth.passwordResetStatus(), staleTime: Infinity });
   const request = useMutation({ mutationFn: (email: string) => client.auth.requestPasswordReset(email) });
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     request.mutate(String(new FormData(e.currentTarget).get('email')));
   };
+  if (status.isPending) return <p role="status">Loading…</p>;
+  // Without mail a request would be answered as usual, but no mail could leave: say so instead.
+  if (status.data?.mail === false)
+    return (
+      <div className="stack">
+        <p role="status">
+          Mail is not configured on this instance, so no reset link can be mailed to you. Ask an administrator for a reset link: they can
+          make one for your account in the studio&apos;s Users page.
+        </p>
+        <Link to="/sign-in">Back to sign-in</Link>
+      </div>
+    );
   if (request.isSuccess)
     return (
       <p role="status">

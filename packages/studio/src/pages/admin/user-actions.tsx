@@ -5,25 +5,33 @@ import type { Session } from '../../auth/session';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { FormDialog } from '../../ui/form-dialog';
 import { isAdmin } from '../../ui/not-allowed';
+import type { UnsentLink } from './unsent-link';
 import { UserForm } from './user-form';
 
 /**
  * The buttons of one user's row: edit role and permissions, deactivate / activate (`users:write`;
- * an admin's account only by an admin, never one's own), reset MFA (admin role only, docs/api.md
- * "Users"). `done` states what happened and reloads the list.
+ * an admin's account only by an admin, never one's own), send a password reset (`users:write`, an
+ * admin's account only by an admin; docs/api.md "Password reset and invitations"), reset MFA
+ * (admin role only, docs/api.md "Users"). `done` states what happened and reloads the list;
+ * `onUnsent` shows a link no mail could carry.
  */
 export function UserActions({
   user: u,
   session,
   mayWrite,
+  mailOff,
   done,
   onFailure,
+  onUnsent,
 }: {
   user: User;
   session: Session;
   mayWrite: boolean;
+  /** The server has no mail (`features.mail` false): links are answered, not mailed. */
+  mailOff: boolean;
   done(message: string): Promise<void>;
   onFailure(message: string): void;
+  onUnsent(link: UnsentLink): void;
 }) {
   const [editing, setEditing] = useState(false);
   const admin = isAdmin(session);
@@ -86,6 +94,34 @@ export function UserActions({
             Activate
           </button>
         ))}
+      {mayChange && (
+        <ConfirmDialog
+          title={`Send ${u.username} a password reset?`}
+          confirmLabel="Send password reset"
+          trigger={
+            <button type="button" aria-label={`Send password reset to ${u.username}`}>
+              Send password reset
+            </button>
+          }
+          onConfirm={async () => {
+            const reset = await client.users.sendPasswordReset(u.id);
+            const what = reset.purpose === 'invite' ? 'Invitation link' : 'Reset link';
+            if (reset.resetUrl) {
+              onUnsent({ kind: reset.purpose, email: u.email, url: reset.resetUrl });
+              await done(`${what} for ${u.username} below; no mail was sent.`);
+            } else await done(`${what} sent to ${u.email}.`);
+          }}
+        >
+          <p>
+            {mailOff
+              ? `Mail is not configured on this server: you get a link that lets ${u.username} choose a new password, to pass on yourself.`
+              : `${u.email} gets a mail with a link to choose a new password.`}{' '}
+            The link works once, for one hour; the current password keeps working until it is used.
+            {!u.active &&
+              ' An account still waiting for its invitation gets a fresh invitation link; a deactivated one must be activated first.'}
+          </p>
+        </ConfirmDialog>
+      )}
       {admin && u.mfaEnabled && (
         <ConfirmDialog
           title={`Reset MFA of ${u.username}?`}

@@ -3,13 +3,13 @@ import { useState } from 'react';
 import { client } from '../../api/client';
 import { useStudioConfig } from '../../api/studio-config';
 import { can } from '../../auth/session';
-import { CopyOnce } from '../../ui/copy-once';
 import { FormDialog } from '../../ui/form-dialog';
 import { ListTable } from '../../ui/list-table';
 import { hasPermission, NotAllowed, useAllowed } from '../../ui/not-allowed';
 import { OffsetPager } from '../../ui/offset-pager';
 import { usePageTitle } from '../../ui/page-title';
 import './admin.css';
+import { UnsentLinkPanel, type UnsentLink } from './unsent-link';
 import { UserActions } from './user-actions';
 import { ROLES, UserForm, type UserFormValues } from './user-form';
 
@@ -18,8 +18,9 @@ const optional = (s: string) => s.trim() || undefined;
 
 /**
  * Users (docs/api.md, "Users"): search and role filter, create, invite, change role and
- * permissions, deactivate / activate, and (admins only, by role) reset a user's MFA. Without mail
- * on the server an invitation cannot be sent: the server answers its link, shown here to copy.
+ * permissions, deactivate / activate, send a password reset, and (admins only, by role) reset a
+ * user's MFA. Without mail on the server an invitation or a reset link cannot be sent: the server
+ * answers the link, shown here to copy.
  */
 export default function UsersPage() {
   usePageTitle('Users');
@@ -30,8 +31,8 @@ export default function UsersPage() {
   const [offset, setOffset] = useState(0);
   const [dialog, setDialog] = useState<'create' | 'invite'>();
   const [notice, setNotice] = useState('');
-  // The link of an invitation no mail could carry (`inviteUrl`), until "Done".
-  const [unsent, setUnsent] = useState<{ email: string; url: string }>();
+  // The link of an invitation or reset no mail could carry (`inviteUrl`, `resetUrl`), until "Done".
+  const [unsent, setUnsent] = useState<UnsentLink>();
   const config = useStudioConfig();
   const mailOff = config.data?.features.mail === false;
   const users = useQuery({
@@ -54,7 +55,7 @@ export default function UsersPage() {
     const fields = { username: v.username.trim(), email: v.email.trim(), firstName: optional(v.firstName), lastName: optional(v.lastName) };
     if (dialog === 'invite') {
       const invited = await client.users.invite({ ...fields, role: v.role, permissions: v.permissions });
-      setUnsent(invited.inviteUrl ? { email: fields.email, url: invited.inviteUrl } : undefined);
+      setUnsent(invited.inviteUrl ? { kind: 'invite', email: fields.email, url: invited.inviteUrl } : undefined);
       await done(invited.inviteUrl ? `${fields.username} invited; no mail was sent.` : `Invitation sent to ${fields.email}.`);
     } else {
       await client.users.create({ ...fields, password: v.password, role: v.role, permissions: v.permissions });
@@ -123,21 +124,7 @@ export default function UsersPage() {
         )}
       </div>
       {notice && <p role="status">{notice}</p>}
-      {unsent && (
-        <section className="panel stack" aria-labelledby="invite-link-title">
-          <h2 id="invite-link-title">Invitation link for {unsent.email}</h2>
-          <p>
-            Mail is not configured on this server (<code>mail.smtpUrl</code>), so no mail was sent. Pass this link on to {unsent.email}{' '}
-            yourself: it lets them choose a password, works once and for seven days, and is shown only now.
-          </p>
-          <CopyOnce label="Invitation link" value={unsent.url} />
-          <div className="row">
-            <button type="button" onClick={() => setUnsent(undefined)}>
-              Done
-            </button>
-          </div>
-        </section>
-      )}
+      {unsent && <UnsentLinkPanel link={unsent} onDone={() => setUnsent(undefined)} />}
       <ListTable
         label="Users"
         columns={['User', 'Email', 'Role', 'Extra permissions', 'Status', 'MFA']}
@@ -159,7 +146,15 @@ export default function UsersPage() {
             </td>
             <td>{u.mfaEnabled ? 'On' : 'Off'}</td>
             <td>
-              <UserActions user={u} session={session} mayWrite={mayWrite} done={done} onFailure={setNotice} />
+              <UserActions
+                user={u}
+                session={session}
+                mayWrite={mayWrite}
+                mailOff={mailOff}
+                done={done}
+                onFailure={setNotice}
+                onUnsent={setUnsent}
+              />
             </td>
           </tr>
         )}
