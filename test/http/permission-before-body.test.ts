@@ -129,6 +129,7 @@ const FEATURES: Record<string, string> = {
   'POST /api/auth/revoke': OAUTH2,
   'DELETE /api/auth/grants/{id}': OAUTH2,
   'POST /api/auth/mfa/setup/email': MAIL,
+  'POST /api/auth/mfa/setup/email/verify': MAIL,
   'POST /api/auth/mfa/email/send': MAIL,
 };
 

@@ -87,7 +87,8 @@ export async function mfaRoutes(app: FastifyInstance, { svc }: { svc: Services }
 
   app.post<{ Body: Static<typeof S.SetupVerifyBody> }>(
     '/auth/mfa/setup/email/verify',
-    { config: setup, schema: { body: S.SetupVerifyBody, response: { 200: S.SetupVerified, ...S.errorResponses } } },
+    // Without mail no email setup can be pending: the method's endpoints are all 501 (docs/authentication.md).
+    { config: { ...setup, feature: mail }, schema: { body: S.SetupVerifyBody, response: { 200: S.SetupVerified, ...S.errorResponses } } },
     async (req, reply) => {
       const caller = await resolveSetupCaller(svc, req.principal, setupHeader(req.headers));
       const result = await confirmEmailSetup(svc, caller, req.body.code, client(req));
