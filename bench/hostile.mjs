@@ -15,12 +15,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanups, createLog, freePort, guardRun, start, stop, waitFor } from './lib.mjs';
-import { ADMIN, PG_ADMIN_URL, pgAdmin } from './setup.mjs';
+import { ADMIN, PG_ADMIN_URL, pgQuery } from './setup.mjs';
 import { forgedAuthorizations, variantsOf } from './hostile/variants.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'packages/cli/dist/bin.js');
 const USE_PG = process.argv.includes('--pg');
+// The maintenance database the run creates its own in (the tests' override, as the suites use it).
+const PG_URL = process.env.VELLUM_TEST_PG_URL ?? PG_ADMIN_URL;
 // `--only TEXT`: just the operations whose path contains TEXT (to re-run one finding).
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const DIALECT = USE_PG ? 'postgres' : 'sqlite';
@@ -176,9 +178,9 @@ async function main() {
   let databaseUrl = `sqlite:${join(tmp, 'hostile.db')}`;
   if (USE_PG) {
     const name = `vellum_hostile_${randomBytes(6).toString('hex')}`;
-    await pgAdmin(`create database ${name}`);
-    cleanups.push(() => pgAdmin(`drop database if exists ${name} with (force)`));
-    databaseUrl = PG_ADMIN_URL.replace(/\/test$/, `/${name}`);
+    await pgQuery(PG_URL, `create database ${name}`);
+    cleanups.push(() => pgQuery(PG_URL, `drop database if exists ${name} with (force)`));
+    databaseUrl = PG_URL.replace(/\/[^/]*$/, `/${name}`);
   }
   const configFile = join(tmp, 'vellum.config.json');
   writeFileSync(configFile, JSON.stringify(config));
