@@ -68,7 +68,8 @@ export default function DocumentEditPage() {
     setErrors({});
   }
 
-  const dirty = (isNew ? fields.length > 0 && !sameValues(values, baseline) : !!doc && !sameValues(values, baseline)) && !saving;
+  const unsaved = isNew ? fields.length > 0 && !sameValues(values, baseline) : !!doc && !sameValues(values, baseline);
+  const dirty = unsaved && !saving;
   const canWrite = allows(session, 'content:write', type);
   const canPublish = allows(session, 'content:publish', type);
   const published = doc?._status === 'published';
@@ -80,11 +81,18 @@ export default function DocumentEditPage() {
   // here the newer version is simply loaded; with unsaved changes the user decides.
   const watch = useDocumentWatch(isNew ? undefined : id, doc?._rev as number | undefined, saving || deleting || restoring);
   const outside = watch.change;
+  // Never while this page writes: `dirty` is false then, but the values being written are still
+  // unsaved, and an event can come between the save starting and the watch learning of it;
+  // reloading then replaced the values in flight with theirs, and "Overwrite with mine" wrote
+  // theirs back. Once the write has answered, a change newer than what it shows is loaded if
+  // nothing is unsaved.
+  const busy = saving || deleting || restoring;
   useEffect(() => {
-    if (!outside || outside.deleted || dirty) return;
+    if (!outside || outside.deleted || unsaved || busy) return;
+    if (typeof doc?._rev === 'number' && doc._rev >= outside.rev) return;
     void loaded.refetch();
     setNotice(`Someone else saved a newer version (revision ${outside.rev}); it is shown now.`);
-  }, [outside?.rev, outside?.deleted]);
+  }, [outside?.rev, outside?.deleted, busy]);
   usePageTitle(title);
 
   /** Writes the form (and a status, when one is given), checked against the revision it was read at. */
