@@ -19,8 +19,21 @@ describe('PostgreSQL connection loss', () => {
     const app = await createApp(resolveConfig({ database: { url: url.toString() }, security: { bcryptRounds: 4, adminUser: ADMIN } }, {}));
     try {
       const load = Array.from({ length: 200 }, () => app.server.inject({ method: 'GET', url: '/api/ready' }));
-      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+      const killed = await admin.query<{ pid: number }>(
+        'select pid, pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [name],
+      );
       const results = await Promise.all(load);
+      // pg_terminate_backend only signals: each backend then says FATAL on its socket and exits.
+      // "The next requests" below are the ones after that, once the pool has heard of every
+      // termination (on a loaded machine a backend could still be dying, its client still idle).
+      const pids = killed.rows.map((r) => r.pid);
+      for (let i = 0; i < 500; i++) {
+        const alive = await admin.query('select 1 from pg_stat_activity where pid = any($1::int[])', [pids]);
+        if (alive.rowCount === 0) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await new Promise((r) => setImmediate(r));
       expect(results.every((r) => r.statusCode === 200 || r.statusCode === 503 || r.statusCode === 500)).toBe(true);
       // The next requests get fresh connections.
       let ok = 0;
