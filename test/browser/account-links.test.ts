@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { createUser } from '../helpers/create-user.js';
+import { setPasswordByLink } from '../helpers/password-links.js';
 import { useMailCatcher } from '../helpers/mail-catcher.js';
 import { useOidcProvider } from '../helpers/oidc-provider.js';
 import { useBrowserApp } from '../helpers/use-browser-app.js';
@@ -60,13 +61,8 @@ describe('mailed links and the identity provider', () => {
     });
     expect(invited.statusCode, invited.body).toBe(201);
     const link = linkIn((await mail.waitFor('newcomer@example.com')).decoded, 'accept-invite');
+    await setPasswordByLink(b, link, 'invite', 'newcomer-password-1');
     const page = await b.newPage();
-    await page.goto(link);
-    await page.getByRole('heading', { name: 'Accept your invitation' }).waitFor();
-    await page.getByLabel('New password', { exact: true }).fill('newcomer-password-1');
-    await page.getByLabel('Repeat the password').fill('newcomer-password-1');
-    await page.getByRole('button', { name: 'Set my password' }).click();
-    await page.getByText('Your account is ready.').waitFor();
     await signIn(page, b.origin, 'newcomer', 'newcomer-password-1');
     await page.getByRole('heading', { name: /Welcome/ }).waitFor();
     await page.close();

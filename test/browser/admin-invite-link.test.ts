@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { signIn, type BrowserApp } from '../helpers/browser.js';
+import { copyUnsentLink, setPasswordByLink } from '../helpers/password-links.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
@@ -27,25 +28,11 @@ describe('inviting without mail', () => {
     const link = await panel.getByLabel('Invitation link').inputValue();
     expect(link).toMatch(new RegExp(`^${b.origin}/studio/accept-invite\\?token=[0-9A-Za-z]{43}$`));
     expect(await page.getByText('Invitation sent').count()).toBe(0);
-    await panel.getByRole('button', { name: 'Copy' }).click();
-    await panel.getByRole('button', { name: 'Copied' }).waitFor();
-    // A string: it runs in the page (this file has no DOM types).
-    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(link);
-    await expectAccessible(page, 'invitation link');
-    await screenshot(page, 'admin-invite-link');
-    await panel.getByRole('button', { name: 'Done' }).click();
-    expect(await page.getByLabel('Invitation link').count()).toBe(0);
+    await copyUnsentLink(page, panel, { label: 'Invitation link', link, shot: 'admin-invite-link' });
 
     // The link is the invitation: it sets the password and activates the account.
-    const invitee = await b.newPage();
-    await invitee.goto(link);
-    await invitee.getByRole('heading', { name: 'Accept your invitation' }).waitFor();
-    await invitee.getByLabel('New password', { exact: true }).fill('unmailed-password-1');
-    await invitee.getByLabel('Repeat the password').fill('unmailed-password-1');
-    await invitee.getByRole('button', { name: 'Set my password' }).click();
-    await invitee.getByText('Your account is ready.').waitFor();
+    await setPasswordByLink(b, link, 'invite', 'unmailed-password-1');
     expect(await b.t.login('unmailed', 'unmailed-password-1')).toBeTruthy();
-    await invitee.close();
     await page.close();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
+import { copyUnsentLink, setPasswordByLink } from '../helpers/password-links.js';
 import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { createUser } from '../helpers/create-user.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
@@ -50,25 +51,11 @@ describe('password resets without mail', () => {
     expect(link).toMatch(new RegExp(`^${b.origin}/studio/reset-password\\?token=[0-9A-Za-z]{43}$`));
     expect(await page.getByText(/Reset link sent/).count()).toBe(0);
     await page.getByRole('status').filter({ hasText: 'no mail was sent' }).waitFor();
-    await panel.getByRole('button', { name: 'Copy' }).click();
-    await panel.getByRole('button', { name: 'Copied' }).waitFor();
-    // A string: it runs in the page (this file has no DOM types).
-    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(link);
-    await expectAccessible(page, 'password reset link');
-    await screenshot(page, 'admin-password-reset-link');
-    await panel.getByRole('button', { name: 'Done' }).click();
-    expect(await page.getByLabel('Password reset link').count()).toBe(0);
+    await copyUnsentLink(page, panel, { label: 'Password reset link', link, shot: 'admin-password-reset-link' });
 
-    // The link is a reset link: it sets a new password, once.
-    const user = await b.newPage();
-    await user.goto(link);
-    await user.getByRole('heading', { name: 'Choose a new password' }).waitFor();
-    await user.getByLabel('New password', { exact: true }).fill('new-password-by-link');
-    await user.getByLabel('Repeat the password').fill('new-password-by-link');
-    await user.getByRole('button', { name: 'Change my password' }).click();
-    await user.getByText('Your password was changed.').waitFor();
+    // The link is a reset link: it sets a new password.
+    await setPasswordByLink(b, link, 'reset', 'new-password-by-link');
     expect(await b.t.login('forgetful', 'new-password-by-link')).toBeTruthy();
-    await user.close();
     await page.close();
   });
 });

@@ -60,33 +60,26 @@ async function mailResetLink(svc: Services, user: StoredUser): Promise<void> {
   );
 }
 
-/**
- * An invitation: a seven-day link that sets the first password and activates the account, mailed
- * to the invitee. Without mail (no `mail.smtpUrl`) no mail could reach them, so the link is
- * returned instead, for the inviter to pass on (docs/api.md, "Password reset and invitations");
- * with mail it goes only to the invitee's mailbox, and nothing is returned.
- */
-export async function sendInvitation(svc: Services, user: StoredUser): Promise<string | undefined> {
-  const token = await issuePasswordToken(svc, user, 'invite');
-  const settings = await readSettings(svc);
-  const link = linkFor(svc, settings, 'accept-invite', token);
-  if (!svc.mailer.configured) return link;
-  sendLater(svc, invitationMail(user.email, displayName(user), link, settings.siteName));
-  return undefined;
-}
+/** What each kind of password link is: the studio page it opens and the mail that carries it. */
+const LINKS = {
+  invite: { page: 'accept-invite', mail: invitationMail },
+  reset: { page: 'reset-password', mail: passwordResetMail },
+} as const;
 
 /**
- * A reset link an administrator starts (`POST /users/:id/password-reset`): the same link as the
- * self-service one (one hour, single use, `/studio/reset-password`), mailed to the user. Without
- * mail it is returned instead, for the administrator to pass on, as an invitation's is (docs/api.md,
- * "Password reset and invitations"); with mail it goes only to the user's mailbox.
+ * A password link someone else starts for `user`, mailed to them: an invitation (`invite`: seven
+ * days, sets the first password and activates the account) or an administrator's reset (`reset`,
+ * `POST /users/:id/password-reset`: the self-service link, one hour, single use). Without mail
+ * (no `mail.smtpUrl`) no mail could reach them, so the link is returned instead, for the inviter
+ * or administrator to pass on (docs/api.md, "Password reset and invitations"); with mail it goes
+ * only to the user's mailbox, and nothing is returned.
  */
-export async function sendResetLink(svc: Services, user: StoredUser): Promise<string | undefined> {
-  const token = await issuePasswordToken(svc, user, 'reset');
+export async function sendPasswordLink(svc: Services, user: StoredUser, purpose: 'invite' | 'reset'): Promise<string | undefined> {
+  const token = await issuePasswordToken(svc, user, purpose);
   const settings = await readSettings(svc);
-  const link = linkFor(svc, settings, 'reset-password', token);
+  const link = linkFor(svc, settings, LINKS[purpose].page, token);
   if (!svc.mailer.configured) return link;
-  sendLater(svc, passwordResetMail(user.email, displayName(user), link, settings.siteName));
+  sendLater(svc, LINKS[purpose].mail(user.email, displayName(user), link, settings.siteName));
   return undefined;
 }
 

@@ -2,7 +2,7 @@ import { inTransaction } from '../../storage/connection.js';
 import { requireMayInvite } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { insertUser } from '../identity/insert-user.js';
-import { sendInvitation } from '../identity/password-reset.js';
+import { sendPasswordLink } from '../identity/password-reset.js';
 import { toUserView, type InvitedUserView } from '../identity/user-view.js';
 import type { Services } from '../services.js';
 import { recordAudit } from '../audit/record-audit.js';
@@ -24,7 +24,7 @@ export async function inviteUser(
   const role = await runUserHooks(svc, { ...input, role: input.role ?? 'viewer' });
   requireCanAssign(svc, actor, role, input.permissions);
   const user = await inTransaction(svc.database, (conn) => insertUser(svc, conn, { ...input, role, active: false }));
-  const inviteUrl = await sendInvitation(svc, user);
+  const inviteUrl = await sendPasswordLink(svc, user, 'invite');
   await recordAudit(svc, 'userCreate', { actor, target: user.id, details: { username: user.username, role: user.role, via: 'invite' } });
   return inviteUrl === undefined ? toUserView(user) : { ...toUserView(user), inviteUrl };
 }

@@ -5,7 +5,7 @@ import { findUserById, type StoredUser } from '../../storage/users-store.js';
 import { requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';
-import { sendInvitation, sendResetLink } from '../identity/password-reset.js';
+import { sendPasswordLink } from '../identity/password-reset.js';
 import type { Services } from '../services.js';
 import { requireCanManage } from './user-grants.js';
 
@@ -32,7 +32,7 @@ export async function sendPasswordReset(svc: Services, actor: Principal, id: str
       throw errors.conflict(`${user.username} is deactivated: a reset link works only once the account is activated again`);
     purpose = 'invite';
   }
-  const url = purpose === 'reset' ? await sendResetLink(svc, user) : await sendInvitation(svc, user);
+  const url = await sendPasswordLink(svc, user, purpose);
   await recordAudit(svc, 'passwordResetIssue', { actor, target: user.id, details: { purpose, sent: url === undefined } });
   return url === undefined ? { purpose, sent: true } : { purpose, sent: false, resetUrl: url };
 }
