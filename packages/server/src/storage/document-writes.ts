@@ -37,7 +37,7 @@ const insertRow = preparedQuery((conn, param: (name: InsertParam) => string) =>
     .returning('seq'),
 );
 
-export async function insertDocument(conn: Conn, doc: StoredDocument, side: SideRows): Promise<void> {
+export async function insertDocument(conn: Conn, doc: StoredDocument, side: SideRows): Promise<true> {
   const [{ seq }] = await insertRow(conn, {
     id: doc.id,
     type: doc.type,
@@ -51,6 +51,7 @@ export async function insertDocument(conn: Conn, doc: StoredDocument, side: Side
     searchText: side.searchText,
   });
   await writeSideRows(conn, doc, Number(seq), side, false);
+  return true;
 }
 
 /**

@@ -1,19 +1,21 @@
 import type { FieldDef } from '../../config/types.js';
 import { errors, type ErrorDetail } from '../../errors.js';
-import { bulkInsertDocuments as insertBatch, type BulkDocument } from '../../storage/bulk-insert-documents.js';
-import { inTransaction, type Conn } from '../../storage/connection.js';
+import type { BulkDocument } from '../../storage/bulk-insert-documents.js';
+import type { Conn } from '../../storage/connection.js';
 import { findDocumentsByIds } from '../../storage/document-rows.js';
 import { requirePublishIfNeeded, requireSchemaAction } from '../access/policy.js';
 import { actorId, type Principal } from '../access/principal.js';
 import { uuidv7 } from '../shared/ids.js';
 import type { CompiledSchema } from '../schemas/schema-registry.js';
 import type { Services } from '../services.js';
-import { baseSlug } from './allocate-slug.js';
+import { baseSlug } from './write/allocate-slug.js';
 import { asObject, statusOf } from './document-body.js';
 import { schemaOr404 } from './schema-or-404.js';
-import { sideRows } from './side-rows.js';
+import { sideRows } from './write/side-rows.js';
 import { DATETIME, ID_PATTERN, validateDocument, type FoundMedia, type FoundReference } from './validate-document.js';
-import { mediaProblems } from './write-checks.js';
+import { mediaProblems } from './write/write-checks.js';
+import { mainVersion } from './write/main-version.js';
+import { writeDocumentBatch } from './write/write-pipeline.js';
 
 /**
  * Documents written per transaction by default: statements, not commits, are most of the cost,
@@ -85,17 +87,21 @@ export async function bulkInsertDocuments(svc: Services, input: BulkInsertInput)
   const duplicates = duplicateValues(schema, prepared);
   if (duplicates.length > 0) throw errors.invalidInput('Documents of the call share unique values', duplicates.slice(0, MAX_DETAILS));
 
-  // 4. Batch by batch: references and media checked for the whole batch in one query each, then
-  //    the rows. Caches of the type drop after each commit, as after a create.
+  // 4. Batch by batch, by the write pipeline: references and media checked for the whole batch in
+  //    one query each, then the rows. Caches of the type drop after each commit, as after a create.
   for (let start = 0; start < prepared.length; start += batchSize) {
     const batch = prepared.slice(start, start + batchSize);
-    await inTransaction(svc.database, async (conn) => {
-      const problems = [...(await referenceProblems(conn, schema, batch)), ...(await mediaProblemsOf(conn, batch))];
-      if (problems.length > 0)
-        throw errors.validation(problems.slice(0, MAX_DETAILS), notWritten(start, 'references or media are missing'));
-      if (!(await insertBatch(conn, batch))) throw errors.conflict(notWritten(start, 'an id, slug or unique value is already taken'));
+    await writeDocumentBatch(svc, {
+      schema,
+      target: mainVersion,
+      batch,
+      async check(conn) {
+        const problems = [...(await referenceProblems(conn, schema, batch)), ...(await mediaProblemsOf(conn, batch))];
+        if (problems.length > 0)
+          throw errors.validation(problems.slice(0, MAX_DETAILS), notWritten(start, 'references or media are missing'));
+      },
+      taken: () => errors.conflict(notWritten(start, 'an id, slug or unique value is already taken')),
     });
-    svc.changes.bump(schema.name);
   }
   return { inserted: prepared.length, ids: prepared.map((item) => item.doc.id) };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DocumentAccessMode } from '../../domain/access/policy.js';
 import { readScopeSignature } from '../../domain/documents/read-scope-signature.js';
-import { etagMatches } from '../../domain/documents/etag.js';
+import { etagMatches } from '../etag.js';
 import type { Services } from '../../domain/services.js';
 
 interface Entry {

@@ -7,10 +7,10 @@ import type { ApiDocument } from '../../../domain/documents/document-view.js';
 import { getDocument, listDocuments } from '../../../domain/documents/read-documents.js';
 import { listRevisions, restoreRevision } from '../../../domain/documents/revisions.js';
 import { createDocument } from '../../../domain/documents/create-document.js';
-import { documentEtag, etagMatches } from '../../../domain/documents/etag.js';
 import { patchDocument, replaceDocument } from '../../../domain/documents/update-document.js';
 import type { Services } from '../../../domain/services.js';
 import { errors } from '../../../errors.js';
+import { documentEtag, etagMatches, parseIfMatch } from '../../etag.js';
 import type { PermissionCheck } from '../../plugins/authenticate.js';
 import { registerResponseCache } from '../../plugins/response-cache.js';
 import { errorResponses } from '../../schemas/common.js';
@@ -18,7 +18,7 @@ import * as S from './schemas.js';
 
 type DocRequest = FastifyRequest<{ Params: Static<typeof S.DocParams> }>;
 
-const ifMatch = (req: FastifyRequest) => req.headers['if-match'];
+const ifMatch = (req: FastifyRequest) => parseIfMatch(req.headers['if-match']);
 
 /** The document is the body: a write without one (or with an empty JSON body) is malformed, 400. */
 function documentBody(req: FastifyRequest): unknown {
@@ -75,18 +75,24 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
   );
 
   app.put(`${base}/:id`, { config: may('write'), schema: { params: S.DocParams, ...responses } }, async (req: DocRequest, reply) =>
-    sendDocument(reply, await replaceDocument(svc, req.principal, { ...req.params, mode, body: documentBody(req), ifMatch: ifMatch(req) })),
+    sendDocument(
+      reply,
+      await replaceDocument(svc, req.principal, { ...req.params, mode, body: documentBody(req), expectedRev: ifMatch(req) }),
+    ),
   );
 
   app.patch(`${base}/:id`, { config: may('write'), schema: { params: S.DocParams, ...responses } }, async (req: DocRequest, reply) =>
-    sendDocument(reply, await patchDocument(svc, req.principal, { ...req.params, mode, body: documentBody(req), ifMatch: ifMatch(req) })),
+    sendDocument(
+      reply,
+      await patchDocument(svc, req.principal, { ...req.params, mode, body: documentBody(req), expectedRev: ifMatch(req) }),
+    ),
   );
 
   app.delete<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.DeleteQuery> }>(
     `${base}/:id`,
     { config: may('delete'), schema: { params: S.DocParams, querystring: S.DeleteQuery, ...responses } },
     async (req) => {
-      await deleteDocument(svc, req.principal, { ...req.params, mode, force: req.query.force === 'true', ifMatch: ifMatch(req) });
+      await deleteDocument(svc, req.principal, { ...req.params, mode, force: req.query.force === 'true', expectedRev: ifMatch(req) });
       return { success: true };
     },
   );

@@ -1,9 +1,9 @@
-import { errors } from '../../errors.js';
-import type { Conn } from '../../storage/connection.js';
-import { tryWriteFirst, writeUnlessTaken } from '../../storage/write-unless-taken.js';
-import type { CompiledSchema } from '../schemas/schema-registry.js';
+import { errors } from '../../../errors.js';
+import type { Conn } from '../../../storage/connection.js';
+import { tryWriteFirst, writeUnlessTaken } from '../../../storage/write-unless-taken.js';
+import type { CompiledSchema } from '../../schemas/schema-registry.js';
 import { allocateSlug, baseSlug } from './allocate-slug.js';
-import type { ValidationResult } from './validate-document.js';
+import type { ValidationResult } from '../validate-document.js';
 import { checkReferences, checkUnique, mediaProblems } from './write-checks.js';
 
 /**
@@ -46,18 +46,16 @@ export async function checkAndWrite<T>(
 /** A unique index refused a write whose checks had passed: a concurrent write took the value first. */
 export class LostRace extends Error {}
 
-export const lostRaceConflict = () => errors.conflict('A unique value is already taken (concurrent write)');
+const lostRaceConflict = () => errors.conflict('A unique value is already taken (concurrent write)');
 
-const MAX_ATTEMPTS = 3;
-
-/** Runs `write` again while it loses races to a unique index, at most MAX_ATTEMPTS times in all; then 409. */
-export async function retryLostRace<T>(write: () => Promise<T>): Promise<T> {
+/** Runs `write` again while it loses races to a unique index, `attempts` times in all; then 409. */
+export async function retryLostRace<T>(attempts: number, write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await write();
     } catch (err) {
       if (!(err instanceof LostRace)) throw err;
-      if (attempt === MAX_ATTEMPTS) throw lostRaceConflict();
+      if (attempt >= attempts) throw lostRaceConflict();
     }
   }
 }

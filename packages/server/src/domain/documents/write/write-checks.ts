@@ -1,12 +1,12 @@
-import type { FieldDef } from '../../config/types.js';
-import { errors, type ErrorDetail } from '../../errors.js';
-import type { Conn } from '../../storage/connection.js';
-import { findDocumentsByIds } from '../../storage/document-rows.js';
-import { findMediaByIds } from '../../storage/media-store.js';
-import { valueTaken } from '../../storage/unique-values.js';
-import { mimeAccepted } from '../shared/mime-accepted.js';
-import type { CompiledSchema } from '../schemas/schema-registry.js';
-import type { ValidationResult } from './validate-document.js';
+import type { FieldDef } from '../../../config/types.js';
+import { errors, type ErrorDetail } from '../../../errors.js';
+import type { Conn } from '../../../storage/connection.js';
+import { findDocumentsByIds } from '../../../storage/document-rows.js';
+import { findMediaByIds } from '../../../storage/media-store.js';
+import { valueTaken } from '../../../storage/unique-values.js';
+import { mimeAccepted } from '../../shared/mime-accepted.js';
+import type { CompiledSchema } from '../../schemas/schema-registry.js';
+import type { ValidationResult } from '../validate-document.js';
 
 /** References point at existing documents of an allowed type (one query for all of them); 422 otherwise. */
 export async function checkReferences(conn: Conn, schema: CompiledSchema, result: ValidationResult, selfId: string): Promise<void> {

@@ -1,13 +1,15 @@
-import type { StoredDocument } from '../../storage/document-rows.js';
-import type { ChangeEvent } from '../events/change-event.js';
-import { changeEvent } from '../events/record-changes.js';
-import type { WebhookEvent } from '../webhooks/webhook-events.js';
-import { toApiDocument } from './document-view.js';
+import type { StoredDocument } from '../../../storage/document-rows.js';
+import type { ChangeEvent } from '../../events/change-event.js';
+import { changeEvent } from '../../events/record-changes.js';
+import type { WebhookEvent } from '../../webhooks/webhook-events.js';
+import { toApiDocument } from '../document-view.js';
 
 /** What a create may announce. */
 export const CREATE_EVENTS: readonly WebhookEvent[] = ['document.created', 'document.published'];
 /** What an update may announce: one of these, by the status it leaves (docs/webhooks.md, "Events"). */
 export const UPDATE_EVENTS: readonly WebhookEvent[] = ['document.updated', 'document.published', 'document.unpublished'];
+/** What a delete announces. */
+export const DELETE_EVENTS: readonly WebhookEvent[] = ['document.deleted'];
 
 /** A create announces `document.created`, and `document.published` too when it is created published. */
 export function createdEvents(doc: StoredDocument): ChangeEvent[] {

@@ -1,7 +1,7 @@
-import type { SideRows } from '../../storage/document-writes.js';
-import type { CompiledSchema } from '../schemas/schema-registry.js';
-import { searchText } from './search-text.js';
-import type { ValidationResult } from './validate-document.js';
+import type { SideRows } from '../../../storage/document-writes.js';
+import type { CompiledSchema } from '../../schemas/schema-registry.js';
+import { searchText } from '../search-text.js';
+import type { ValidationResult } from '../validate-document.js';
 
 /** What a write stores beside the row; computed when the write runs, so slugs generated on the way are in the search text. */
 export function sideRows(schema: CompiledSchema, result: ValidationResult): SideRows {

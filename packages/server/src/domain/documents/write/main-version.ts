@@ -1,0 +1,47 @@
+import { bulkInsertDocuments } from '../../../storage/bulk-insert-documents.js';
+import { updateDocumentChecked, insertDocumentChecked } from '../../../storage/checked-document-writes.js';
+import { findDocument } from '../../../storage/document-rows.js';
+import { deleteDocument, insertDocument, updateDocument } from '../../../storage/document-writes.js';
+import { insertOutbox } from '../../../storage/webhook-outbox.js';
+import { CREATE_EVENTS, DELETE_EVENTS, UPDATE_EVENTS, createdEvents, deletedEvent, updatedEvent } from './document-events.js';
+import type { WriteTarget } from './write-target.js';
+
+/** A document's main version: the row `/documents` serves (its `_status` says whether it is live). */
+export const mainVersion: WriteTarget = {
+  read: (conn, id, forUpdate) => findDocument(conn, id, { forUpdate }),
+
+  mayAnnounce: (kind) => (kind === 'insert' ? CREATE_EVENTS : kind === 'update' ? UPDATE_EVENTS : DELETE_EVENTS),
+
+  events(change) {
+    switch (change.kind) {
+      case 'insert':
+        return createdEvents(change.doc);
+      case 'update':
+        return [updatedEvent(change.before, change.doc)];
+      case 'delete':
+        return [deletedEvent(change.before, change.at)];
+    }
+  },
+
+  writeGuarded: (database, change, side, guards, outbox) =>
+    change.kind === 'insert'
+      ? insertDocumentChecked(database, change.doc, side, guards, outbox)
+      : updateDocumentChecked(database, change.doc, change.before.rev, side, guards, outbox),
+
+  async write(conn, change, side, outbox) {
+    const written =
+      change.kind === 'insert'
+        ? await insertDocument(conn, change.doc, side)
+        : await updateDocument(conn, change.doc, change.before.rev, side);
+    if (written) await insertOutbox(conn, outbox);
+    return written;
+  },
+
+  async remove(conn, change, outbox) {
+    const removed = await deleteDocument(conn, change.before.id);
+    if (removed) await insertOutbox(conn, outbox);
+    return removed;
+  },
+
+  insertMany: (conn, batch) => bulkInsertDocuments(conn, batch),
+};

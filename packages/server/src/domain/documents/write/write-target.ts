@@ -1,0 +1,45 @@
+import type { Conn, TransactionSource } from '../../../storage/connection.js';
+import type { InsertGuards } from '../../../storage/checked-document-writes.js';
+import type { BulkDocument } from '../../../storage/bulk-insert-documents.js';
+import type { StoredDocument } from '../../../storage/document-rows.js';
+import type { SideRows } from '../../../storage/document-writes.js';
+import type { OutboxRow } from '../../../storage/webhook-outbox.js';
+import type { ChangeEvent } from '../../events/change-event.js';
+import type { WebhookEvent } from '../../webhooks/webhook-events.js';
+import type { DocumentChange, VersionChange } from './document-change.js';
+
+/**
+ * Where a write lands, and what that means for storage and for events. Today there is one
+ * target, a document's main version (`main-version.ts`); a pending draft beside it is the next
+ * (docs/architecture.md, "The document write pipeline"): the same pipeline, other statements and
+ * other events.
+ */
+export interface WriteTarget {
+  /** The version a write applies to, locked for the rest of the transaction when `forUpdate`. */
+  read(conn: Conn, id: string, forUpdate: boolean): Promise<StoredDocument | undefined>;
+  /** The events a change of `kind` may announce: asked before the write, to learn which hooks take them. */
+  mayAnnounce(kind: DocumentChange['kind']): readonly WebhookEvent[];
+  /** The events of a change, built from the version as stored. */
+  events(change: DocumentChange): ChangeEvent[];
+  /**
+   * The fast path's one guarded statement: writes the version, its side rows and `outbox` only
+   * when every guard holds, no unique index refuses and (for an update) the stored revision is
+   * still the one read. False, with nothing written, otherwise.
+   */
+  writeGuarded(
+    database: TransactionSource,
+    change: VersionChange,
+    side: SideRows,
+    guards: InsertGuards,
+    outbox: readonly OutboxRow[],
+  ): Promise<boolean>;
+  /**
+   * The locking path's statement, inside its transaction once every check has passed: false when
+   * the stored revision moved on.
+   */
+  write(conn: Conn, change: VersionChange, side: SideRows, outbox: readonly OutboxRow[]): Promise<boolean>;
+  /** A delete, inside its transaction once every check has passed: false when nothing was there. */
+  remove(conn: Conn, change: Extract<DocumentChange, { kind: 'delete' }>, outbox: readonly OutboxRow[]): Promise<boolean>;
+  /** Many new documents at once (a bulk insert's batch), checks done: false when a unique index refused one (nothing written). */
+  insertMany(conn: Conn, batch: readonly BulkDocument[]): Promise<boolean>;
+}
