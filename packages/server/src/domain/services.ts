@@ -4,7 +4,7 @@ import type { Mailer } from '../mail/mailer.js';
 import type { CounterStore } from '../storage/counters/counter-store.js';
 import type { AttemptLimiter } from './security/attempt-limiter.js';
 import type { Database } from '../storage/database.js';
-import type { StoredApiToken } from '../storage/api-tokens-store.js';
+import type { StoredApiToken } from '../storage/identity/api-tokens-store.js';
 import type { TtlCache } from './shared/ttl-cache.js';
 import type { FileStore } from '../media/storage/file-store.js';
 import type { ContentChanges } from './shared/content-changes.js';

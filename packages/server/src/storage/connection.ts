@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from './tables.js';
-import type { Dialect } from './dialects/dialect.js';
-import type { SqliteReadWorker } from './sqlite-read-worker.js';
+import type { Dialect } from './dialect.js';
+import type { SqliteReadWorker } from './sqlite/sqlite-read-worker.js';
 
 /** What every store function takes: a query executor (the pool or an open transaction) and the dialect. */
 export interface Conn {

@@ -5,14 +5,14 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { DatabaseConfig } from '../config/types.js';
 import { DATABASE_DEFAULTS } from '../config/database-section.js';
 import type { Tables } from './tables.js';
-import type { Dialect } from './dialects/dialect.js';
-import { sqliteDialect } from './dialects/sqlite.js';
-import { postgresDialect } from './dialects/postgres.js';
-import { sqliteKyselyDialect } from './sqlite-driver.js';
-import { openPostgresPool } from './postgres-pool.js';
-import { WriteBatcher } from './write-batcher.js';
-import { SqliteReadWorker } from './sqlite-read-worker.js';
-import { SqliteMaintenance } from './sqlite-maintenance.js';
+import type { Dialect } from './dialect.js';
+import { sqliteDialect } from './sqlite/sqlite-dialect.js';
+import { postgresDialect } from './postgres/postgres-dialect.js';
+import { sqliteKyselyDialect } from './sqlite/sqlite-driver.js';
+import { openPostgresPool } from './postgres/postgres-pool.js';
+import { WriteBatcher } from './sqlite/write-batcher.js';
+import { SqliteReadWorker } from './sqlite/sqlite-read-worker.js';
+import { SqliteMaintenance } from './sqlite/sqlite-maintenance.js';
 
 export interface Database {
   db: Kysely<Tables>;

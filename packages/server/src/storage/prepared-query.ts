@@ -1,7 +1,7 @@
 import { CompiledQuery, type Compilable } from 'kysely';
 import type { Conn } from './connection.js';
-import type { Dialect } from './dialects/dialect.js';
-import { nameStatement } from './named-statements.js';
+import type { Dialect } from './dialect.js';
+import { nameStatement } from './postgres/named-statements.js';
 
 const MARK = '\u0000vellum-param:';
 

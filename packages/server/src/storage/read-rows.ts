@@ -1,6 +1,6 @@
 import type { RawBuilder } from 'kysely';
 import type { Conn } from './connection.js';
-import { nameReadShape } from './named-statements.js';
+import { nameReadShape } from './postgres/named-statements.js';
 
 /**
  * Runs a read and answers its rows. `maySlow`: the read can take long whatever the indexes (a

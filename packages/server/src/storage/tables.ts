@@ -1,6 +1,6 @@
-import type { OAuthAuthCodesTable, OAuthDeviceCodesTable, OAuthGrantsTable, OAuthRefreshTokensTable } from './oauth-tables.js';
+import type { OAuthAuthCodesTable, OAuthDeviceCodesTable, OAuthGrantsTable, OAuthRefreshTokensTable } from './oauth2/oauth-tables.js';
 import type { Generated } from 'kysely';
-import type { WebhookDeliveriesTable, WebhooksTable } from './webhook-tables.js';
+import type { WebhookDeliveriesTable, WebhooksTable } from './webhooks/webhook-tables.js';
 
 /**
  * Row shapes as stored. Timestamps are ISO 8601 UTC strings with milliseconds on both dialects:

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { listAuditRecords } from '../../storage/audit-store.js';
+import { listAuditRecords } from '../../storage/audit/audit-store.js';
 import { isAdmin, requireAuthenticated } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { parsePaging } from '../shared/paging.js';

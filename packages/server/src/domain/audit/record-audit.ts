@@ -1,4 +1,4 @@
-import { insertAuditRecord } from '../../storage/audit-store.js';
+import { insertAuditRecord } from '../../storage/audit/audit-store.js';
 import type { Principal } from '../access/principal.js';
 import { uuidv7 } from '../shared/ids.js';
 import type { Services } from '../services.js';

@@ -1,8 +1,8 @@
 import type { FieldDef } from '../../config/types.js';
 import { errors, type ErrorDetail } from '../../errors.js';
-import type { BulkDocument } from '../../storage/bulk-insert-documents.js';
+import type { BulkDocument } from '../../storage/documents/bulk-insert-documents.js';
 import type { Conn } from '../../storage/connection.js';
-import { findDocumentsByIds } from '../../storage/document-rows.js';
+import { findDocumentsByIds } from '../../storage/documents/document-rows.js';
 import { requirePublishIfNeeded, requireSchemaAction } from '../access/policy.js';
 import { actorId, type Principal } from '../access/principal.js';
 import { uuidv7 } from '../shared/ids.js';

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { findDocument, typeHasDocuments, type StoredDocument } from '../../storage/document-rows.js';
+import { findDocument, typeHasDocuments, type StoredDocument } from '../../storage/documents/document-rows.js';
 import { requirePublishIfNeeded, requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
 import { actorId, type Principal } from '../access/principal.js';
 import { uuidv7 } from '../shared/ids.js';

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { findReferrers } from '../../storage/document-rows.js';
+import { findReferrers } from '../../storage/documents/document-rows.js';
 import { requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';

@@ -1,4 +1,4 @@
-import type { StoredDocument } from '../../storage/document-rows.js';
+import type { StoredDocument } from '../../storage/documents/document-rows.js';
 
 /** A document as the API serves it: system fields first, then the schema's fields. */
 export type ApiDocument = Record<string, unknown> & { _id: string; _type: string; _status: string; _rev: number };

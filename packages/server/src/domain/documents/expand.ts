@@ -1,8 +1,8 @@
 import type { FieldDef } from '../../config/types.js';
 import { errors } from '../../errors.js';
-import { findDocumentsByIds } from '../../storage/document-rows.js';
+import { findDocumentsByIds } from '../../storage/documents/document-rows.js';
 import { canReadMedia, readScope, type DocumentAccessMode } from '../access/policy.js';
-import { findMediaByIds } from '../../storage/media-store.js';
+import { findMediaByIds } from '../../storage/media/media-store.js';
 import { toApiMedia, type ApiMedia } from '../media/media-view.js';
 import type { Principal } from '../access/principal.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';

@@ -1,6 +1,6 @@
 import type { FieldType } from '../../config/types.js';
 import { errors } from '../../errors.js';
-import type { JsonScalar } from '../../storage/dialects/dialect.js';
+import type { JsonScalar } from '../../storage/dialect.js';
 
 /** The whole numbers a filter on an integer field may name: those a JSON number holds exactly. */
 export const SAFE_INTEGER_RANGE: readonly [number, number] = [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];

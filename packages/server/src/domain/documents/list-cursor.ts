@@ -1,6 +1,6 @@
 import type { FieldType } from '../../config/types.js';
-import type { JsonScalar } from '../../storage/document-filter-sql.js';
-import type { PageAnchor } from '../../storage/list-documents-query.js';
+import type { JsonScalar } from '../../storage/documents/document-filter-sql.js';
+import type { PageAnchor } from '../../storage/documents/list-documents-query.js';
 import { badParam, SAFE_INTEGER_RANGE } from './filter-value.js';
 
 /** The order a cursor belongs to: `orderBy` as asked (`_createdAt` when absent) and `order`. */

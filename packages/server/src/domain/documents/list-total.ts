@@ -1,5 +1,5 @@
-import { countByStatuses } from '../../storage/document-counts.js';
-import { countDocumentsUpTo, type ListQuery } from '../../storage/list-documents-query.js';
+import { countByStatuses } from '../../storage/documents/document-counts.js';
+import { countDocumentsUpTo, type ListQuery } from '../../storage/documents/list-documents-query.js';
 import type { Services } from '../services.js';
 import type { ListTotal } from './list-cache.js';
 import { STATUSES } from './system-fields.js';

@@ -1,7 +1,7 @@
 import type { FieldType } from '../../config/types.js';
 import { errors } from '../../errors.js';
-import type { Condition, FilterOp, JsonScalar, Operand } from '../../storage/document-filter-sql.js';
-import { orderMayBeNull, type PageAnchor } from '../../storage/list-documents-query.js';
+import type { Condition, FilterOp, JsonScalar, Operand } from '../../storage/documents/document-filter-sql.js';
+import { orderMayBeNull, type PageAnchor } from '../../storage/documents/list-documents-query.js';
 import { parsePaging } from '../shared/paging.js';
 import { resolveFieldPath } from '../schemas/field-paths.js';
 import type { CompiledSchema } from '../schemas/schema-registry.js';

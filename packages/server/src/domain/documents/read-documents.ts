@@ -1,12 +1,12 @@
 import { errors } from '../../errors.js';
-import { findDocument } from '../../storage/document-rows.js';
+import { findDocument } from '../../storage/documents/document-rows.js';
 import {
   anchorable,
   findPageAnchor,
   listDocuments as listRows,
   type ListQuery,
   type PageAnchor,
-} from '../../storage/list-documents-query.js';
+} from '../../storage/documents/list-documents-query.js';
 import { ANCHOR_STEP, type ListCacheEntry } from './list-cache.js';
 import { listTotal } from './list-total.js';
 import { encodeCursor } from './list-cursor.js';

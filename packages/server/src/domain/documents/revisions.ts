@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js';
-import { findRevision, listRevisions as listRevisionRows } from '../../storage/document-revisions-store.js';
-import { findDocument } from '../../storage/document-rows.js';
+import { findRevision, listRevisions as listRevisionRows } from '../../storage/documents/document-revisions-store.js';
+import { findDocument } from '../../storage/documents/document-rows.js';
 import { denyRead, readScope, requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { parsePaging } from '../shared/paging.js';

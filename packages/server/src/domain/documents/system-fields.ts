@@ -1,5 +1,5 @@
 import type { FieldType } from '../../config/types.js';
-import type { SystemColumn } from '../../storage/document-filter-sql.js';
+import type { SystemColumn } from '../../storage/documents/document-filter-sql.js';
 
 interface SystemFieldColumn {
   column: SystemColumn;

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import type { StoredDocument } from '../../storage/document-rows.js';
+import type { StoredDocument } from '../../storage/documents/document-rows.js';
 import { requirePublishIfNeeded, requireSchemaAction } from '../access/policy.js';
 import { actorId, type Principal } from '../access/principal.js';
 import { jsonEqual } from '../shared/json-equal.js';

@@ -1,6 +1,6 @@
 import { afterCommit, type Conn } from '../../storage/connection.js';
-import type { OutboxRow } from '../../storage/webhook-outbox.js';
-import { insertOutbox } from '../../storage/webhook-outbox.js';
+import type { OutboxRow } from '../../storage/webhooks/webhook-outbox.js';
+import { insertOutbox } from '../../storage/webhooks/webhook-outbox.js';
 import { uuidv7 } from '../shared/ids.js';
 import type { Services } from '../services.js';
 import type { WebhookEvent } from '../webhooks/webhook-events.js';

@@ -1,6 +1,6 @@
 import type { ApiToken } from '@vellum/client';
 import { errors, type ErrorDetail } from '../../errors.js';
-import { deleteApiToken, insertApiToken, listApiTokens as listRows, type StoredApiToken } from '../../storage/api-tokens-store.js';
+import { deleteApiToken, insertApiToken, listApiTokens as listRows, type StoredApiToken } from '../../storage/identity/api-tokens-store.js';
 import { isValidPermission } from '../access/permissions.js';
 import { canGrant, requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';

@@ -1,8 +1,8 @@
 import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { revokeUserSessions } from '../../storage/sessions-store.js';
-import { deleteTrustedDevices } from '../../storage/trusted-devices-store.js';
-import { findUserById, updateUser } from '../../storage/users-store.js';
+import { revokeUserSessions } from '../../storage/identity/sessions-store.js';
+import { deleteTrustedDevices } from '../../storage/identity/trusted-devices-store.js';
+import { findUserById, updateUser } from '../../storage/identity/users-store.js';
 import type { Principal } from '../access/principal.js';
 import { requireAuthenticated } from '../access/policy.js';
 import type { Services } from '../services.js';

@@ -1,7 +1,7 @@
 import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { getInstanceValue, takeInstanceValue } from '../../storage/instance-store.js';
-import { countUsers } from '../../storage/users-store.js';
+import { getInstanceValue, takeInstanceValue } from '../../storage/settings/instance-store.js';
+import { countUsers } from '../../storage/identity/users-store.js';
 import type { Services } from '../services.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { CLAIM_KEY } from './bootstrap.js';

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { findUserById } from '../../storage/users-store.js';
+import { findUserById } from '../../storage/identity/users-store.js';
 import { requireAuthenticated } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';

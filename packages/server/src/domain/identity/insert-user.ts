@@ -2,7 +2,7 @@ import { errors, type ErrorDetail } from '../../errors.js';
 import { inTransaction, type Conn } from '../../storage/connection.js';
 import { recordChanges } from '../events/record-changes.js';
 import { userEvent } from './user-events.js';
-import { findUserByEmail, findUserByUsername, insertUser as insertRow, type StoredUser } from '../../storage/users-store.js';
+import { findUserByEmail, findUserByUsername, insertUser as insertRow, type StoredUser } from '../../storage/identity/users-store.js';
 import { writeUnlessTaken } from '../../storage/write-unless-taken.js';
 import { isRole, isValidPermission, ROLES } from '../access/permissions.js';
 import { uuidv7 } from '../shared/ids.js';

@@ -1,4 +1,4 @@
-import { isKnownDevice, rememberKnownDevice } from '../../storage/known-devices-store.js';
+import { isKnownDevice, rememberKnownDevice } from '../../storage/identity/known-devices-store.js';
 import type { Services } from '../services.js';
 import { sha256Hex } from './secrets.js';
 

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { findUserByEmail, findUserByUsername, type StoredUser } from '../../storage/users-store.js';
+import { findUserByEmail, findUserByUsername, type StoredUser } from '../../storage/identity/users-store.js';
 import type { Services } from '../services.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { requireCaptcha } from '../security/captcha.js';

@@ -1,4 +1,4 @@
-import { burnRefreshTokens, findRefreshToken } from '../../storage/sessions-store.js';
+import { burnRefreshTokens, findRefreshToken } from '../../storage/identity/sessions-store.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
 import { recordAudit } from '../audit/record-audit.js';

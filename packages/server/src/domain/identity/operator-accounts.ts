@@ -1,9 +1,9 @@
 import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { spendUserPasswordTokens } from '../../storage/password-tokens-store.js';
-import { revokeUserSessions } from '../../storage/sessions-store.js';
-import { deleteTrustedDevices } from '../../storage/trusted-devices-store.js';
-import { findUserByUsername, updateUser } from '../../storage/users-store.js';
+import { spendUserPasswordTokens } from '../../storage/identity/password-tokens-store.js';
+import { revokeUserSessions } from '../../storage/identity/sessions-store.js';
+import { deleteTrustedDevices } from '../../storage/identity/trusted-devices-store.js';
+import { findUserByUsername, updateUser } from '../../storage/identity/users-store.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Services } from '../services.js';
 import { insertUser, type NewUser } from './insert-user.js';

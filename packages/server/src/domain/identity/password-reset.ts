@@ -1,16 +1,16 @@
 import { errors } from '../../errors.js';
 import { invitationMail, passwordResetMail } from '../../mail/templates.js';
 import { inTransaction } from '../../storage/connection.js';
-import { deleteTrustedDevices } from '../../storage/trusted-devices-store.js';
+import { deleteTrustedDevices } from '../../storage/identity/trusted-devices-store.js';
 import {
   findPasswordToken,
   insertPasswordToken,
   spendPasswordToken,
   spendUserPasswordTokens,
   type StoredPasswordToken,
-} from '../../storage/password-tokens-store.js';
-import { revokeUserSessions } from '../../storage/sessions-store.js';
-import { findUserByEmail, findUserById, updateUser, type StoredUser } from '../../storage/users-store.js';
+} from '../../storage/identity/password-tokens-store.js';
+import { revokeUserSessions } from '../../storage/identity/sessions-store.js';
+import { findUserByEmail, findUserById, updateUser, type StoredUser } from '../../storage/identity/users-store.js';
 import type { Services } from '../services.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { requireCaptcha } from '../security/captcha.js';

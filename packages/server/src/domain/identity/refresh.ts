@@ -6,7 +6,7 @@ import {
   insertRefreshToken,
   markRefreshTokenUsed,
   revokeSession,
-} from '../../storage/sessions-store.js';
+} from '../../storage/identity/sessions-store.js';
 import type { Services } from '../services.js';
 import { issueAccessToken, type IssuedTokens } from './sessions.js';
 import { newRefreshToken, REFRESH_TOKEN_PREFIX, sha256Hex } from './secrets.js';

@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js';
-import { findApiTokenByHash, touchApiToken } from '../../storage/api-tokens-store.js';
-import { findSessionPrincipal } from '../../storage/sessions-store.js';
+import { findApiTokenByHash, touchApiToken } from '../../storage/identity/api-tokens-store.js';
+import { findSessionPrincipal } from '../../storage/identity/sessions-store.js';
 import { ANONYMOUS, type Principal } from '../access/principal.js';
 import { isRole } from '../access/permissions.js';
 import type { Services } from '../services.js';

@@ -1,5 +1,5 @@
-import { listMfaMethods, type MfaMethodName } from '../../storage/mfa-store.js';
-import { setLastLogin, type StoredUser } from '../../storage/users-store.js';
+import { listMfaMethods, type MfaMethodName } from '../../storage/identity/mfa-store.js';
+import { setLastLogin, type StoredUser } from '../../storage/identity/users-store.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { mailCodeAtSignIn } from '../mfa/email-codes.js';
 import { issueMfaToken } from '../mfa/mfa-tokens.js';

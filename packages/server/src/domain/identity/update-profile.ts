@@ -1,6 +1,6 @@
 import { errors, type ErrorDetail } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { findUserByEmail, findUserById, updateUser } from '../../storage/users-store.js';
+import { findUserByEmail, findUserById, updateUser } from '../../storage/identity/users-store.js';
 import { recordChanges } from '../events/record-changes.js';
 import { userEvent } from './user-events.js';
 import { writeUnlessTaken } from '../../storage/write-unless-taken.js';

@@ -1,4 +1,4 @@
-import type { StoredUser } from '../../storage/users-store.js';
+import type { StoredUser } from '../../storage/identity/users-store.js';
 import type { ChangeEvent } from '../events/change-event.js';
 import { changeEvent } from '../events/record-changes.js';
 import type { WebhookEvent } from '../webhooks/webhook-events.js';

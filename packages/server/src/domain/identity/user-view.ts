@@ -1,5 +1,5 @@
 import type { InvitedUser, User } from '@vellum/client';
-import type { StoredUser } from '../../storage/users-store.js';
+import type { StoredUser } from '../../storage/identity/users-store.js';
 import { ROLE_PERMISSIONS, isRole } from '../access/permissions.js';
 
 /**

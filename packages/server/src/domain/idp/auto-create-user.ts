@@ -1,8 +1,8 @@
 import type { IdpConfig } from '../../config/types.js';
 import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { insertIdpLink } from '../../storage/idp-store.js';
-import { findUserByUsername, type StoredUser } from '../../storage/users-store.js';
+import { insertIdpLink } from '../../storage/identity/idp-store.js';
+import { findUserByUsername, type StoredUser } from '../../storage/identity/users-store.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { insertUser } from '../identity/insert-user.js';
 import { uuidv7 } from '../shared/ids.js';

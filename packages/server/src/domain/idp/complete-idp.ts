@@ -1,7 +1,7 @@
 import type { IdpConfig } from '../../config/types.js';
 import { errors, isAppError } from '../../errors.js';
-import { findIdpLinkByAccount, findIdpLinkOfUser, insertIdpLink, spendIdpState, type IdpMode } from '../../storage/idp-store.js';
-import { findUserById, type StoredUser } from '../../storage/users-store.js';
+import { findIdpLinkByAccount, findIdpLinkOfUser, insertIdpLink, spendIdpState, type IdpMode } from '../../storage/identity/idp-store.js';
+import { findUserById, type StoredUser } from '../../storage/identity/users-store.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { deviceHash, rememberSignInDevice } from '../identity/known-devices.js';
 import type { ClientInfo } from '../identity/sessions.js';

@@ -1,6 +1,6 @@
 import type { IdpConfig } from '../../config/types.js';
 import { errors } from '../../errors.js';
-import { findIdpLinkOfUser } from '../../storage/idp-store.js';
+import { findIdpLinkOfUser } from '../../storage/identity/idp-store.js';
 import { requireAuthenticated } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';

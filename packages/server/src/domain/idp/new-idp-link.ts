@@ -1,4 +1,4 @@
-import type { StoredIdpLink } from '../../storage/idp-store.js';
+import type { StoredIdpLink } from '../../storage/identity/idp-store.js';
 import { uuidv7 } from '../shared/ids.js';
 import type { Services } from '../services.js';
 import { PROVIDER } from './idp-settings.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { insertIdpState, type IdpMode } from '../../storage/idp-store.js';
+import { insertIdpState, type IdpMode } from '../../storage/identity/idp-store.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
 import { requireIdp, requireSessionUser } from './idp-settings.js';

@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js';
-import { deleteIdpLink, findIdpLinkOfUser, userHasPasskey } from '../../storage/idp-store.js';
-import { findUserById } from '../../storage/users-store.js';
+import { deleteIdpLink, findIdpLinkOfUser, userHasPasskey } from '../../storage/identity/idp-store.js';
+import { findUserById } from '../../storage/identity/users-store.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Services } from '../services.js';

@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js';
 import { isSafeKey } from '../../media/assert-safe-key.js';
-import { findMedia } from '../../storage/media-store.js';
+import { findMedia } from '../../storage/media/media-store.js';
 import { ID_PATTERN } from '../documents/validate-document.js';
 import type { Services } from '../services.js';
 

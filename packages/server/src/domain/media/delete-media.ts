@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { deleteMediaRow, findMedia, findMediaUsers } from '../../storage/media-store.js';
+import { deleteMediaRow, findMedia, findMediaUsers } from '../../storage/media/media-store.js';
 import { requireMediaAction } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';

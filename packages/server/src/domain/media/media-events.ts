@@ -1,5 +1,5 @@
 import type { VellumConfig } from '../../config/types.js';
-import type { StoredMedia } from '../../storage/media-store.js';
+import type { StoredMedia } from '../../storage/media/media-store.js';
 import type { ChangeEvent } from '../events/change-event.js';
 import { changeEvent } from '../events/record-changes.js';
 import type { WebhookEvent } from '../webhooks/webhook-events.js';

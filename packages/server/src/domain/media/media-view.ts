@@ -1,6 +1,6 @@
 import type { Media } from '@vellum/client';
 import type { VellumConfig } from '../../config/types.js';
-import type { StoredMedia } from '../../storage/media-store.js';
+import type { StoredMedia } from '../../storage/media/media-store.js';
 
 /**
  * The spec's media record, plus what an image component needs without another request. The

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { findMedia, listMedia as listRows, MEDIA_ORDER_COLUMNS, type MediaOrderField } from '../../storage/media-store.js';
+import { findMedia, listMedia as listRows, MEDIA_ORDER_COLUMNS, type MediaOrderField } from '../../storage/media/media-store.js';
 import { requireMediaRead } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { parsePaging } from '../shared/paging.js';

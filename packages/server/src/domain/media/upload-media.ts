@@ -6,7 +6,7 @@ import type { ProcessedImage } from '../../media/image-variants.js';
 import { isRasterImage, sniffMime } from '../../media/sniff-mime.js';
 import { spoolUpload, type SpooledUpload } from '../../media/spool-upload.js';
 import { inTransaction } from '../../storage/connection.js';
-import { insertMedia, type StoredMedia, type StoredVariant } from '../../storage/media-store.js';
+import { insertMedia, type StoredMedia, type StoredVariant } from '../../storage/media/media-store.js';
 import { writeUnlessTaken } from '../../storage/write-unless-taken.js';
 import { requireMediaAction } from '../access/policy.js';
 import { actorId, type Principal } from '../access/principal.js';

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Conn } from '../../storage/connection.js';
-import { replaceBackupCodes } from '../../storage/mfa-store.js';
+import { replaceBackupCodes } from '../../storage/identity/mfa-store.js';
 import { sha256Hex } from '../identity/secrets.js';
 
 /** Backup codes (docs/api.md, "Multi-factor authentication"): 10 of 8 characters, none of 0 O 1 I L. */

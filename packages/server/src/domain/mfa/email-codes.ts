@@ -1,9 +1,9 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { errors } from '../../errors.js';
 import { mfaCodeMail } from '../../mail/templates.js';
-import { findEmailCode, replaceEmailCode, spendEmailCode, type EmailCodePurpose } from '../../storage/mfa-email-codes-store.js';
-import { listMfaMethods } from '../../storage/mfa-store.js';
-import { findUserById, type StoredUser } from '../../storage/users-store.js';
+import { findEmailCode, replaceEmailCode, spendEmailCode, type EmailCodePurpose } from '../../storage/identity/mfa-email-codes-store.js';
+import { listMfaMethods } from '../../storage/identity/mfa-store.js';
+import { findUserById, type StoredUser } from '../../storage/identity/users-store.js';
 import { displayName } from '../identity/user-view.js';
 import type { Services } from '../services.js';
 import { readSettings } from '../settings/instance-settings.js';

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { listMfaMethods, putPendingMfaMethod } from '../../storage/mfa-store.js';
+import { listMfaMethods, putPendingMfaMethod } from '../../storage/identity/mfa-store.js';
 import type { ClientInfo } from '../identity/sessions.js';
 import type { Services } from '../services.js';
 import { acceptEmailCode, countSend, mailEmailCode, requireMail } from './email-codes.js';

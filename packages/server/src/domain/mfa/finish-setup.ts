@@ -1,7 +1,7 @@
 import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { enableMfaMethod, listMfaMethods, type MfaMethodName } from '../../storage/mfa-store.js';
-import { spendUserMfaTokens } from '../../storage/mfa-tokens-store.js';
+import { enableMfaMethod, listMfaMethods, type MfaMethodName } from '../../storage/identity/mfa-store.js';
+import { spendUserMfaTokens } from '../../storage/identity/mfa-tokens-store.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { ClientInfo } from '../identity/sessions.js';

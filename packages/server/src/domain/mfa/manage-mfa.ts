@@ -1,8 +1,8 @@
 import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { countUnusedBackupCodes, deleteMfaMethods, listMfaMethods, type MfaMethodName } from '../../storage/mfa-store.js';
-import { deleteTrustedDevices } from '../../storage/trusted-devices-store.js';
-import { findUserById } from '../../storage/users-store.js';
+import { countUnusedBackupCodes, deleteMfaMethods, listMfaMethods, type MfaMethodName } from '../../storage/identity/mfa-store.js';
+import { deleteTrustedDevices } from '../../storage/identity/trusted-devices-store.js';
+import { findUserById } from '../../storage/identity/users-store.js';
 import { requireAdminRole } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';

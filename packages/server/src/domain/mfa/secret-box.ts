@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } f
 import type { VellumConfig } from '../../config/types.js';
 import { errors } from '../../errors.js';
 import type { Database } from '../../storage/database.js';
-import { putInstanceValueOnce } from '../../storage/instance-store.js';
+import { putInstanceValueOnce } from '../../storage/settings/instance-store.js';
 
 /**
  * Secrets kept encrypted at rest (TOTP secrets, trusted device ids): AES-256-GCM under a key

@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js';
-import type { StoredMfaToken } from '../../storage/mfa-tokens-store.js';
-import { findUserById, type StoredUser } from '../../storage/users-store.js';
+import type { StoredMfaToken } from '../../storage/identity/mfa-tokens-store.js';
+import { findUserById, type StoredUser } from '../../storage/identity/users-store.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
 import { liveMfaToken } from './mfa-tokens.js';

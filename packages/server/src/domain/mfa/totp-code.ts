@@ -1,4 +1,4 @@
-import { advanceTotpStep, listMfaMethods } from '../../storage/mfa-store.js';
+import { advanceTotpStep, listMfaMethods } from '../../storage/identity/mfa-store.js';
 import type { Services } from '../services.js';
 import { matchTotpStep } from './totp.js';
 

@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { errors } from '../../errors.js';
-import { listMfaMethods, putPendingMfaMethod } from '../../storage/mfa-store.js';
+import { listMfaMethods, putPendingMfaMethod } from '../../storage/identity/mfa-store.js';
 import type { ClientInfo } from '../identity/sessions.js';
 import type { Services } from '../services.js';
 import { readSettings } from '../settings/instance-settings.js';

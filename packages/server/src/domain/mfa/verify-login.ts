@@ -1,7 +1,7 @@
 import { errors } from '../../errors.js';
-import { listMfaMethods, spendBackupCode, type MfaMethodName } from '../../storage/mfa-store.js';
-import type { StoredMfaToken } from '../../storage/mfa-tokens-store.js';
-import { findUserById } from '../../storage/users-store.js';
+import { listMfaMethods, spendBackupCode, type MfaMethodName } from '../../storage/identity/mfa-store.js';
+import type { StoredMfaToken } from '../../storage/identity/mfa-tokens-store.js';
+import { findUserById } from '../../storage/identity/users-store.js';
 import { deviceHash } from '../identity/known-devices.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { ClientInfo } from '../identity/sessions.js';

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { deleteAuthCodesExpiredBefore, insertAuthCode } from '../../storage/oauth-auth-codes-store.js';
+import { deleteAuthCodesExpiredBefore, insertAuthCode } from '../../storage/oauth2/oauth-auth-codes-store.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { AUTH_CODE_PREFIX, randomBase62, sha256Hex } from '../identity/secrets.js';

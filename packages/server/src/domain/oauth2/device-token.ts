@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { attachDeviceGrant, findDeviceCodeByHash, recordDevicePoll, redeemDeviceCodeRow } from '../../storage/oauth-device-store.js';
+import { attachDeviceGrant, findDeviceCodeByHash, recordDevicePoll, redeemDeviceCodeRow } from '../../storage/oauth2/oauth-device-store.js';
 import { DEVICE_CODE_PREFIX, sha256Hex } from '../identity/secrets.js';
 import type { Services } from '../services.js';
 import type { OAuthClient } from './clients.js';

@@ -10,7 +10,7 @@ import {
   revokeGrant,
   spendOAuthRefreshToken,
   touchGrant,
-} from '../../storage/oauth-grants-store.js';
+} from '../../storage/oauth2/oauth-grants-store.js';
 import { OAUTH_REFRESH_TOKEN_PREFIX, randomBase62, sha256Hex } from '../identity/secrets.js';
 import { uuidv7 } from '../shared/ids.js';
 import type { Services } from '../services.js';

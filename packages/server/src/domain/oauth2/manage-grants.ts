@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { findGrant, listLiveGrants, revokeGrant } from '../../storage/oauth-grants-store.js';
+import { findGrant, listLiveGrants, revokeGrant } from '../../storage/oauth2/oauth-grants-store.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Services } from '../services.js';

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { findGrantPrincipal } from '../../storage/oauth-grants-store.js';
+import { findGrantPrincipal } from '../../storage/oauth2/oauth-grants-store.js';
 import type { Principal } from '../access/principal.js';
 import { displayName } from '../identity/user-view.js';
 import type { Services } from '../services.js';

@@ -1,7 +1,7 @@
 import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { findAuthCode, setAuthCodeGrant, spendAuthCode, type StoredAuthCode } from '../../storage/oauth-auth-codes-store.js';
-import { revokeGrant } from '../../storage/oauth-grants-store.js';
+import { findAuthCode, setAuthCodeGrant, spendAuthCode, type StoredAuthCode } from '../../storage/oauth2/oauth-auth-codes-store.js';
+import { revokeGrant } from '../../storage/oauth2/oauth-grants-store.js';
 import { AUTH_CODE_PREFIX, sha256Hex } from '../identity/secrets.js';
 import type { Services } from '../services.js';
 import type { OAuthClient } from './clients.js';

@@ -1,4 +1,4 @@
-import { findGrant, findOAuthRefreshToken, revokeGrant } from '../../storage/oauth-grants-store.js';
+import { findGrant, findOAuthRefreshToken, revokeGrant } from '../../storage/oauth2/oauth-grants-store.js';
 import { errors } from '../../errors.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';

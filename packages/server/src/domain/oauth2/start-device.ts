@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { insertDeviceCode } from '../../storage/oauth-device-store.js';
+import { insertDeviceCode } from '../../storage/oauth2/oauth-device-store.js';
 import { DEVICE_CODE_PREFIX, randomBase62, sha256Hex } from '../identity/secrets.js';
 import type { Services } from '../services.js';
 import { authenticateClient, requireGrant, type ClientCredentials } from './clients.js';

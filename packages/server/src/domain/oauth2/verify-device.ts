@@ -1,6 +1,6 @@
 import type { OAuthScope } from '../../config/oauth-scopes.js';
 import { errors } from '../../errors.js';
-import { decideDeviceCode, findDeviceCodeByUserCode, type StoredDeviceCode } from '../../storage/oauth-device-store.js';
+import { decideDeviceCode, findDeviceCodeByUserCode, type StoredDeviceCode } from '../../storage/oauth2/oauth-device-store.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Services } from '../services.js';

@@ -1,4 +1,4 @@
-import { insertPasskeyChallenge, spendPasskeyChallenge, type ChallengePurpose } from '../../storage/passkeys-store.js';
+import { insertPasskeyChallenge, spendPasskeyChallenge, type ChallengePurpose } from '../../storage/identity/passkeys-store.js';
 import type { Services } from '../services.js';
 
 /** How long a challenge may be answered (docs/api.md, "Passkeys"); also the ceremony timeout handed to the browser. */

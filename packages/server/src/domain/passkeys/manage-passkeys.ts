@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { deletePasskey, listUserPasskeys, renamePasskey } from '../../storage/passkeys-store.js';
+import { deletePasskey, listUserPasskeys, renamePasskey } from '../../storage/identity/passkeys-store.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';
 import type { Services } from '../services.js';

@@ -7,8 +7,8 @@ import {
   type VerifiedAuthenticationResponse,
 } from '@simplewebauthn/server';
 import { errors } from '../../errors.js';
-import { findPasskey, recordPasskeyUse, type StoredPasskey } from '../../storage/passkeys-store.js';
-import { findUserById, type StoredUser } from '../../storage/users-store.js';
+import { findPasskey, recordPasskeyUse, type StoredPasskey } from '../../storage/identity/passkeys-store.js';
+import { findUserById, type StoredUser } from '../../storage/identity/users-store.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { deviceHash, rememberSignInDevice } from '../identity/known-devices.js';
 import { openSignedInSession, type SignedIn } from '../identity/sign-in-outcome.js';

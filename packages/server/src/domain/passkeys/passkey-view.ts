@@ -1,5 +1,5 @@
 import type { PasskeyCredential } from '@vellum/client';
-import type { StoredPasskey } from '../../storage/passkeys-store.js';
+import type { StoredPasskey } from '../../storage/identity/passkeys-store.js';
 
 /** A credential as its owner sees it, never the public key or the counter; declared once, by the client (docs/architecture.md, "Packages"). */
 export type PasskeyView = PasskeyCredential;

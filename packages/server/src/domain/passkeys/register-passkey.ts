@@ -7,8 +7,8 @@ import {
   type VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
 import { errors } from '../../errors.js';
-import { findPasskey, insertPasskey, listUserPasskeys } from '../../storage/passkeys-store.js';
-import { findUserById } from '../../storage/users-store.js';
+import { findPasskey, insertPasskey, listUserPasskeys } from '../../storage/identity/passkeys-store.js';
+import { findUserById } from '../../storage/identity/users-store.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { displayName } from '../identity/user-view.js';

@@ -1,6 +1,6 @@
 import type { FieldDef, FieldType, SchemaDef } from '../../config/types.js';
 import { INDEXABLE } from '../../config/validate-schemas.js';
-import type { FieldIndexSpec } from '../../storage/schema-indexes.js';
+import type { FieldIndexSpec } from '../../storage/documents/schema-indexes.js';
 
 export interface CompiledSchema {
   name: string;

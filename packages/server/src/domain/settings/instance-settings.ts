@@ -1,5 +1,5 @@
 import { errors, type ErrorDetail } from '../../errors.js';
-import { getInstanceValue, setInstanceValue } from '../../storage/instance-store.js';
+import { getInstanceValue, setInstanceValue } from '../../storage/settings/instance-store.js';
 import { requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';

@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { countOtherActiveAdmins, deleteUser as deleteRow, findUserById, lockAdmins } from '../../storage/users-store.js';
+import { countOtherActiveAdmins, deleteUser as deleteRow, findUserById, lockAdmins } from '../../storage/identity/users-store.js';
 import { requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { findUserByEmail, findUserById, findUserByUsername, listUsers as listRows } from '../../storage/users-store.js';
+import { findUserByEmail, findUserById, findUserByUsername, listUsers as listRows } from '../../storage/identity/users-store.js';
 import { isRole } from '../access/permissions.js';
 import { requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';

@@ -1,7 +1,7 @@
 import type { PasswordResetLink } from '@vellum/client';
 import { errors } from '../../errors.js';
-import { hasPasswordToken } from '../../storage/password-tokens-store.js';
-import { findUserById, type StoredUser } from '../../storage/users-store.js';
+import { hasPasswordToken } from '../../storage/identity/password-tokens-store.js';
+import { findUserById, type StoredUser } from '../../storage/identity/users-store.js';
 import { requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';

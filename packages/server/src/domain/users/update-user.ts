@@ -1,6 +1,6 @@
 import { errors, type ErrorDetail } from '../../errors.js';
 import { inTransaction } from '../../storage/connection.js';
-import { revokeUserSessions } from '../../storage/sessions-store.js';
+import { revokeUserSessions } from '../../storage/identity/sessions-store.js';
 import {
   countOtherActiveAdmins,
   findUserByEmail,
@@ -9,7 +9,7 @@ import {
   lockAdmins,
   updateUser as writeUser,
   type UserChanges,
-} from '../../storage/users-store.js';
+} from '../../storage/identity/users-store.js';
 import { requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { checkNewUser } from '../identity/insert-user.js';

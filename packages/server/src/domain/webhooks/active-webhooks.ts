@@ -1,5 +1,5 @@
 import type { Conn } from '../../storage/connection.js';
-import type { ActiveWebhook } from '../../storage/webhooks-store.js';
+import type { ActiveWebhook } from '../../storage/webhooks/webhooks-store.js';
 import { subscribesTo } from './webhook-events.js';
 
 /**

@@ -6,7 +6,7 @@ import {
   finishAttempt,
   type AttemptRecord,
   type ClaimedDelivery,
-} from '../../storage/webhook-claims.js';
+} from '../../storage/webhooks/webhook-claims.js';
 import type { Services } from '../services.js';
 import { attemptOutcome, nextAttemptAt, type AttemptOutcome } from './attempt-outcome.js';
 import { webhookHeaders } from './sign-payload.js';

@@ -8,7 +8,7 @@ import {
   replaceWebhookSecret,
   updateWebhook as updateRow,
   type StoredWebhook,
-} from '../../storage/webhooks-store.js';
+} from '../../storage/webhooks/webhooks-store.js';
 import { requirePermission } from '../access/policy.js';
 import { actorId, type Principal } from '../access/principal.js';
 import { uuidv7 } from '../shared/ids.js';

@@ -1,4 +1,4 @@
-import { insertDelivery, type StoredDelivery } from '../../storage/webhook-deliveries-store.js';
+import { insertDelivery, type StoredDelivery } from '../../storage/webhooks/webhook-deliveries-store.js';
 import { requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { uuidv7 } from '../shared/ids.js';

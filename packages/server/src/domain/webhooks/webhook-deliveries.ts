@@ -5,7 +5,7 @@ import {
   listDeliveries,
   requeueDelivery,
   type DeliveryStatus,
-} from '../../storage/webhook-deliveries-store.js';
+} from '../../storage/webhooks/webhook-deliveries-store.js';
 import { requirePermission } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { parsePaging } from '../shared/paging.js';

@@ -1,7 +1,7 @@
 import type { Webhook, WebhookDelivery, WebhookInput } from '@vellum/client';
 import { errors, type ErrorDetail } from '../../errors.js';
-import type { StoredDelivery } from '../../storage/webhook-deliveries-store.js';
-import type { StoredWebhook } from '../../storage/webhooks-store.js';
+import type { StoredDelivery } from '../../storage/webhooks/webhook-deliveries-store.js';
+import type { StoredWebhook } from '../../storage/webhooks/webhooks-store.js';
 import { isEventPattern } from './webhook-events.js';
 
 /** Wire shapes, declared once by the client (docs/architecture.md, "Packages"). */

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../dialects/dialect.js';
+import type { Dialect } from '../dialect.js';
 
 /** Users, sessions, tokens, documents with revisions, references and full-text search. */
 export function initial(dialect: Dialect): Migration {

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../dialects/dialect.js';
+import type { Dialect } from '../dialect.js';
 
 /** The audit log: who did what, when, from where. Append-only. */
 export function auditLog(dialect: Dialect): Migration {

@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from '../dialects/dialect.js';
+import type { Dialect } from '../dialect.js';
 
 /**
  * The media library, and which documents use which media (so a referenced file cannot be deleted

@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from '../dialects/dialect.js';
+import type { Dialect } from '../dialect.js';
 
 /** Search folds accents on every database ("creme" finds "Crème"); see `Dialect.migrateSearchFolding`. */
 export function searchUnaccent(dialect: Dialect): Migration {

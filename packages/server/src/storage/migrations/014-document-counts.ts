@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../dialects/dialect.js';
+import type { Dialect } from '../dialect.js';
 
 /**
  * `document_counts`: how many documents each type has in each status, kept exact by triggers in

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../dialects/dialect.js';
+import type { Dialect } from '../dialect.js';
 import type { Tables } from '../tables.js';
 
 /**

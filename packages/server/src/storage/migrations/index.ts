@@ -1,6 +1,6 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Conn } from '../connection.js';
-import type { Dialect } from '../dialects/dialect.js';
+import type { Dialect } from '../dialect.js';
 import { initial } from './001-initial.js';
 import { passwordTokens } from './002-password-tokens.js';
 import { auditLog } from './003-audit-log.js';

@@ -16,5 +16,5 @@ export async function openMessageChannel(
   const postgres = fanout === 'postgres' || (fanout === 'auto' && database.dialect.listenNotify);
   if (!postgres) return undefined;
   if (!database.dialect.listenNotify) throw new Error('realtime.fanout is postgres, but the database is not PostgreSQL');
-  return (await import('./pg-notify-channel.js')).openPgNotifyChannel(database, config.database, channel, handlers);
+  return (await import('../postgres/pg-notify-channel.js')).openPgNotifyChannel(database, config.database, channel, handlers);
 }

@@ -1,6 +1,6 @@
 import type { FieldDef } from '../../../config/types.js';
 import type { Conn } from '../../../storage/connection.js';
-import { countWithSuffix, lockSlug, valuesWithSuffix, valueTaken } from '../../../storage/unique-values.js';
+import { countWithSuffix, lockSlug, valuesWithSuffix, valueTaken } from '../../../storage/documents/unique-values.js';
 import type { CompiledSchema } from '../../schemas/schema-registry.js';
 import { slugify } from '../slugify.js';
 

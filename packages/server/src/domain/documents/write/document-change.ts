@@ -1,4 +1,4 @@
-import type { StoredDocument } from '../../../storage/document-rows.js';
+import type { StoredDocument } from '../../../storage/documents/document-rows.js';
 import type { ValidationResult } from '../validate-document.js';
 
 /**

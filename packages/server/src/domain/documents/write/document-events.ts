@@ -1,4 +1,4 @@
-import type { StoredDocument } from '../../../storage/document-rows.js';
+import type { StoredDocument } from '../../../storage/documents/document-rows.js';
 import type { ChangeEvent } from '../../events/change-event.js';
 import { changeEvent } from '../../events/record-changes.js';
 import type { WebhookEvent } from '../../webhooks/webhook-events.js';

@@ -1,6 +1,6 @@
 import type { FieldDef } from '../../../config/types.js';
-import type { InsertGuards } from '../../../storage/checked-document-writes.js';
-import type { SideRows } from '../../../storage/document-writes.js';
+import type { InsertGuards } from '../../../storage/documents/guarded-writes.js';
+import type { SideRows } from '../../../storage/documents/document-writes.js';
 import type { CompiledSchema } from '../../schemas/schema-registry.js';
 import type { Services } from '../../services.js';
 import { baseSlug } from './allocate-slug.js';

@@ -1,8 +1,8 @@
-import { bulkInsertDocuments } from '../../../storage/bulk-insert-documents.js';
-import { updateDocumentChecked, insertDocumentChecked } from '../../../storage/checked-document-writes.js';
-import { findDocument } from '../../../storage/document-rows.js';
-import { deleteDocument, insertDocument, updateDocument } from '../../../storage/document-writes.js';
-import { insertOutbox } from '../../../storage/webhook-outbox.js';
+import { bulkInsertDocuments } from '../../../storage/documents/bulk-insert-documents.js';
+import { updateDocumentChecked, insertDocumentChecked } from '../../../storage/documents/guarded-writes.js';
+import { findDocument } from '../../../storage/documents/document-rows.js';
+import { deleteDocument, insertDocument, updateDocument } from '../../../storage/documents/document-writes.js';
+import { insertOutbox } from '../../../storage/webhooks/webhook-outbox.js';
 import { CREATE_EVENTS, DELETE_EVENTS, UPDATE_EVENTS, createdEvents, deletedEvent, updatedEvent } from './document-events.js';
 import type { WriteTarget } from './write-target.js';
 
@@ -29,12 +29,10 @@ export const mainVersion: WriteTarget = {
       : updateDocumentChecked(database, change.doc, change.before.rev, side, guards, outbox),
 
   async write(conn, change, side, outbox) {
-    const written =
-      change.kind === 'insert'
-        ? await insertDocument(conn, change.doc, side)
-        : await updateDocument(conn, change.doc, change.before.rev, side);
-    if (written) await insertOutbox(conn, outbox);
-    return written;
+    if (change.kind === 'insert') await insertDocument(conn, change.doc, side);
+    else if (!(await updateDocument(conn, change.doc, change.before.rev, side))) return false;
+    await insertOutbox(conn, outbox);
+    return true;
   },
 
   async remove(conn, change, outbox) {

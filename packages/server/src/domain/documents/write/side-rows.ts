@@ -1,4 +1,4 @@
-import type { SideRows } from '../../../storage/document-writes.js';
+import type { SideRows } from '../../../storage/documents/document-writes.js';
 import type { CompiledSchema } from '../../schemas/schema-registry.js';
 import { searchText } from '../search-text.js';
 import type { ValidationResult } from '../validate-document.js';

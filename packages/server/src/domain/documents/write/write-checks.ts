@@ -1,9 +1,9 @@
 import type { FieldDef } from '../../../config/types.js';
 import { errors, type ErrorDetail } from '../../../errors.js';
 import type { Conn } from '../../../storage/connection.js';
-import { findDocumentsByIds } from '../../../storage/document-rows.js';
-import { findMediaByIds } from '../../../storage/media-store.js';
-import { valueTaken } from '../../../storage/unique-values.js';
+import { findDocumentsByIds } from '../../../storage/documents/document-rows.js';
+import { findMediaByIds } from '../../../storage/media/media-store.js';
+import { valueTaken } from '../../../storage/documents/unique-values.js';
 import { mimeAccepted } from '../../shared/mime-accepted.js';
 import type { CompiledSchema } from '../../schemas/schema-registry.js';
 import type { ValidationResult } from '../validate-document.js';

@@ -1,8 +1,8 @@
 import { errors } from '../../../errors.js';
 import { afterCommit, inTransaction, type Conn } from '../../../storage/connection.js';
-import type { BulkDocument } from '../../../storage/bulk-insert-documents.js';
-import type { StoredDocument } from '../../../storage/document-rows.js';
-import type { OutboxRow } from '../../../storage/webhook-outbox.js';
+import type { BulkDocument } from '../../../storage/documents/bulk-insert-documents.js';
+import type { StoredDocument } from '../../../storage/documents/document-rows.js';
+import type { OutboxRow } from '../../../storage/webhooks/webhook-outbox.js';
 import type { ChangeEvent } from '../../events/change-event.js';
 import { announceChanges, hooksFor, outboxRows, type HookMap } from '../../events/record-changes.js';
 import type { CompiledSchema } from '../../schemas/schema-registry.js';

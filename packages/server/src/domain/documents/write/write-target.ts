@@ -1,9 +1,9 @@
 import type { Conn, TransactionSource } from '../../../storage/connection.js';
-import type { InsertGuards } from '../../../storage/checked-document-writes.js';
-import type { BulkDocument } from '../../../storage/bulk-insert-documents.js';
-import type { StoredDocument } from '../../../storage/document-rows.js';
-import type { SideRows } from '../../../storage/document-writes.js';
-import type { OutboxRow } from '../../../storage/webhook-outbox.js';
+import type { InsertGuards } from '../../../storage/documents/guarded-writes.js';
+import type { BulkDocument } from '../../../storage/documents/bulk-insert-documents.js';
+import type { StoredDocument } from '../../../storage/documents/document-rows.js';
+import type { SideRows } from '../../../storage/documents/document-writes.js';
+import type { OutboxRow } from '../../../storage/webhooks/webhook-outbox.js';
 import type { ChangeEvent } from '../../events/change-event.js';
 import type { WebhookEvent } from '../../webhooks/webhook-events.js';
 import type { DocumentChange, VersionChange } from './document-change.js';

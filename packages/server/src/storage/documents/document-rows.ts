@@ -1,0 +1,83 @@
+import type { Conn } from '../connection.js';
+import { preparedQuery } from '../prepared-query.js';
+import type { DocumentsTable } from '../tables.js';
+
+export interface StoredDocument {
+  id: string;
+  type: string;
+  status: string;
+  rev: number;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: string | null;
+  updatedBy: string | null;
+  data: Record<string, unknown>;
+}
+
+/** A `documents` row as read (every column but `seq`). */
+export type DocumentRow = Omit<DocumentsTable, 'seq'>;
+
+export const DOCUMENT_COLUMNS = ['id', 'type', 'status', 'rev', 'created_at', 'updated_at', 'created_by', 'updated_by', 'data'] as const;
+
+export function toStoredDocument(conn: Conn, row: DocumentRow): StoredDocument {
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    rev: Number(row.rev),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    data: conn.dialect.decodeData(row.data),
+  };
+}
+
+// Every read of one document and every update runs these: prepared once.
+const documentById = preparedQuery((conn, param: (name: 'id') => string) =>
+  conn.db.selectFrom('documents').select(DOCUMENT_COLUMNS).where('id', '=', param('id')),
+);
+const documentByIdForUpdate = preparedQuery((conn, param: (name: 'id') => string) => {
+  const q = conn.db.selectFrom('documents').select(DOCUMENT_COLUMNS).where('id', '=', param('id'));
+  return conn.dialect.supportsForUpdate ? q.forUpdate() : q;
+});
+
+export async function findDocument(conn: Conn, id: string, opts: { forUpdate?: boolean } = {}): Promise<StoredDocument | undefined> {
+  const [row] = await (opts.forUpdate ? documentByIdForUpdate : documentById)(conn, { id });
+  return row ? toStoredDocument(conn, row) : undefined;
+}
+
+// Every expand level and reference check runs this: one statement text for any number of ids.
+const documentsByIds = preparedQuery((conn, param: (name: 'ids') => string) =>
+  conn.db
+    .selectFrom('documents')
+    .select(DOCUMENT_COLUMNS)
+    .where(conn.dialect.inList('id', param('ids'))),
+);
+
+export async function findDocumentsByIds(conn: Conn, ids: readonly string[]): Promise<StoredDocument[]> {
+  if (ids.length === 0) return [];
+  const rows = await documentsByIds(conn, { ids: conn.dialect.listParam(ids) });
+  return rows.map((r) => toStoredDocument(conn, r));
+}
+
+/** Documents whose fields point at `targetId`. */
+export async function findReferrers(
+  conn: Conn,
+  targetId: string,
+  limit: number,
+): Promise<Array<{ id: string; type: string; path: string }>> {
+  return conn.db
+    .selectFrom('document_refs')
+    .innerJoin('documents', 'documents.id', 'document_refs.source_id')
+    .select(['documents.id as id', 'documents.type as type', 'document_refs.path as path'])
+    .where('document_refs.target_id', '=', targetId)
+    .where('document_refs.source_id', '!=', targetId)
+    .orderBy('documents.id')
+    .limit(limit)
+    .execute();
+}
+
+export async function typeHasDocuments(conn: Conn, type: string): Promise<boolean> {
+  return (await conn.db.selectFrom('documents').select('id').where('type', '=', type).limit(1).executeTakeFirst()) !== undefined;
+}

@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import type { Conn } from '../connection.js';
+import type { StoredDocument } from './document-rows.js';
+import { preparedQuery } from '../prepared-query.js';
+
+export interface DocumentRef {
+  targetId: string;
+  path: string;
+}
+
+/** What a write stores beside the row: document references, media used, search text. */
+export interface SideRows {
+  refs: readonly DocumentRef[];
+  /** `targetId` is a media id. */
+  media: readonly DocumentRef[];
+  searchText: string;
+}
+
+/** What must hold for a guarded write to happen; checked by its statement itself (guarded-writes.ts). */
+export interface InsertGuards {
+  /** Each id must name an existing document of one of `types`. */
+  references: ReadonlyArray<{ id: string; types: readonly string[] }>;
+  /** Each id must name an existing media item. */
+  media: readonly string[];
+}
+
+/** Inserts a document (its first revision is the row itself) with its references and search text. */
+// Run for every create: prepared once.
+type InsertParam = 'id' | 'type' | 'status' | 'rev' | 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy' | 'data' | 'searchText';
+const insertRow = preparedQuery((conn, param: (name: InsertParam) => string) =>
+  conn.db
+    .insertInto('documents')
+    .values({
+      id: param('id'),
+      type: param('type'),
+      status: param('status'),
+      rev: param('rev') as unknown as number,
+      created_at: param('createdAt'),
+      updated_at: param('updatedAt'),
+      created_by: param('createdBy'),
+      updated_by: param('updatedBy'),
+      data: param('data'),
+      ...conn.dialect.searchColumns(param('searchText')),
+    })
+    .returning('seq'),
+);
+
+export async function insertDocument(conn: Conn, doc: StoredDocument, side: SideRows): Promise<void> {
+  const [{ seq }] = await insertRow(conn, {
+    id: doc.id,
+    type: doc.type,
+    status: doc.status,
+    rev: doc.rev,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    createdBy: doc.createdBy,
+    updatedBy: doc.updatedBy,
+    data: conn.dialect.encodeData(doc.data),
+    searchText: side.searchText,
+  });
+  await writeSideRows(conn, doc, Number(seq), side, false);
+}
+
+/**
+ * Writes a new version when the stored one still has `expectedRev`; false when another write won
+ * the race (the caller decides between retrying and 412).
+ */
+export async function updateDocument(conn: Conn, doc: StoredDocument, expectedRev: number, side: SideRows): Promise<boolean> {
+  // The version being replaced becomes a revision; nothing is copied when another write won.
+  await sql`insert into document_revisions (doc_id, rev, status, data, updated_at, updated_by)
+    select id, rev, status, data, updated_at, updated_by from documents where id = ${doc.id} and rev = ${expectedRev}`.execute(conn.db);
+  const row = await conn.db
+    .updateTable('documents')
+    .set({
+      status: doc.status,
+      rev: doc.rev,
+      updated_at: doc.updatedAt,
+      updated_by: doc.updatedBy,
+      data: conn.dialect.encodeData(doc.data),
+      ...conn.dialect.searchColumns(side.searchText),
+    })
+    .where('id', '=', doc.id)
+    .where('rev', '=', expectedRev)
+    .returning('seq')
+    .executeTakeFirst();
+  if (!row) return false;
+  await writeSideRows(conn, doc, Number(row.seq), side, true);
+  return true;
+}
+
+async function writeSideRows(conn: Conn, doc: StoredDocument, seq: number, side: SideRows, replace: boolean) {
+  if (replace) {
+    await conn.db.deleteFrom('document_refs').where('source_id', '=', doc.id).execute();
+    await conn.db.deleteFrom('document_media').where('source_id', '=', doc.id).execute();
+  }
+  if (side.refs.length > 0) {
+    await conn.db
+      .insertInto('document_refs')
+      .values(side.refs.map((r) => ({ source_id: doc.id, target_id: r.targetId, path: r.path })))
+      .execute();
+  }
+  if (side.media.length > 0) {
+    await conn.db
+      .insertInto('document_media')
+      .values(side.media.map((r) => ({ source_id: doc.id, media_id: r.targetId, path: r.path })))
+      .execute();
+  }
+  await conn.dialect.writeSearchText(conn.db, seq, side.searchText, replace);
+}
+
+export async function deleteDocument(conn: Conn, id: string): Promise<boolean> {
+  const row = await conn.db.deleteFrom('documents').where('id', '=', id).returning('seq').executeTakeFirst();
+  if (!row) return false;
+  await conn.dialect.deleteSearchText(conn.db, Number(row.seq));
+  return true;
+}

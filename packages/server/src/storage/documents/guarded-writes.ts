@@ -1,0 +1,58 @@
+import type { TransactionSource } from '../connection.js';
+import type { OutboxRow } from '../webhooks/webhook-outbox.js';
+import type { StoredDocument } from './document-rows.js';
+import type { InsertGuards, SideRows } from './document-writes.js';
+import { postgresGuardedInsert, postgresGuardedUpdate } from './postgres-guarded-writes.js';
+import { sqliteGuardedInsert, sqliteGuardedUpdate } from './sqlite-guarded-writes.js';
+
+export type { InsertGuards };
+
+/**
+ * Inserts a new document with its references, media uses and search text, unless a guard fails
+ * or a unique index (id, slug, unique field) already holds one of its values: then nothing is
+ * written and the answer is false, and the caller finds out which with its ordinary checks.
+ *
+ * `outbox`: the deliveries this write queues, written with it or not at all.
+ *
+ * This is the create fast path: one statement on PostgreSQL (`postgres-guarded-writes.ts`), a
+ * few in one batched transaction on SQLite (`sqlite-guarded-writes.ts`).
+ */
+export function insertDocumentChecked(
+  database: TransactionSource,
+  doc: StoredDocument,
+  side: SideRows,
+  guards: InsertGuards,
+  outbox: readonly OutboxRow[] = [],
+): Promise<boolean> {
+  const insert = database.dialect.dataModifyingCtes ? postgresGuardedInsert : sqliteGuardedInsert;
+  return insert(database, doc, side, guards, outbox);
+}
+
+/**
+ * Writes `doc` as the next version of a document still at `expectedRev`: the replaced version
+ * becomes a revision, references and media uses are replaced, the search text renewed. False,
+ * with nothing written, when the revision moved on, a guard fails or a unique index refuses a
+ * value; the caller then takes the locking path, whose checks say which.
+ *
+ * `outbox`: the deliveries this write queues, written with it or not at all.
+ *
+ * The update fast path: on PostgreSQL one statement without BEGIN/COMMIT (with the read before
+ * it, two round trips instead of nine); on SQLite the ordinary statements in one transaction.
+ */
+export async function updateDocumentChecked(
+  database: TransactionSource,
+  doc: StoredDocument,
+  expectedRev: number,
+  side: SideRows,
+  guards: InsertGuards,
+  outbox: readonly OutboxRow[] = [],
+): Promise<boolean> {
+  const update = database.dialect.dataModifyingCtes ? postgresGuardedUpdate : sqliteGuardedUpdate;
+  try {
+    return await update(database, doc, expectedRev, side, guards, outbox);
+  } catch (err) {
+    // A taken slug or unique value: nothing was written (one statement, or a rolled-back transaction).
+    if (database.dialect.isUniqueViolation(err)) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,191 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Conn } from '../connection.js';
+import type { JsonScalar } from '../dialect.js';
+import { conditionSql, operandSql, type Condition, type Operand } from './document-filter-sql.js';
+import { DOCUMENT_COLUMNS, toStoredDocument, type DocumentRow, type StoredDocument } from './document-rows.js';
+import { readRows } from '../read-rows.js';
+
+export interface ListQuery {
+  type: string;
+  /** Restricts to these statuses (anonymous readers see `published` only). */
+  statuses?: readonly string[];
+  conditions: readonly Condition[];
+  searchWords?: readonly string[];
+  order: { operand: Operand; direction: 'asc' | 'desc' };
+  limit: number;
+  offset: number;
+}
+
+/** The sort key of one row: a page can start right after it instead of skipping rows. */
+export interface PageAnchor {
+  /** The row's value of the order's operand; null where the field is absent (or the column null). */
+  value: JsonScalar | null;
+  seq: number;
+}
+
+/** One page and where it ends, so the next page can start right after it (a cursor). */
+export interface DocumentPage {
+  rows: StoredDocument[];
+  /** Rows follow the page: one more than `limit` was read to know. */
+  more: boolean;
+  /**
+   * The sort key of the page's last row; on a page with no row (`limit` 0), of the row before
+   * the page. Undefined when the page starts at the beginning and holds nothing.
+   */
+  end?: PageAnchor;
+}
+
+/** Operands that can be null: JSON fields (absent) and the author columns of rows written by no one. */
+export function orderMayBeNull(operand: Operand): boolean {
+  return 'json' in operand || operand.column === 'created_by' || operand.column === 'updated_by';
+}
+
+function whereSql(conn: Conn, q: ListQuery): RawBuilder<boolean> {
+  const parts: RawBuilder<unknown>[] = [sql`documents.type = ${q.type}`];
+  if (q.statuses) parts.push(sql`documents.status in (${sql.join(q.statuses.map((s) => sql`${s}`))})`);
+  for (const c of q.conditions) parts.push(conditionSql(conn, c));
+  if (q.searchWords) parts.push(q.searchWords.length > 0 ? conn.dialect.searchMatch(q.searchWords) : sql`1 = 0`);
+  return sql<boolean>`${sql.join(parts, sql` and `)}`;
+}
+
+function orderSql(conn: Conn, q: ListQuery, table: string) {
+  const dir = q.order.direction === 'asc' ? 'asc' : 'desc';
+  const nulls = orderMayBeNull(q.order.operand) ? conn.dialect.nullsOrder(dir) : '';
+  return sql`${operandSql(conn, q.order.operand, table)} ${sql.raw(dir + nulls)}, ${sql.raw(`${table}.seq ${dir}`)}`;
+}
+
+/**
+ * Rows that sort after the anchor, as one or two conditions in sort order, each one range of the
+ * order's index (an OR of them would make the index be walked and filtered instead). A non-null
+ * anchor is a row-value comparison (a null operand makes it unknown, so it never matches). Nulls
+ * form a group of their own, first ascending and last descending (`Dialect.nullsOrder`, the
+ * field indexes hold them the same way), ordered by `seq` alone.
+ */
+function afterAnchorParts(conn: Conn, q: ListQuery, a: PageAnchor): RawBuilder<boolean>[] {
+  const expr = operandSql(conn, q.order.operand, 'documents');
+  const asc = q.order.direction === 'asc';
+  const op = sql.raw(asc ? '>' : '<');
+  if (a.value === null) {
+    const laterNull = sql<boolean>`${expr} is null and documents.seq ${op} ${a.seq}`;
+    return asc ? [laterNull, sql<boolean>`${expr} is not null`] : [laterNull];
+  }
+  const bound = 'json' in q.order.operand ? conn.dialect.value(a.value) : sql`${a.value}`;
+  const past = sql<boolean>`(${expr}, documents.seq) ${op} (${bound}, ${a.seq})`;
+  return !asc && orderMayBeNull(q.order.operand) ? [past, sql<boolean>`${expr} is null`] : [past];
+}
+
+const COLUMN_VALUES = {
+  id: (d: StoredDocument) => d.id,
+  status: (d: StoredDocument) => d.status,
+  rev: (d: StoredDocument) => d.rev,
+  created_at: (d: StoredDocument) => d.createdAt,
+  updated_at: (d: StoredDocument) => d.updatedAt,
+  created_by: (d: StoredDocument) => d.createdBy,
+  updated_by: (d: StoredDocument) => d.updatedBy,
+} as const;
+
+/**
+ * The value a row sorts by, read from the decoded document rather than from SQL, so it is typed
+ * as the field (a boolean stays a boolean on SQLite) and binds back the way filter values do.
+ */
+function sortValue(operand: Operand, doc: StoredDocument): JsonScalar | null {
+  if ('column' in operand) return COLUMN_VALUES[operand.column](doc);
+  let v: unknown = doc.data;
+  for (const key of operand.json)
+    v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined;
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
+}
+
+/** Anchors need a sort key that is never absent: the non-null system columns. */
+export function anchorable(q: ListQuery): boolean {
+  return 'column' in q.order.operand && ['id', 'status', 'rev', 'created_at', 'updated_at'].includes(q.order.operand.column);
+}
+
+/** Below this offset a page is read directly; above it, the page is chosen on the index first. */
+const DEFERRED_JOIN_FROM = 200;
+
+type PageRow = DocumentRow & { seq: number | string };
+
+/**
+ * Whether a list's SQL can take long whatever the indexes hold: a search, a JSON order, any filter
+ * but status (the system indexes serve type, status and the time orders), or skipping many rows.
+ * Such reads go where they cannot hold the event loop (`readRows`).
+ */
+function maySlow(q: ListQuery): boolean {
+  const statusOnly = q.conditions.every((c) => 'column' in c.operand && c.operand.column === 'status');
+  return q.searchWords !== undefined || 'json' in q.order.operand || !statusOnly || q.offset >= DEFERRED_JOIN_FROM;
+}
+
+/**
+ * One page of documents, and whether more follow (`limit + 1` rows are read). For deep offsets
+ * the page is chosen on the indexes alone (a "deferred join": only `seq` is read while skipping
+ * rows), then the full rows of that page are fetched. With an anchor the page starts right after
+ * that row, so only the rows past it are skipped.
+ */
+export async function listDocuments(conn: Conn, q: ListQuery, after?: PageAnchor): Promise<DocumentPage> {
+  const parts = after ? afterAnchorParts(conn, q, after) : [];
+  const whereWith = (part?: RawBuilder<boolean>) => (part ? sql`${whereSql(conn, q)} and ${part}` : whereSql(conn, q));
+  const columns = (table: string) => sql.raw([...DOCUMENT_COLUMNS, 'seq'].map((c) => `${table}.${c}`).join(', '));
+  // A page of no row (`limit=0`) past the start ends at the row before it: read that one too.
+  const lead = q.limit === 0 && q.offset > 0 ? 1 : 0;
+  const [read, offset] = [q.limit + 1 + lead, q.offset - lead];
+  // A fast read's limit and offset are written into its text (both are small: offset below
+  // DEFERRED_JOIN_FROM, limit at most 101): on PostgreSQL it is a named statement (read-rows.ts),
+  // and a generic plan guesses a parameter's LIMIT as a tenth of the table, which on a small table
+  // picks a scan and a sort over the index's first rows.
+  const slow = maySlow(q);
+  const n = (v: number) => (slow ? sql`${v}` : sql.lit(v));
+  // Two ranges after the anchor (a null group and the values): each read up to the page's end on
+  // its own, then put in order (the wrapping selects let SQLite order and limit each branch).
+  const branch = (part: RawBuilder<boolean>) => sql`select * from (
+    select ${columns('documents')} from documents
+    where ${whereWith(part)} order by ${orderSql(conn, q, 'documents')} limit ${n(read + offset)}) branch`;
+  const where = whereWith(parts.length === 1 ? parts[0] : undefined);
+  const query =
+    parts.length > 1
+      ? sql<PageRow>`
+          select ${columns('page')} from (${sql.join(parts.map(branch), sql` union all `)}) page
+          order by ${orderSql(conn, q, 'page')} limit ${n(read)} offset ${n(offset)}`
+      : offset < DEFERRED_JOIN_FROM
+        ? sql<PageRow>`
+          select ${columns('documents')} from documents
+          where ${where} order by ${orderSql(conn, q, 'documents')} limit ${n(read)} offset ${n(offset)}`
+        : sql<PageRow>`
+          select ${columns('d')}
+          from (select documents.seq from documents where ${where} order by ${orderSql(conn, q, 'documents')} limit ${read} offset ${offset}) page
+          join documents d on d.seq = page.seq
+          order by ${orderSql(conn, q, 'd')}`;
+  const all = await readRows(conn, query, slow);
+  const following = all.slice(lead);
+  const rows = following.slice(0, q.limit).map((r) => toStoredDocument(conn, r));
+  const more = following.length > q.limit;
+  const last = lead ? all[0] : following[Math.min(q.limit, following.length) - 1];
+  if (!last) return { rows, more, end: after };
+  return { rows, more, end: { value: sortValue(q.order.operand, toStoredDocument(conn, last)), seq: Number(last.seq) } };
+}
+
+/** The sort key of the row at `position` (0-based), or undefined past the end or on an absent value. */
+export async function findPageAnchor(conn: Conn, q: ListQuery, position: number): Promise<PageAnchor | undefined> {
+  const query = sql<{ v: JsonScalar | null; seq: number | string }>`
+    select ${operandSql(conn, q.order.operand, 'documents')} as v, documents.seq as seq from documents
+    where ${whereSql(conn, q)} order by ${orderSql(conn, q, 'documents')} limit 1 offset ${position}`;
+  // Skips `position` index entries (a thousand or more): never on the event loop's thread.
+  const [row] = await readRows(conn, query, true);
+  return row && row.v !== null && row.v !== undefined ? { value: row.v, seq: Number(row.seq) } : undefined;
+}
+
+/**
+ * How many rows match, counting no further than `limit + 1`: the answer is exact when it is at
+ * most `limit`, and only says "more than `limit`" otherwise. The matching rows are read through
+ * whatever index serves the filter, so the cost is bounded by `limit`, not by the table.
+ */
+export async function countDocumentsUpTo(conn: Conn, q: ListQuery, limit: number): Promise<number> {
+  // In the list's own order: the planner then walks the index the page walks, a range it stops
+  // after `limit + 1` rows, rather than a scan of the table that happens to stop early.
+  const query = sql<{ n: number | string }>`
+    select count(*) as n from (
+      select 1 from documents where ${whereSql(conn, q)} order by ${orderSql(conn, q, 'documents')} limit ${limit + 1}
+    ) matching`;
+  const [row] = await readRows(conn, query, true);
+  return Number(row?.n ?? 0);
+}
