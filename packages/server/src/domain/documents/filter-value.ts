@@ -1,6 +1,6 @@
 import type { FieldType } from '../../config/types.js';
 import { errors } from '../../errors.js';
-import type { JsonScalar } from '../../storage/dialect.js';
+import type { FilterValue } from './list-query.js';
 
 /** The whole numbers a filter on an integer field may name: those a JSON number holds exactly. */
 export const SAFE_INTEGER_RANGE: readonly [number, number] = [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
@@ -23,7 +23,7 @@ export const badParam = (param: string, message: string) => errors.invalidInput(
  * 32-bit `integer`, `1e400` read as Infinity) are refused here, so both answer alike
  * (docs/api.md, "List queries").
  */
-export function filterValue(target: FilterTarget, raw: string, param: string): JsonScalar {
+export function filterValue(target: FilterTarget, raw: string, param: string): FilterValue {
   switch (target.type) {
     case 'integer': {
       const [min, max] = target.range ?? SAFE_INTEGER_RANGE;

@@ -1,4 +1,4 @@
-import type { PageAnchor } from '../../storage/documents/list-documents-query.js';
+import type { PageAnchor } from './list-query.js';
 
 /** Deep pages start from the nearest anchor at a multiple of this offset. */
 export const ANCHOR_STEP = 1000;

@@ -1,6 +1,5 @@
 import type { FieldType } from '../../config/types.js';
-import type { JsonScalar } from '../../storage/documents/document-filter-sql.js';
-import type { PageAnchor } from '../../storage/documents/list-documents-query.js';
+import type { FilterValue, PageAnchor } from './list-query.js';
 import { badParam, SAFE_INTEGER_RANGE } from './filter-value.js';
 
 /** The order a cursor belongs to: `orderBy` as asked (`_createdAt` when absent) and `order`. */
@@ -24,7 +23,7 @@ export interface CursorTarget {
 interface CursorBody {
   o: string;
   d: 'asc' | 'desc';
-  v?: JsonScalar | null;
+  v?: FilterValue | null;
   s?: number;
 }
 
@@ -61,7 +60,7 @@ export function decodeCursor(raw: string, order: CursorOrder, target: CursorTarg
   if (!('s' in b) && !('v' in b)) return undefined;
   if (!('v' in b) || typeof b.s !== 'number' || !Number.isSafeInteger(b.s) || b.s < 0) throw malformed();
   if (!fits(b.v, target)) throw malformed();
-  return { value: b.v as JsonScalar | null, seq: b.s };
+  return { value: b.v as FilterValue | null, seq: b.s };
 }
 
 /** The value is one the ordered field can hold, so it compares (and binds) as the field's values do. */

@@ -1,5 +1,6 @@
 import { countByStatuses } from '../../storage/documents/document-counts.js';
-import { countDocumentsUpTo, type ListQuery } from '../../storage/documents/list-documents-query.js';
+import { countDocumentsUpTo } from '../../storage/documents/list-documents-query.js';
+import type { ListQuery } from './list-query.js';
 import type { Services } from '../services.js';
 import type { ListTotal } from './list-cache.js';
 import { STATUSES } from './system-fields.js';
@@ -24,7 +25,7 @@ export function maintainedStatuses(q: Pick<ListQuery, 'statuses' | 'conditions' 
   if (q.searchWords) return undefined;
   let statuses = new Set<string>(q.statuses ?? STATUSES);
   for (const c of q.conditions) {
-    if (!('column' in c.operand) || c.operand.column !== 'status') return undefined;
+    if (!('system' in c.field) || c.field.system !== '_status') return undefined;
     const values = new Set((Array.isArray(c.value) ? c.value : [c.value]).map(String));
     if (c.op === 'eq' || c.op === 'in') statuses = new Set([...statuses].filter((s) => values.has(s)));
     else if (c.op === 'ne' || c.op === 'nin') statuses = new Set([...statuses].filter((s) => !values.has(s)));

@@ -1,7 +1,7 @@
 import type { FieldType } from '../../config/types.js';
 import { errors } from '../../errors.js';
-import type { Condition, FilterOp, JsonScalar, Operand } from '../../storage/documents/document-filter-sql.js';
-import { orderMayBeNull, type PageAnchor } from '../../storage/documents/list-documents-query.js';
+import { orderMayBeNull } from '../../storage/documents/list-documents-query.js';
+import type { Condition, FieldRef, FilterOp, FilterValue, ListOrder, PageAnchor } from './list-query.js';
 import { parsePaging } from '../shared/paging.js';
 import { resolveFieldPath } from '../schemas/field-paths.js';
 import type { CompiledSchema } from '../schemas/schema-registry.js';
@@ -12,7 +12,7 @@ import { decodeCursor } from './list-cursor.js';
 
 export interface ParsedListQuery {
   conditions: Condition[];
-  order: { operand: Operand; direction: 'asc' | 'desc' };
+  order: ListOrder;
   /** The field ordered by, as asked (`_createdAt` when absent): cursors name it. */
   orderBy: string;
   /** `after=<cursor>`: the page starts right after `anchor` (undefined: at the start). */
@@ -26,8 +26,6 @@ export interface ParsedListQuery {
 }
 
 const OPS = new Set<FilterOp>(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains', 'startsWith', 'exists']);
-const FILTER_KEY = /^filter\[([^[\]]+)\](?:\[([^[\]]+)\])?$/;
-const KNOWN = new Set(['limit', 'offset', 'orderBy', 'order', 'expand', 'search', 'fields', 'after']);
 const STRING_TYPES = new Set<FieldType>([
   'string',
   'text',
@@ -46,47 +44,53 @@ const STRING_TYPES = new Set<FieldType>([
 const ORDERED_TYPES = new Set<FieldType>([...STRING_TYPES, 'number', 'integer', 'boolean']);
 const MAX_IN_VALUES = 100;
 
-/** Turns the query string of a list request into typed conditions, checked against the schema. */
-export function parseListQuery(schema: CompiledSchema, query: Record<string, unknown>): ParsedListQuery {
-  const conditions: Condition[] = [];
-  for (const [key, raw] of Object.entries(query)) {
-    if (KNOWN.has(key)) {
-      if (typeof raw !== 'string') throw bad(key, 'must be given once');
-      continue;
-    }
-    const m = FILTER_KEY.exec(key);
-    if (!m)
-      throw bad(key, key.startsWith('filter') ? 'malformed filter; use filter[field] or filter[field][op]' : 'unknown query parameter');
-    if (typeof raw !== 'string') throw bad(key, 'must be given once');
-    conditions.push(parseFilter(schema, m[1], (m[2] ?? 'eq') as FilterOp, raw, key));
-  }
+/**
+ * A list request's parameters as the caller gave them (the HTTP layer reads them from the query
+ * string, `http/routes/documents/list-params.ts`; a CLI or a test builds them directly). Values are
+ * text: their type is the field's, known only here.
+ */
+export interface ListParams {
+  /** `field` a dotted path or a system field; `op` one of the operators; `param` names it in errors (`filter[price][gt]`). */
+  filters: Array<{ field: string; op: string; value: string; param: string }>;
+  limit?: string;
+  offset?: string;
+  orderBy?: string;
+  order?: string;
+  expand?: string;
+  search?: string;
+  fields?: string;
+  after?: string;
+}
 
+/** Turns a list request's parameters into typed conditions, checked against the schema. */
+export function parseListQuery(schema: CompiledSchema, query: ListParams): ParsedListQuery {
+  const conditions = query.filters.map((f) => parseFilter(schema, f.field, f.op as FilterOp, f.value, f.param));
   const { limit, offset } = parsePaging(query.limit, query.offset);
   const order = query.order ?? 'desc';
   if (order !== 'asc' && order !== 'desc') throw bad('order', 'must be asc or desc');
-  const orderBy = (query.orderBy as string | undefined) || '_createdAt';
+  const orderBy = query.orderBy || '_createdAt';
   const target = resolveTarget(schema, orderBy, 'orderBy');
   if (target.array || !ORDERED_TYPES.has(target.type)) throw bad('orderBy', `cannot order by ${orderBy}`);
   // A cursor names the position itself: an offset on top of it would have no stable meaning.
-  const cursor = query.after as string | undefined;
+  const cursor = query.after;
   if (cursor && offset !== 0) throw bad('after', 'cannot be combined with offset');
   const after = cursor
-    ? { anchor: decodeCursor(cursor, { orderBy, direction: order }, { ...target, nullable: orderMayBeNull(target.operand) }) }
+    ? { anchor: decodeCursor(cursor, { orderBy, direction: order }, { ...target, nullable: orderMayBeNull(target.field) }) }
     : undefined;
 
-  const search = query.search as string | undefined;
+  const search = query.search;
   const words = search ? searchWords(search) : undefined;
   return {
     conditions,
-    order: { operand: target.operand, direction: order },
+    order: { field: target.field, direction: order },
     orderBy,
     after,
     limit,
     offset,
-    expand: (query.expand as string | undefined) || undefined,
+    expand: query.expand || undefined,
     // A search with no searchable word matches nothing rather than everything.
     searchWords: search !== undefined && search.trim() !== '' ? words : undefined,
-    fields: parseFields(schema, query.fields as string | undefined),
+    fields: parseFields(schema, query.fields),
   };
 }
 
@@ -103,16 +107,16 @@ function parseFields(schema: CompiledSchema, raw: string | undefined): string[] 
 }
 
 interface Target extends FilterTarget {
-  operand: Operand;
+  field: FieldRef;
   array: boolean;
 }
 
 function resolveTarget(schema: CompiledSchema, name: string, param: string): Target {
   const sys = systemField(name);
-  if (sys) return { operand: { column: sys.column }, type: sys.type, range: sys.range, array: false };
+  if (sys) return { field: { system: sys.name }, type: sys.type, range: sys.range, array: false };
   const resolved = resolveFieldPath(schema, name);
   if (!resolved) throw bad(param, `unknown field ${name} on ${schema.name}`);
-  return { operand: { json: resolved.path, array: resolved.array || undefined }, type: resolved.type, array: resolved.array };
+  return { field: { path: resolved.path, array: resolved.array || undefined }, type: resolved.type, array: resolved.array };
 }
 
 function parseFilter(schema: CompiledSchema, name: string, op: FilterOp, raw: string, key: string): Condition {
@@ -120,7 +124,7 @@ function parseFilter(schema: CompiledSchema, name: string, op: FilterOp, raw: st
   const target = resolveTarget(schema, name, key);
   if (op === 'exists') {
     if (raw !== 'true' && raw !== 'false') throw bad(key, 'must be true or false');
-    return { operand: target.operand, op, value: raw === 'true' };
+    return { field: target.field, op, value: raw === 'true' };
   }
   const structured = target.type === 'object' || target.type === 'geopoint' || target.type === 'json' || target.type === 'array';
   if (structured) throw bad(key, `${name} can only be filtered with exists`);
@@ -131,9 +135,9 @@ function parseFilter(schema: CompiledSchema, name: string, op: FilterOp, raw: st
   if (op === 'in' || op === 'nin') {
     const parts = raw.split(',');
     if (parts.length > MAX_IN_VALUES) throw bad(key, `at most ${MAX_IN_VALUES} values`);
-    return { operand: target.operand, op, value: parts.map((p) => filterValue(target, p, key)) };
+    return { field: target.field, op, value: parts.map((p) => filterValue(target, p, key)) };
   }
   const value =
     op === 'contains' || op === 'startsWith' ? (target.array ? filterValue(target, raw, key) : raw) : filterValue(target, raw, key);
-  return { operand: target.operand, op, value };
+  return { field: target.field, op, value };
 }

@@ -1,12 +1,7 @@
 import { errors } from '../../errors.js';
 import { findDocument } from '../../storage/documents/document-rows.js';
-import {
-  anchorable,
-  findPageAnchor,
-  listDocuments as listRows,
-  type ListQuery,
-  type PageAnchor,
-} from '../../storage/documents/list-documents-query.js';
+import { anchorable, findPageAnchor, listDocuments as listRows } from '../../storage/documents/list-documents-query.js';
+import type { ListQuery, PageAnchor } from './list-query.js';
 import { ANCHOR_STEP, type ListCacheEntry } from './list-cache.js';
 import { listTotal } from './list-total.js';
 import { encodeCursor } from './list-cursor.js';
@@ -15,7 +10,7 @@ import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
 import { projectFields, toApiDocument, type ApiDocument } from './document-view.js';
 import { expandDocuments, fieldsWithExpanded, parseExpand } from './expand.js';
-import { parseListQuery } from './parse-list-query.js';
+import { parseListQuery, type ListParams } from './parse-list-query.js';
 import { schemaOr404 } from './schema-or-404.js';
 
 export interface ListResult {
@@ -31,7 +26,7 @@ export interface ListResult {
 export async function listDocuments(
   svc: Services,
   actor: Principal,
-  input: { type: string; mode: DocumentAccessMode; query: Record<string, unknown> },
+  input: { type: string; mode: DocumentAccessMode; query: ListParams },
 ): Promise<ListResult> {
   // 1. The type exists and the caller may read it (all statuses, or published only).
   const schema = schemaOr404(svc, input.type);
@@ -96,7 +91,7 @@ export async function getDocument(
   const scope = readScope(actor, schema, input.mode, svc.config.documents.publicRead);
   if (scope === 'none') denyRead(actor, input.mode);
   const expand = parseExpand(svc.schemas, schema.name, input.expand);
-  const fields = input.fields ? parseListQuery(schema, { fields: input.fields }).fields : undefined;
+  const fields = input.fields ? parseListQuery(schema, { filters: [], fields: input.fields }).fields : undefined;
   const stored = await findDocument(svc.database, input.id);
   if (!stored || stored.type !== schema.name || (scope === 'published' && stored.status !== 'published')) {
     throw errors.notFound('Document not found');

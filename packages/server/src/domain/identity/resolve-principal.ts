@@ -17,19 +17,16 @@ import {
 } from './secrets.js';
 import { displayName, effectivePermissions } from './user-view.js';
 
-const BEARER = /^Bearer +([\x21-\x7e]+)$/i;
 /** lastUsedAt is written at most this often per token, so busy tokens do not turn reads into writes. */
 const TOUCH_INTERVAL_MS = 60_000;
 
 /**
- * Resolves the `Authorization` header to a principal. No header: anonymous. A header that is
- * present but not a valid credential is a 401 everywhere, so clients learn to refresh.
+ * The principal a bearer credential stands for (the HTTP layer reads it from `Authorization`,
+ * `http/bearer.ts`). None: anonymous. A credential that is not valid is a 401 everywhere, so
+ * clients learn to refresh.
  */
-export async function resolvePrincipal(svc: Services, authorization: string | undefined): Promise<Principal> {
-  if (authorization === undefined || authorization === '') return ANONYMOUS;
-  const m = BEARER.exec(authorization);
-  if (!m) throw errors.unauthorized('Malformed Authorization header; expected "Bearer <token>"');
-  return principalFromBearer(svc, m[1]);
+export async function resolvePrincipal(svc: Services, credential: string | undefined): Promise<Principal> {
+  return credential === undefined ? ANONYMOUS : principalFromBearer(svc, credential);
 }
 
 export async function principalFromBearer(svc: Services, credential: string): Promise<Principal> {

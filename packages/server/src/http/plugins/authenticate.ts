@@ -6,6 +6,7 @@ import { principalFromBearer, resolvePrincipal } from '../../domain/identity/res
 import { errors } from '../../errors.js';
 import { ACCESS_COOKIE, csrfMatches, readCookie, SAFE_METHODS } from '../cookies.js';
 import type { Services } from '../../domain/services.js';
+import { bearerCredential } from '../bearer.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -66,7 +67,9 @@ export function registerAuthentication(app: FastifyInstance, svc: Services): voi
 async function authenticate(svc: Services, request: FastifyRequest): Promise<Principal> {
   // A bearer header wins; without one, a cookie session (when enabled) authenticates.
   const cookie = svc.config.security.cookie && !request.headers.authorization ? readCookie(request, ACCESS_COOKIE) : undefined;
-  const principal = cookie ? await principalFromBearer(svc, cookie) : await resolvePrincipal(svc, request.headers.authorization);
+  const principal = cookie
+    ? await principalFromBearer(svc, cookie)
+    : await resolvePrincipal(svc, bearerCredential(request.headers.authorization));
   // Cookies ride along on cross-site requests; a write made with one must prove it came from our page.
   if (cookie && !SAFE_METHODS.has(request.method) && !csrfMatches(request))
     throw errors.forbidden('CSRF token missing or wrong (send the vellum_csrf cookie value in x-csrf-token)');

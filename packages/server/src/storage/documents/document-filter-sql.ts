@@ -1,36 +1,38 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Conn } from '../connection.js';
-import type { JsonScalar } from '../dialect.js';
+// The list vocabulary is the domain's, in API terms (docs/architecture.md, "The floors"); this
+// file maps it to columns and JSON paths. Only its types are read here.
+import type { Condition, FieldRef, FilterValue as JsonScalar, SystemField } from '../../domain/documents/list-query.js';
 import { escapeLike } from '../escape-like.js';
 
-/** A typed filter value; exported here so callers above storage/ never name the dialect module. */
-export type { JsonScalar };
-
-export type SystemColumn = 'id' | 'status' | 'rev' | 'created_at' | 'updated_at' | 'created_by' | 'updated_by';
-export type Operand = { column: SystemColumn } | { json: readonly string[]; array?: boolean };
-export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin' | 'contains' | 'startsWith' | 'exists';
-
-export interface Condition {
-  operand: Operand;
-  op: FilterOp;
-  /** A list for in/nin, a boolean for exists, otherwise one typed value. */
-  value: JsonScalar | JsonScalar[];
-}
+/** The column each system field is stored in. */
+export const SYSTEM_COLUMNS = {
+  _id: 'id',
+  _status: 'status',
+  _rev: 'rev',
+  _createdAt: 'created_at',
+  _updatedAt: 'updated_at',
+  _createdBy: 'created_by',
+  _updatedBy: 'updated_by',
+} as const satisfies Record<SystemField, string>;
 
 /** A system column or a JSON value of `data`, optionally of a named table (alias). */
-export function operandSql(conn: Conn, operand: Operand, table?: string): RawBuilder<unknown> {
-  if ('column' in operand) return sql.raw(table ? `${table}.${operand.column}` : operand.column);
-  return conn.dialect.json(operand.json, table);
+export function operandSql(conn: Conn, field: FieldRef, table?: string): RawBuilder<unknown> {
+  if ('system' in field) {
+    const column = SYSTEM_COLUMNS[field.system];
+    return sql.raw(table ? `${table}.${column}` : column);
+  }
+  return conn.dialect.json(field.path, table);
 }
 
 /** One filter condition on `documents` rows. */
 export function conditionSql(conn: Conn, c: Condition): RawBuilder<boolean> {
   const { dialect } = conn;
-  const isColumn = 'column' in c.operand;
-  const left = operandSql(conn, c.operand);
+  const isColumn = 'system' in c.field;
+  const left = operandSql(conn, c.field);
   const bind = (v: JsonScalar) => (isColumn ? sql`${v}` : dialect.value(v));
-  const isArray = !isColumn && (c.operand as { array?: boolean }).array === true;
-  const path = isColumn ? [] : (c.operand as { json: readonly string[] }).json;
+  const isArray = 'path' in c.field && c.field.array === true;
+  const path = 'path' in c.field ? c.field.path : [];
   const values = Array.isArray(c.value) ? c.value : [c.value];
   switch (c.op) {
     case 'exists':

@@ -1,27 +1,9 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Conn } from '../connection.js';
-import type { JsonScalar } from '../dialect.js';
-import { conditionSql, operandSql, type Condition, type Operand } from './document-filter-sql.js';
+import type { FieldRef, FilterValue as JsonScalar, ListQuery, PageAnchor } from '../../domain/documents/list-query.js';
+import { conditionSql, operandSql } from './document-filter-sql.js';
 import { DOCUMENT_COLUMNS, toStoredDocument, type DocumentRow, type StoredDocument } from './document-rows.js';
 import { readRows } from '../read-rows.js';
-
-export interface ListQuery {
-  type: string;
-  /** Restricts to these statuses (anonymous readers see `published` only). */
-  statuses?: readonly string[];
-  conditions: readonly Condition[];
-  searchWords?: readonly string[];
-  order: { operand: Operand; direction: 'asc' | 'desc' };
-  limit: number;
-  offset: number;
-}
-
-/** The sort key of one row: a page can start right after it instead of skipping rows. */
-export interface PageAnchor {
-  /** The row's value of the order's operand; null where the field is absent (or the column null). */
-  value: JsonScalar | null;
-  seq: number;
-}
 
 /** One page and where it ends, so the next page can start right after it (a cursor). */
 export interface DocumentPage {
@@ -35,9 +17,9 @@ export interface DocumentPage {
   end?: PageAnchor;
 }
 
-/** Operands that can be null: JSON fields (absent) and the author columns of rows written by no one. */
-export function orderMayBeNull(operand: Operand): boolean {
-  return 'json' in operand || operand.column === 'created_by' || operand.column === 'updated_by';
+/** Fields that can be null: JSON fields (absent) and the authors of documents written by no one. */
+export function orderMayBeNull(field: FieldRef): boolean {
+  return 'path' in field || field.system === '_createdBy' || field.system === '_updatedBy';
 }
 
 function whereSql(conn: Conn, q: ListQuery): RawBuilder<boolean> {
@@ -50,8 +32,8 @@ function whereSql(conn: Conn, q: ListQuery): RawBuilder<boolean> {
 
 function orderSql(conn: Conn, q: ListQuery, table: string) {
   const dir = q.order.direction === 'asc' ? 'asc' : 'desc';
-  const nulls = orderMayBeNull(q.order.operand) ? conn.dialect.nullsOrder(dir) : '';
-  return sql`${operandSql(conn, q.order.operand, table)} ${sql.raw(dir + nulls)}, ${sql.raw(`${table}.seq ${dir}`)}`;
+  const nulls = orderMayBeNull(q.order.field) ? conn.dialect.nullsOrder(dir) : '';
+  return sql`${operandSql(conn, q.order.field, table)} ${sql.raw(dir + nulls)}, ${sql.raw(`${table}.seq ${dir}`)}`;
 }
 
 /**
@@ -62,43 +44,43 @@ function orderSql(conn: Conn, q: ListQuery, table: string) {
  * field indexes hold them the same way), ordered by `seq` alone.
  */
 function afterAnchorParts(conn: Conn, q: ListQuery, a: PageAnchor): RawBuilder<boolean>[] {
-  const expr = operandSql(conn, q.order.operand, 'documents');
+  const expr = operandSql(conn, q.order.field, 'documents');
   const asc = q.order.direction === 'asc';
   const op = sql.raw(asc ? '>' : '<');
   if (a.value === null) {
     const laterNull = sql<boolean>`${expr} is null and documents.seq ${op} ${a.seq}`;
     return asc ? [laterNull, sql<boolean>`${expr} is not null`] : [laterNull];
   }
-  const bound = 'json' in q.order.operand ? conn.dialect.value(a.value) : sql`${a.value}`;
+  const bound = 'path' in q.order.field ? conn.dialect.value(a.value) : sql`${a.value}`;
   const past = sql<boolean>`(${expr}, documents.seq) ${op} (${bound}, ${a.seq})`;
-  return !asc && orderMayBeNull(q.order.operand) ? [past, sql<boolean>`${expr} is null`] : [past];
+  return !asc && orderMayBeNull(q.order.field) ? [past, sql<boolean>`${expr} is null`] : [past];
 }
 
-const COLUMN_VALUES = {
-  id: (d: StoredDocument) => d.id,
-  status: (d: StoredDocument) => d.status,
-  rev: (d: StoredDocument) => d.rev,
-  created_at: (d: StoredDocument) => d.createdAt,
-  updated_at: (d: StoredDocument) => d.updatedAt,
-  created_by: (d: StoredDocument) => d.createdBy,
-  updated_by: (d: StoredDocument) => d.updatedBy,
+const SYSTEM_VALUES = {
+  _id: (d: StoredDocument) => d.id,
+  _status: (d: StoredDocument) => d.status,
+  _rev: (d: StoredDocument) => d.rev,
+  _createdAt: (d: StoredDocument) => d.createdAt,
+  _updatedAt: (d: StoredDocument) => d.updatedAt,
+  _createdBy: (d: StoredDocument) => d.createdBy,
+  _updatedBy: (d: StoredDocument) => d.updatedBy,
 } as const;
 
 /**
  * The value a row sorts by, read from the decoded document rather than from SQL, so it is typed
  * as the field (a boolean stays a boolean on SQLite) and binds back the way filter values do.
  */
-function sortValue(operand: Operand, doc: StoredDocument): JsonScalar | null {
-  if ('column' in operand) return COLUMN_VALUES[operand.column](doc);
+function sortValue(field: FieldRef, doc: StoredDocument): JsonScalar | null {
+  if ('system' in field) return SYSTEM_VALUES[field.system](doc);
   let v: unknown = doc.data;
-  for (const key of operand.json)
+  for (const key of field.path)
     v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined;
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
 }
 
 /** Anchors need a sort key that is never absent: the non-null system columns. */
 export function anchorable(q: ListQuery): boolean {
-  return 'column' in q.order.operand && ['id', 'status', 'rev', 'created_at', 'updated_at'].includes(q.order.operand.column);
+  return 'system' in q.order.field && ['_id', '_status', '_rev', '_createdAt', '_updatedAt'].includes(q.order.field.system);
 }
 
 /** Below this offset a page is read directly; above it, the page is chosen on the index first. */
@@ -112,8 +94,8 @@ type PageRow = DocumentRow & { seq: number | string };
  * Such reads go where they cannot hold the event loop (`readRows`).
  */
 function maySlow(q: ListQuery): boolean {
-  const statusOnly = q.conditions.every((c) => 'column' in c.operand && c.operand.column === 'status');
-  return q.searchWords !== undefined || 'json' in q.order.operand || !statusOnly || q.offset >= DEFERRED_JOIN_FROM;
+  const statusOnly = q.conditions.every((c) => 'system' in c.field && c.field.system === '_status');
+  return q.searchWords !== undefined || 'path' in q.order.field || !statusOnly || q.offset >= DEFERRED_JOIN_FROM;
 }
 
 /**
@@ -161,13 +143,13 @@ export async function listDocuments(conn: Conn, q: ListQuery, after?: PageAnchor
   const more = following.length > q.limit;
   const last = lead ? all[0] : following[Math.min(q.limit, following.length) - 1];
   if (!last) return { rows, more, end: after };
-  return { rows, more, end: { value: sortValue(q.order.operand, toStoredDocument(conn, last)), seq: Number(last.seq) } };
+  return { rows, more, end: { value: sortValue(q.order.field, toStoredDocument(conn, last)), seq: Number(last.seq) } };
 }
 
 /** The sort key of the row at `position` (0-based), or undefined past the end or on an absent value. */
 export async function findPageAnchor(conn: Conn, q: ListQuery, position: number): Promise<PageAnchor | undefined> {
   const query = sql<{ v: JsonScalar | null; seq: number | string }>`
-    select ${operandSql(conn, q.order.operand, 'documents')} as v, documents.seq as seq from documents
+    select ${operandSql(conn, q.order.field, 'documents')} as v, documents.seq as seq from documents
     where ${whereSql(conn, q)} order by ${orderSql(conn, q, 'documents')} limit 1 offset ${position}`;
   // Skips `position` index entries (a thousand or more): never on the event loop's thread.
   const [row] = await readRows(conn, query, true);

@@ -15,6 +15,7 @@ import type { Services } from '../../../domain/services.js';
 import { clearSessionCookies, csrfMatches, readCookie, REFRESH_COOKIE, setSessionCookies } from '../../cookies.js';
 import { loginReply } from './login-reply.js';
 import * as S from './schemas.js';
+import { bearerCredential } from '../../bearer.js';
 
 const client = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
 
@@ -40,7 +41,7 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
     { schema: { body: S.ValidateBody, response: { 200: S.ValidateResponse, ...S.errorResponses } } },
     async (req) => {
       // The token to check comes in the body, or is the bearer itself.
-      const p = req.body?.token ? await resolvePrincipal(svc, `Bearer ${req.body.token}`) : req.principal;
+      const p = req.body?.token ? await resolvePrincipal(svc, bearerCredential(`Bearer ${req.body.token}`)) : req.principal;
       return { data: await describeCredential(svc, p) };
     },
   );

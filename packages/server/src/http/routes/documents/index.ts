@@ -14,6 +14,7 @@ import { documentEtag, etagMatches, parseIfMatch } from '../../etag.js';
 import type { PermissionCheck } from '../../plugins/authenticate.js';
 import { registerResponseCache } from '../../plugins/response-cache.js';
 import { errorResponses } from '../../schemas/common.js';
+import { listParamsOf } from './list-params.js';
 import * as S from './schemas.js';
 
 type DocRequest = FastifyRequest<{ Params: Static<typeof S.DocParams> }>;
@@ -49,7 +50,7 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
   // (`/media/files/..` resolved to `/media/`, say) turns into a list by losing its last segment.
   for (const url of [base, `${base}/`]) {
     app.get<{ Params: Static<typeof S.TypeParams> }>(url, { schema: { params: S.TypeParams, ...responses } }, async (req) =>
-      listDocuments(svc, req.principal, { type: req.params.type, mode, query: req.query as Record<string, unknown> }),
+      listDocuments(svc, req.principal, { type: req.params.type, mode, query: listParamsOf(req.query as Record<string, unknown>) }),
     );
   }
 

@@ -6,6 +6,7 @@ import { principalFromBearer, resolvePrincipal } from '../../../domain/identity/
 import type { Services } from '../../../domain/services.js';
 import { ACCESS_COOKIE, readCookie } from '../../cookies.js';
 import { errorResponses } from '../../schemas/common.js';
+import { bearerCredential } from '../../bearer.js';
 
 const Query = Type.Object(
   {
@@ -100,6 +101,6 @@ export async function eventRoutes(app: FastifyInstance, { svc }: { svc: Services
 async function reauthenticate(svc: Services, req: FastifyRequest) {
   const authorization = req.headers.authorization;
   const cookie = svc.config.security.cookie && !authorization ? readCookie(req, ACCESS_COOKIE) : undefined;
-  const principal = cookie ? await principalFromBearer(svc, cookie) : await resolvePrincipal(svc, authorization);
+  const principal = cookie ? await principalFromBearer(svc, cookie) : await resolvePrincipal(svc, bearerCredential(authorization));
   return principal;
 }

@@ -1,0 +1,50 @@
+/**
+ * The list vocabulary, in the API's terms: fields by their API names (`_status`, `seo.title`),
+ * the filter operators of docs/api.md ("List queries"), typed values. The domain builds it
+ * (`parse-list-query.ts`); storage implements it (`storage/documents/list-documents-query.ts`
+ * maps fields to columns and JSON paths). Types only: storage reads them without depending on
+ * anything else of the domain.
+ */
+
+/** A value a filter compares with, typed as the field is stored. */
+export type FilterValue = string | number | boolean;
+
+/** The system fields a list can filter and order on. */
+export type SystemField = '_id' | '_status' | '_rev' | '_createdAt' | '_updatedAt' | '_createdBy' | '_updatedBy';
+
+/** A field of a document: a system field, or a path into its fields (`array`: a list of scalars, compared by membership). */
+export type FieldRef = { system: SystemField } | { path: readonly string[]; array?: boolean };
+
+export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin' | 'contains' | 'startsWith' | 'exists';
+
+export interface Condition {
+  field: FieldRef;
+  op: FilterOp;
+  /** A list for in/nin, a boolean for exists, otherwise one typed value. */
+  value: FilterValue | FilterValue[];
+}
+
+export interface ListOrder {
+  field: FieldRef;
+  direction: 'asc' | 'desc';
+}
+
+/** One list of one type: what storage runs. */
+export interface ListQuery {
+  type: string;
+  /** Restricts to these statuses (anonymous readers see `published` only). */
+  statuses?: readonly string[];
+  conditions: readonly Condition[];
+  searchWords?: readonly string[];
+  order: ListOrder;
+  limit: number;
+  offset: number;
+}
+
+/** The sort key of one document in a list: a page can start right after it instead of skipping rows. */
+export interface PageAnchor {
+  /** The document's value of the order's field; null where the field is absent (or the author unknown). */
+  value: FilterValue | null;
+  /** The document's place in write order, which breaks ties. */
+  seq: number;
+}
