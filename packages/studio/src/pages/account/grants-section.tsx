@@ -1,7 +1,7 @@
 import { VellumApiError } from '@vellum/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../api/client';
-import { useStudioConfig } from '../../api/studio-config';
+import { useStudioConfig } from '../../queries/config';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
 import { when } from '../../ui/when';
