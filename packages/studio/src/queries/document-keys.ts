@@ -11,8 +11,6 @@ export const documentKeys = {
   one: (type: string, id: string) => [...documentKeys.ofType(type), 'one', id] as const,
   revisions: (type: string, id: string) => [...documentKeys.ofType(type), 'revisions', id] as const,
   revisionsAt: (type: string, id: string, rev: unknown) => [...documentKeys.revisions(type, id), rev] as const,
-  /** A document the page writes: save, restore and delete share it (docs/studio.md, "Live updates"). */
-  write: (type: string, id: string) => [...documentKeys.ofType(type), 'write', id] as const,
   references: () => [...documentKeys.all, 'reference'] as const,
   reference: (targets: string[], id: string | undefined) => [...documentKeys.references(), targets, id] as const,
   referenceSearches: () => [...documentKeys.all, 'reference-search'] as const,

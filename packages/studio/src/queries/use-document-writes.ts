@@ -17,10 +17,9 @@ export interface SaveDocumentInput {
  * Creates or replaces a document of `type`. The stored answer becomes the document's cached
  * value at once, so the page shows the revision it wrote before the event of that write arrives.
  */
-export function useSaveDocument(type: string, id?: string) {
+export function useSaveDocument(type: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: id ? documentKeys.write(type, id) : undefined,
     mutationFn: async (input: SaveDocumentInput): Promise<Doc> => {
       const api = client.collections(type);
       if (!input.id) return api.create(input.body);
@@ -42,7 +41,6 @@ export function useSaveDocument(type: string, id?: string) {
 export function useRestoreRevision(type: string, id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: documentKeys.write(type, id),
     mutationFn: (rev: number) => client.collections(type).restore(id, rev) as Promise<Doc>,
     onSuccess: (restored) => {
       queryClient.setQueryData(documentKeys.one(type, id), restored);
@@ -56,7 +54,6 @@ export function useRestoreRevision(type: string, id: string) {
 export function useDeleteDocument(type: string, id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: documentKeys.write(type, id),
     mutationFn: (force: boolean) => client.collections(type).delete(id, { force }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: documentKeys.lists(type) }),
   });

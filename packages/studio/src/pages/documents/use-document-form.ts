@@ -25,7 +25,7 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
   const navigate = useNavigate();
   const loaded = useDocument(type, id, { enabled: !isNew, keep: true });
   const doc = loaded.data;
-  const saveDocument = useSaveDocument(type, isNew ? undefined : id);
+  const saveDocument = useSaveDocument(type);
   const restoreRevision = useRestoreRevision(type, id);
   const [values, setValues] = useState<Doc>({});
   const [errors, setErrors] = useState<FieldErrors>({});
