@@ -14,8 +14,6 @@ export interface Field {
 
 export type Doc = Record<string, unknown>;
 
-export { useSchemas };
-
 export function useSchema(type: string): { schema?: SchemaDefinition; error: unknown; loading: boolean } {
   const q = useSchemas();
   return { schema: q.data?.find((s) => s.name === type), error: q.error, loading: q.isPending };
