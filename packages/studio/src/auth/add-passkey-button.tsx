@@ -1,21 +1,13 @@
-import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { useState } from 'react';
-import { client } from '../api/client';
+import { useAddPasskey } from '../queries/account';
 import { ErrorMessage } from '../ui/error-message';
-import { useAction } from '../ui/use-action';
 
 /** Registers a passkey for the signed-in user (docs/api.md, "Passkeys"): the browser's ceremony, then its JSON to the server. */
-export function AddPasskeyButton({ onAdded }: { onAdded?: () => void }) {
-  const { busy, error, run } = useAction();
+export function AddPasskeyButton() {
+  const register = useAddPasskey();
+  const { isPending: busy, error } = register;
   const [done, setDone] = useState(false);
-  const add = () =>
-    run(async () => {
-      const options = await client.passkeys.registrationOptions();
-      const response = await startRegistration({ optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON });
-      await client.passkeys.register(response);
-      setDone(true);
-      onAdded?.();
-    });
+  const add = () => register.mutate(undefined, { onSuccess: () => setDone(true) });
   return (
     <div className="stack">
       <button type="button" onClick={add} disabled={busy}>

@@ -1,11 +1,8 @@
-import type { SignedInBody } from '@vellum/client';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { client } from '../api/client';
+import { useClaim, useClaimable } from '../queries/auth';
 import { ErrorMessage } from '../ui/error-message';
 import { AuthLayout } from './auth-layout';
-import { establishSession } from './session';
 
 /**
  * The first-boot claim (docs/api.md, "Authentication"): start-up prints
@@ -15,22 +12,12 @@ import { establishSession } from './session';
 export default function ClaimPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const claimable = useQuery({
-    queryKey: ['claimable'],
-    queryFn: async () => (await client.request<{ data: { claimable: boolean } }>('GET', '/auth/claim')).data.claimable,
-  });
-  const claim = useMutation({
-    mutationFn: async (body: Record<string, string>) => {
-      const { data } = await client.request<{ data: SignedInBody }>('POST', '/auth/claim', body);
-      await client.setTokens({ kind: 'session', accessToken: data.token, refreshToken: data.refreshToken, expiresAt: data.expiresAt });
-      await establishSession();
-    },
-    onSuccess: () => navigate('/', { replace: true }),
-  });
+  const claimable = useClaimable();
+  const claim = useClaim();
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = Object.fromEntries([...new FormData(e.currentTarget)].map(([k, v]) => [k, String(v)]));
-    claim.mutate(form);
+    claim.mutate(form, { onSuccess: () => navigate('/', { replace: true }) });
   };
   return (
     <AuthLayout title="Set up Vellum">

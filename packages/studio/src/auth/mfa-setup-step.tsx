@@ -1,10 +1,10 @@
 import type { MfaMethod, TotpSetup } from '@vellum/client';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { client } from '../api/client';
 import { ErrorMessage } from '../ui/error-message';
-import { useAction } from '../ui/use-action';
 import { BackupCodes } from './backup-codes';
-import { restartWhenExpired } from './restart-when-expired';
+import { isExpiredStep, restartWhenExpired } from './restart-when-expired';
 
 /**
  * The first method, set up during sign-in when the instance requires MFA
@@ -25,10 +25,12 @@ export function MfaSetupStep({
   const [method, setMethod] = useState<MfaMethod | undefined>();
   const [totp, setTotp] = useState<TotpSetup>();
   const [backupCodes, setBackupCodes] = useState<string[]>();
-  const { busy, error, run } = useAction(restartWhenExpired(onRestart));
+  const step = useMutation({ mutationFn: (run: () => Promise<unknown>) => run(), onError: restartWhenExpired(onRestart) });
+  const busy = step.isPending;
+  const error = isExpiredStep(step.error) ? null : step.error;
 
   const start = (m: MfaMethod) =>
-    run(async () => {
+    step.mutate(async () => {
       if (m === 'totp') setTotp(await client.mfa.setupTotp({ setupToken }));
       else await client.mfa.setupEmail({ setupToken });
       setMethod(m);
@@ -36,7 +38,7 @@ export function MfaSetupStep({
   const confirm = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const code = String(new FormData(e.currentTarget).get('code')).trim();
-    void run(async () => {
+    step.mutate(async () => {
       const done =
         method === 'totp' ? await client.mfa.confirmTotp(code, { setupToken }) : await client.mfa.confirmEmail(code, { setupToken });
       if (done.backupCodes?.length) setBackupCodes(done.backupCodes);
@@ -48,7 +50,7 @@ export function MfaSetupStep({
     return (
       <div className="stack">
         <BackupCodes codes={backupCodes} />
-        <button className="primary" type="button" onClick={() => void run(onSignedIn)} disabled={busy}>
+        <button className="primary" type="button" onClick={() => step.mutate(onSignedIn)} disabled={busy}>
           I have saved them: continue
         </button>
         <ErrorMessage error={error} />

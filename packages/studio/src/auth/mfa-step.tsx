@@ -1,9 +1,9 @@
 import type { MfaMethod } from '@vellum/client';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { client, deviceId } from '../api/client';
 import { ErrorMessage } from '../ui/error-message';
-import { useAction } from '../ui/use-action';
-import { restartWhenExpired } from './restart-when-expired';
+import { isExpiredStep, restartWhenExpired } from './restart-when-expired';
 
 type Choice = MfaMethod | 'backup';
 const LABELS: Record<Choice, string> = { totp: 'Authenticator app', email: 'Emailed code', backup: 'Backup code' };
@@ -28,7 +28,9 @@ export function MfaStep({
   const [method, setMethod] = useState<Choice>(methods[0] ?? 'backup');
   // With email as the only method the login has mailed a code already (docs/authentication.md).
   const [sent, setSent] = useState(methods.length === 1 && methods[0] === 'email');
-  const { busy, error, run } = useAction(restartWhenExpired(onRestart));
+  const step = useMutation({ mutationFn: (run: () => Promise<unknown>) => run(), onError: restartWhenExpired(onRestart) });
+  const busy = step.isPending;
+  const error = isExpiredStep(step.error) ? null : step.error;
   const choices: Choice[] = [...methods, 'backup'];
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
@@ -36,7 +38,7 @@ export function MfaStep({
     const form = new FormData(e.currentTarget);
     const code = String(form.get('code')).trim();
     const trustDevice = form.get('trust') === 'on';
-    void run(async () => {
+    step.mutate(async () => {
       if (method === 'backup') await client.auth.verifyBackupCode(mfaToken, code);
       else
         await client.auth.verifyMfa({
@@ -51,7 +53,7 @@ export function MfaStep({
     });
   };
   const send = () =>
-    run(async () => {
+    step.mutate(async () => {
       await client.auth.sendEmailCode(mfaToken);
       setSent(true);
     });

@@ -1,11 +1,11 @@
 import type { LoginOutcome } from '@vellum/client';
 import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { client, deviceId } from '../api/client';
+import { useIdentityProviderStatus, usePasskeyStatus } from '../queries/account';
 import { ErrorMessage } from '../ui/error-message';
-import { useAction } from '../ui/use-action';
 import { IDP_MODE_KEY } from './idp-mode';
 
 /** The first factor: username (or email) and password; a passkey; the identity provider when configured. */
@@ -18,19 +18,21 @@ export function PasswordStep({
   onOutcome: (o: LoginOutcome) => Promise<void>;
   onPasskey: () => Promise<void>;
 }) {
-  const { busy, error, run } = useAction();
-  const passkeys = useQuery({ queryKey: ['passkey-status'], queryFn: () => client.passkeys.status(), staleTime: Infinity });
-  const idp = useQuery({ queryKey: ['idp-status'], queryFn: () => client.identityProvider.status(), staleTime: Infinity });
+  // The three ways in share one busy state and one error: a new try forgets the last one's.
+  const step = useMutation({ mutationFn: (run: () => Promise<unknown>) => run() });
+  const { isPending: busy, error } = step;
+  const passkeys = usePasskeyStatus({ keep: true });
+  const idp = useIdentityProviderStatus({ keep: true });
 
   const offerPasskey = passkeys.data?.enabled === true && browserSupportsWebAuthn();
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
-    void run(async () => onOutcome(await signIn(String(form.get('username')), String(form.get('password')))));
+    step.mutate(async () => onOutcome(await signIn(String(form.get('username')), String(form.get('password')))));
   };
   const passkey = () =>
-    run(async () => {
+    step.mutate(async () => {
       const options = await client.passkeys.loginOptions();
       // The options are the server's WebAuthn JSON, handed to the browser unchanged.
       const response = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON });
@@ -38,7 +40,7 @@ export function PasswordStep({
       await onPasskey();
     });
   const provider = () =>
-    run(async () => {
+    step.mutate(async () => {
       sessionStorage.removeItem(IDP_MODE_KEY);
       const { authorizationUrl } = await client.identityProvider.start('login');
       location.assign(authorizationUrl);

@@ -1,7 +1,6 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
-import { client } from '../api/client';
+import { useRequestPasswordReset, useResetPassword, useResetStatus, useResetToken } from '../queries/auth';
 import { ErrorMessage } from '../ui/error-message';
 import { AuthLayout } from './auth-layout';
 
@@ -20,8 +19,8 @@ export default function ResetPasswordPage() {
 }
 
 function RequestLink() {
-  const status = useQuery({ queryKey: ['reset-status'], queryFn: () => client.auth.passwordResetStatus(), staleTime: Infinity });
-  const request = useMutation({ mutationFn: (email: string) => client.auth.requestPasswordReset(email) });
+  const status = useResetStatus();
+  const request = useRequestPasswordReset();
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     request.mutate(String(new FormData(e.currentTarget).get('email')));
@@ -60,9 +59,9 @@ function RequestLink() {
 }
 
 function NewPassword({ token, invite }: { token: string; invite: boolean }) {
-  const valid = useQuery({ queryKey: ['reset-token', token], queryFn: () => client.auth.verifyResetToken(token), staleTime: Infinity });
+  const valid = useResetToken(token);
   const [mismatch, setMismatch] = useState(false);
-  const reset = useMutation({ mutationFn: (password: string) => client.auth.resetPassword(token, password) });
+  const reset = useResetPassword(token);
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);

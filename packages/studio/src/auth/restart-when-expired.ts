@@ -1,11 +1,12 @@
 import { VellumApiError } from '@vellum/client';
 
+/** A spent, burned or expired MFA or setup token: it cannot be retried (docs/authentication.md). */
+export const isExpiredStep = (err: unknown) => err instanceof VellumApiError && err.code === 'MFA_TOKEN_EXPIRED';
+
 /**
- * An error handler for `useAction` in the second-factor steps: a spent, burned or expired MFA or
- * setup token cannot be retried, so the whole sign-in starts again (docs/authentication.md).
+ * The `onError` of the second-factor steps' mutations: an expired token starts the whole
+ * sign-in again, which shows the error itself (the step's own message leaves it out).
  */
 export const restartWhenExpired = (onRestart: (err: unknown) => void) => (err: unknown) => {
-  if (!(err instanceof VellumApiError && err.code === 'MFA_TOKEN_EXPIRED')) return false;
-  onRestart(err);
-  return true;
+  if (isExpiredStep(err)) onRestart(err);
 };

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { client } from '../api/client';
+import { documentKeys } from '../queries/document-keys';
 import { announceDocumentChange } from './document-changes';
 
 /**
@@ -13,9 +14,9 @@ export function LiveChanges() {
   const queryClient = useQueryClient();
   useEffect(() => {
     const refreshType = (type: string) => {
-      void queryClient.invalidateQueries({ queryKey: ['documents', type, 'list'] });
-      void queryClient.invalidateQueries({ queryKey: ['documents', 'reference'] });
-      void queryClient.invalidateQueries({ queryKey: ['documents', 'reference-search'] });
+      void queryClient.invalidateQueries({ queryKey: documentKeys.lists(type) });
+      void queryClient.invalidateQueries({ queryKey: documentKeys.references() });
+      void queryClient.invalidateQueries({ queryKey: documentKeys.referenceSearches() });
     };
     const subscription = client.events.subscribe(
       { events: ['document.*'] },
@@ -25,7 +26,7 @@ export function LiveChanges() {
         announceDocumentChange(event);
       },
       {
-        onReset: () => void queryClient.invalidateQueries({ queryKey: ['documents'] }),
+        onReset: () => void queryClient.invalidateQueries({ queryKey: documentKeys.all }),
         // A refused stream (signed out, no permission) stays closed; the pages still work without it.
         onError: () => undefined,
       },

@@ -1,8 +1,7 @@
 import type { AuthorizationParams } from '@vellum/client';
-import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { client } from '../api/client';
 import { AuthLayout } from '../auth/auth-layout';
+import { useAuthorizationRequest, useDecideAuthorization } from '../queries/auth';
 import { ErrorMessage } from '../ui/error-message';
 import { Consent } from './consent';
 
@@ -20,11 +19,8 @@ export default function AuthorizePage() {
     state: params.get('state') ?? '',
     codeChallenge: params.get('code_challenge') ?? '',
   };
-  const found = useQuery({
-    queryKey: ['authorize', params.toString()],
-    queryFn: () => client.authorizationCode.authorizationRequest(request),
-    staleTime: Infinity,
-  });
+  const found = useAuthorizationRequest(request);
+  const decide = useDecideAuthorization(request);
   return (
     <AuthLayout title="Authorize an application">
       <ErrorMessage error={found.error} />
@@ -34,7 +30,7 @@ export default function AuthorizePage() {
           clientName={found.data.client.name}
           scopes={found.data.scopes}
           onDecide={async (action, scopes) => {
-            location.assign(await client.authorizationCode.decide(request, action, scopes));
+            location.assign(await decide.mutateAsync({ action, scopes }));
           }}
         />
       )}

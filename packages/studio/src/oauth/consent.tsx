@@ -1,6 +1,6 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ErrorMessage } from '../ui/error-message';
-import { useAction } from '../ui/use-action';
 
 /** What each scope lets a client do (docs/oauth2.md, "Scopes"); an unknown scope is shown as it is. */
 const SCOPE_TEXT: Record<string, string> = {
@@ -31,8 +31,9 @@ export function Consent({
   onDecide: (action: 'approve' | 'deny', scopes: string[]) => Promise<void>;
 }) {
   const [chosen, setChosen] = useState<string[]>(scopes);
-  const { busy, error, run } = useAction();
-  const decide = (action: 'approve' | 'deny') => run(() => onDecide(action, chosen));
+  const decision = useMutation({ mutationFn: (action: 'approve' | 'deny') => onDecide(action, chosen) });
+  const { isPending: busy, error } = decision;
+  const decide = (action: 'approve' | 'deny') => decision.mutate(action);
   return (
     <div className="stack">
       <p>

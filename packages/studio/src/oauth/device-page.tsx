@@ -1,8 +1,7 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { client } from '../api/client';
 import { AuthLayout } from '../auth/auth-layout';
+import { useDecideDevice, useDeviceRequest } from '../queries/auth';
 import { ErrorMessage } from '../ui/error-message';
 import { Consent } from './consent';
 
@@ -15,18 +14,8 @@ export default function DevicePage() {
   const [params, setParams] = useSearchParams();
   const code = params.get('code')?.trim().toUpperCase();
   const [done, setDone] = useState<'approve' | 'deny'>();
-  const request = useQuery({
-    queryKey: ['device-request', code],
-    queryFn: () => client.oauth.deviceRequest(code!),
-    enabled: !!code,
-    staleTime: Infinity,
-  });
-  const decide = useMutation({
-    mutationFn: async ({ action, scopes }: { action: 'approve' | 'deny'; scopes: string[] }) => {
-      await client.oauth.approveDevice(request.data!.userCode, action, scopes);
-      setDone(action);
-    },
-  });
+  const request = useDeviceRequest(code);
+  const decide = useDecideDevice();
   const enter = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     setParams({ code: String(new FormData(e.currentTarget).get('code')).trim().toUpperCase() });
@@ -53,7 +42,10 @@ export default function DevicePage() {
           clientName={request.data.client.name}
           scopes={request.data.scopes}
           detail={`(code ${request.data.userCode})`}
-          onDecide={(action, scopes) => decide.mutateAsync({ action, scopes })}
+          onDecide={async (action, scopes) => {
+            await decide.mutateAsync({ userCode: request.data!.userCode, action, scopes });
+            setDone(action);
+          }}
         />
       )}
     </AuthLayout>

@@ -1,21 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState } from 'react';
 import { Link } from 'react-router';
-import { client } from '../api/client';
-import { structureQuery } from './sidebar';
-
-interface Hit {
-  type: string;
-  typeTitle: string;
-  id: string;
-  title: string;
-}
-
-/** What a document is called in lists: its `title`, else `name`, else its id. */
-export function documentTitle(doc: Record<string, unknown>): string {
-  for (const key of ['title', 'name', 'label', 'slug']) if (typeof doc[key] === 'string' && doc[key]) return doc[key] as string;
-  return String(doc._id);
-}
+import { useStructure } from '../queries/config';
+import { useGlobalSearch } from '../queries/use-document-queries';
 
 /**
  * The global search box: the words typed, searched in every document type of the navigation at
@@ -26,21 +12,9 @@ export function GlobalSearch() {
   const [open, setOpen] = useState(false);
   const query = useDeferredValue(text.trim());
   const listId = useId();
-  const structure = useQuery(structureQuery);
+  const structure = useStructure();
   const types = (structure.data ?? []).flatMap((g) => g.items);
-  const results = useQuery({
-    queryKey: ['global-search', query, types.map((t) => t.schema)],
-    enabled: query.length >= 2 && types.length > 0,
-    queryFn: async () => {
-      const pages = await Promise.all(
-        types.map(async (t) => {
-          const { data } = await client.collections(t.schema).query().search(query).limit(5).page();
-          return data.map((d): Hit => ({ type: t.schema, typeTitle: t.title, id: String(d._id), title: documentTitle(d) }));
-        }),
-      );
-      return pages.flat();
-    },
-  });
+  const results = useGlobalSearch(query, types);
   const hits = results.data ?? [];
   return (
     <div role="search" className="global-search" onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && setOpen(false)}>

@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
-import { useStudioConfig } from '../api/studio-config';
+import { useStudioConfig } from '../queries/config';
 import { AccountMenu } from './account-menu';
 import { GlobalSearch } from './global-search';
 import { Sidebar } from './sidebar';

@@ -1,16 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
 import { NavLink } from 'react-router';
-import { client } from '../api/client';
 import { can, useSession } from '../auth/session';
+import { useStructure } from '../queries/config';
 import { ErrorMessage } from '../ui/error-message';
-
-/** `GET /config/structure` for the structure query: the sidebar and the global search share it. */
-export const structureQuery = { queryKey: ['config', 'structure'], queryFn: () => client.config.structure(), staleTime: 5 * 60_000 };
 
 /** The navigation: the content groups of `GET /config/structure`, media, and the administration pages the user may open. */
 export function Sidebar() {
   const session = useSession();
-  const structure = useQuery(structureQuery);
+  const structure = useStructure();
   const admin = session.user?.role === 'admin';
   const adminLinks = [
     { to: '/admin/users', label: 'Users', show: can(session, 'users:read') },

@@ -1,8 +1,8 @@
 import * as Dialog from '@radix-ui/react-dialog';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { DialogFrame } from './dialog-frame';
 import { ErrorMessage } from './error-message';
-import { useAction } from './use-action';
 
 type ConfirmDialogProps = {
   title: string;
@@ -45,25 +45,15 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
 }
 
 function ConfirmActions({ label, onConfirm, onDone }: { label: string; onConfirm(): Promise<unknown>; onDone(): void }) {
-  const { busy, error, run } = useAction();
+  const confirm = useMutation({ mutationFn: onConfirm, onSuccess: onDone });
   return (
     <>
-      <ErrorMessage error={error} />
+      <ErrorMessage error={confirm.error} />
       <div className="row dialog-actions">
         <Dialog.Close asChild>
           <button type="button">Cancel</button>
         </Dialog.Close>
-        <button
-          type="button"
-          className="primary danger"
-          disabled={busy}
-          onClick={() =>
-            void run(async () => {
-              await onConfirm();
-              onDone();
-            })
-          }
-        >
+        <button type="button" className="primary danger" disabled={confirm.isPending} onClick={() => confirm.mutate()}>
           {label}
         </button>
       </div>

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useStudioConfig } from '../api/studio-config';
+import { useStudioConfig } from '../queries/config';
 
 /**
  * The browser tab's title for a page of the studio: the page, then the instance's site name

@@ -1,7 +1,6 @@
 import { VellumApiError } from '@vellum/client';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { client } from '../../api/client';
-import { useStudioConfig } from '../../api/studio-config';
+import { useOAuthGrants, useRevokeGrant } from '../../queries/account';
+import { useStudioConfig } from '../../queries/config';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
 import { when } from '../../ui/when';
@@ -12,9 +11,9 @@ import { when } from '../../ui/when';
  * otherwise the answer is a 501 the browser would log on every visit.
  */
 export function GrantsSection() {
-  const queryClient = useQueryClient();
   const oauth2 = useStudioConfig().data?.features.oauth2 === true;
-  const grants = useQuery({ queryKey: ['oauth-grants'], queryFn: () => client.oauth.listGrants(), retry: false, enabled: oauth2 });
+  const grants = useOAuthGrants(oauth2);
+  const revoke = useRevokeGrant();
   // Without the authorization server (`oauth2.enabled` off) there are no grants to show.
   if (!oauth2 || grants.isPending || (grants.error instanceof VellumApiError && grants.error.status === 501)) return null;
   return (
@@ -38,10 +37,7 @@ export function GrantsSection() {
                     Revoke
                   </button>
                 }
-                onConfirm={async () => {
-                  await client.oauth.revokeGrant(g.id);
-                  await queryClient.invalidateQueries({ queryKey: ['oauth-grants'] });
-                }}
+                onConfirm={() => revoke.mutateAsync(g.id)}
               >
                 <p>Its tokens stop working at once; it must ask you again to get access.</p>
               </ConfirmDialog>

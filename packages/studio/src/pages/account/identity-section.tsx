@@ -1,18 +1,16 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { client } from '../../api/client';
 import { IDP_MODE_KEY } from '../../auth/idp-mode';
+import { useIdentityProviderStatus, useStartIdentityLink, useUnlinkIdentityProvider } from '../../queries/account';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
-import { useAction } from '../../ui/use-action';
 
 /**
  * The linked identity-provider account (docs/api.md, "Identity provider"), only when one is
  * configured. Linking leaves for the provider and comes back to `/studio/auth/idp/callback`.
  */
 export function IdentitySection() {
-  const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: ['idp-status'], queryFn: () => client.identityProvider.status() });
-  const { busy, error, run } = useAction();
+  const status = useIdentityProviderStatus();
+  const unlink = useUnlinkIdentityProvider();
+  const link = useStartIdentityLink();
   if (!status.data?.enabled) return null;
   const provider = status.data.providers[0]?.name ?? 'the identity provider';
   return (
@@ -25,10 +23,7 @@ export function IdentitySection() {
             title={`Unlink ${provider}?`}
             confirmLabel="Unlink"
             trigger={<button type="button">Unlink {provider}</button>}
-            onConfirm={async () => {
-              await client.identityProvider.unlink();
-              await queryClient.invalidateQueries({ queryKey: ['idp-status'] });
-            }}
+            onConfirm={() => unlink.mutateAsync()}
           >
             <p>You will sign in with your password (or a passkey) only.</p>
           </ConfirmDialog>
@@ -39,13 +34,14 @@ export function IdentitySection() {
           <div className="row">
             <button
               type="button"
-              disabled={busy}
+              disabled={link.isPending}
               onClick={() =>
-                void run(async () => {
-                  const { authorizationUrl } = await client.identityProvider.start('link');
-                  // The callback page completes a link, not a sign-in, when it finds this.
-                  sessionStorage.setItem(IDP_MODE_KEY, 'link');
-                  window.location.assign(authorizationUrl);
+                link.mutate(undefined, {
+                  onSuccess: ({ authorizationUrl }) => {
+                    // The callback page completes a link, not a sign-in, when it finds this.
+                    sessionStorage.setItem(IDP_MODE_KEY, 'link');
+                    window.location.assign(authorizationUrl);
+                  },
                 })
               }
             >
@@ -54,7 +50,7 @@ export function IdentitySection() {
           </div>
         </>
       )}
-      <ErrorMessage error={error} />
+      <ErrorMessage error={link.error} />
     </section>
   );
 }

@@ -1,10 +1,8 @@
 import type { MfaMethod, TotpSetup } from '@vellum/client';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { client } from '../../api/client';
 import { BackupCodes } from '../../auth/backup-codes';
+import { useMfaStatus, useMfaStep } from '../../queries/account';
 import { ErrorMessage } from '../../ui/error-message';
-import { useAction } from '../../ui/use-action';
 
 const NAMES: Record<MfaMethod, string> = { totp: 'Authenticator app', email: 'Email codes' };
 
@@ -14,42 +12,41 @@ const NAMES: Record<MfaMethod, string> = { totp: 'Authenticator app', email: 'Em
  * once, with copy and download).
  */
 export function MfaSection() {
-  const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: ['mfa-status'], queryFn: () => client.mfa.status() });
-  const { busy, error, run } = useAction();
+  const status = useMfaStatus();
+  const step = useMfaStep();
+  const { isPending: busy, error } = step;
   const [setup, setSetup] = useState<{ method: MfaMethod; totp?: TotpSetup }>();
   const [codes, setCodes] = useState<string[]>();
   const [disabling, setDisabling] = useState<MfaMethod | 'backup'>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['mfa-status'] });
 
-  const start = (method: MfaMethod) =>
-    run(async () => {
-      setCodes(undefined);
-      if (method === 'totp') setSetup({ method, totp: await client.mfa.setupTotp() });
-      else {
-        await client.mfa.setupEmail();
-        setSetup({ method });
-      }
-    });
+  const start = (method: MfaMethod) => {
+    setCodes(undefined);
+    step.mutate({ step: 'setup', method }, { onSuccess: ({ totp }) => setSetup({ method, totp }) });
+  };
   const confirm = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const code = String(new FormData(e.currentTarget).get('code')).trim();
-    void run(async () => {
-      const done = setup?.method === 'totp' ? await client.mfa.confirmTotp(code) : await client.mfa.confirmEmail(code);
-      setSetup(undefined);
-      if (done.backupCodes?.length) setCodes(done.backupCodes);
-      await refresh();
-    });
+    if (!setup) return;
+    step.mutate(
+      { step: 'confirm', method: setup.method, code },
+      {
+        onSuccess: ({ enabled }) => {
+          setSetup(undefined);
+          if (enabled?.backupCodes?.length) setCodes(enabled.backupCodes);
+        },
+      },
+    );
   };
   const withPassword = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const password = String(new FormData(e.currentTarget).get('password'));
     const what = disabling;
-    void run(async () => {
-      if (what === 'backup') setCodes(await client.mfa.regenerateBackupCodes(password));
-      else if (what) await client.mfa.disable(what, password);
-      setDisabling(undefined);
-      await refresh();
+    if (!what) return;
+    step.mutate(what === 'backup' ? { step: 'backup-codes', password } : { step: 'disable', method: what, password }, {
+      onSuccess: ({ backupCodes }) => {
+        if (backupCodes) setCodes(backupCodes);
+        setDisabling(undefined);
+      },
     });
   };
 
@@ -68,7 +65,7 @@ export function MfaSection() {
                   Turn off {NAMES[m].toLowerCase()}
                 </button>
               ) : (
-                <button type="button" onClick={() => void start(m)} disabled={busy || !!setup}>
+                <button type="button" onClick={() => start(m)} disabled={busy || !!setup}>
                   Set up {NAMES[m].toLowerCase()}
                 </button>
               )}

@@ -1,21 +1,18 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { client } from '../../api/client';
 import { AddPasskeyButton } from '../../auth/add-passkey-button';
+import { useDeletePasskey, usePasskeys, usePasskeyStatus, useRenamePasskey } from '../../queries/account';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
-import { useAction } from '../../ui/use-action';
 import { when } from '../../ui/when';
 
 /** Passkeys (docs/api.md, "Passkeys"): add one (the browser's ceremony), rename, delete. */
 export function PasskeysSection() {
-  const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: ['passkey-status'], queryFn: () => client.passkeys.status() });
-  const list = useQuery({ queryKey: ['passkeys'], queryFn: () => client.passkeys.list(), enabled: !!status.data?.enabled });
+  const status = usePasskeyStatus();
+  const list = usePasskeys(!!status.data?.enabled);
   const [renaming, setRenaming] = useState<string>();
   const [name, setName] = useState('');
-  const { busy, error, run } = useAction();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['passkeys'] });
+  const rename = useRenamePasskey();
+  const remove = useDeletePasskey();
   if (status.data && !status.data.enabled) return null;
   return (
     <section className="panel stack" aria-labelledby="passkeys-title">
@@ -31,18 +28,14 @@ export function PasskeysSection() {
                   className="row"
                   onSubmit={(e) => {
                     e.preventDefault();
-                    void run(async () => {
-                      await client.passkeys.rename(p.id, name.trim());
-                      setRenaming(undefined);
-                      await refresh();
-                    });
+                    rename.mutate({ id: p.id, name: name.trim() }, { onSuccess: () => setRenaming(undefined) });
                   }}
                 >
                   <label>
                     New name for {p.name}
                     <input type="text" required value={name} onChange={(e) => setName(e.target.value)} />
                   </label>
-                  <button type="submit" className="primary" disabled={busy} style={{ alignSelf: 'end' }}>
+                  <button type="submit" className="primary" disabled={rename.isPending} style={{ alignSelf: 'end' }}>
                     Save name
                   </button>
                   <button type="button" onClick={() => setRenaming(undefined)} style={{ alignSelf: 'end' }}>
@@ -73,10 +66,7 @@ export function PasskeysSection() {
                         Delete
                       </button>
                     }
-                    onConfirm={async () => {
-                      await client.passkeys.delete(p.id);
-                      await refresh();
-                    }}
+                    onConfirm={() => remove.mutateAsync(p.id)}
                   >
                     <p>You will no longer be able to sign in with it.</p>
                   </ConfirmDialog>
@@ -86,8 +76,8 @@ export function PasskeysSection() {
           ))}
         </ul>
       )}
-      <ErrorMessage error={error} />
-      <AddPasskeyButton onAdded={() => void refresh()} />
+      <ErrorMessage error={rename.error} />
+      <AddPasskeyButton />
     </section>
   );
 }

@@ -1,12 +1,12 @@
 import { VellumApiError } from '@vellum/client';
 import { useState, type FormEvent } from 'react';
-import { client } from '../../api/client';
+import { useChangePassword } from '../../queries/account';
 import { ErrorMessage } from '../../ui/error-message';
-import { useAction } from '../../ui/use-action';
 
 /** `POST /auth/change-password` (docs/api.md): the current password, then the new one twice. Other sessions end. */
 export function PasswordSection() {
-  const { busy, error, run } = useAction();
+  const change = useChangePassword();
+  const { isPending: busy, error } = change;
   const [done, setDone] = useState(false);
   const [mismatch, setMismatch] = useState(false);
   const submit = (e: FormEvent<HTMLFormElement>) => {
@@ -17,11 +17,15 @@ export function PasswordSection() {
     setDone(false);
     setMismatch(next !== String(data.get('confirmPassword')));
     if (next !== String(data.get('confirmPassword'))) return;
-    void run(async () => {
-      await client.auth.changePassword(String(data.get('currentPassword')), next);
-      form.reset();
-      setDone(true);
-    });
+    change.mutate(
+      { current: String(data.get('currentPassword')), next },
+      {
+        onSuccess: () => {
+          form.reset();
+          setDone(true);
+        },
+      },
+    );
   };
   return (
     <section className="panel" aria-labelledby="password-title">

@@ -1,9 +1,8 @@
 import { VellumApiError, type User } from '@vellum/client';
 import { useState, type FormEvent } from 'react';
-import { client } from '../../api/client';
+import { useUpdateProfile } from '../../queries/account';
 import { replaceSessionUser, type Session } from '../../auth/session';
 import { ErrorMessage } from '../../ui/error-message';
-import { useAction } from '../../ui/use-action';
 
 const LABELS = { firstName: 'First name', lastName: 'Last name', email: 'Email', currentPassword: 'Current password' };
 type Field = keyof typeof LABELS;
@@ -28,7 +27,8 @@ function fieldErrors(error: unknown): Partial<Record<Field, string>> {
  */
 export function ProfileSection({ session }: { session: Session }) {
   const user = session.user;
-  const { busy, error, run } = useAction();
+  const update = useUpdateProfile();
+  const { isPending: busy, error } = update;
   const [done, setDone] = useState(false);
   const [values, setValues] = useState({ firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', email: user?.email ?? '' });
   const [currentPassword, setCurrentPassword] = useState('');
@@ -38,17 +38,21 @@ export function ProfileSection({ session }: { session: Session }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setDone(false);
-    void run(async () => {
-      const saved: User = await client.auth.updateProfile({
+    update.mutate(
+      {
         firstName: values.firstName.trim() || null,
         lastName: values.lastName.trim() || null,
         ...(emailChanged && { email: values.email.trim(), ...(currentPassword && { currentPassword }) }),
-      });
-      replaceSessionUser(saved);
-      setValues({ firstName: saved.firstName ?? '', lastName: saved.lastName ?? '', email: saved.email });
-      setCurrentPassword('');
-      setDone(true);
-    });
+      },
+      {
+        onSuccess: (saved: User) => {
+          replaceSessionUser(saved);
+          setValues({ firstName: saved.firstName ?? '', lastName: saved.lastName ?? '', email: saved.email });
+          setCurrentPassword('');
+          setDone(true);
+        },
+      },
+    );
   };
   const field = (name: Field) => ({
     'aria-invalid': errors[name] ? true : undefined,

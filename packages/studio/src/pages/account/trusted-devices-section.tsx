@@ -1,17 +1,12 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { client } from '../../api/client';
+import { useRevokeTrustedDevices, useTrustedDevices } from '../../queries/account';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
 import { when } from '../../ui/when';
 
 /** Devices that skip the second factor (docs/api.md, "Multi-factor authentication"): revoke one or all. */
 export function TrustedDevicesSection() {
-  const queryClient = useQueryClient();
-  const devices = useQuery({ queryKey: ['trusted-devices'], queryFn: () => client.mfa.trustedDevices() });
-  const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: ['trusted-devices'] });
-    await queryClient.invalidateQueries({ queryKey: ['mfa-status'] });
-  };
+  const devices = useTrustedDevices();
+  const revoke = useRevokeTrustedDevices();
   return (
     <section className="panel stack" aria-labelledby="devices-title">
       <h2 id="devices-title">Trusted devices</h2>
@@ -34,10 +29,7 @@ export function TrustedDevicesSection() {
                       Revoke
                     </button>
                   }
-                  onConfirm={async () => {
-                    await client.mfa.revokeTrustedDevices(d.id);
-                    await refresh();
-                  }}
+                  onConfirm={() => revoke.mutateAsync(d.id)}
                 >
                   <p>Its next sign-in asks for the second factor again.</p>
                 </ConfirmDialog>
@@ -48,10 +40,7 @@ export function TrustedDevicesSection() {
             title="Stop trusting every device?"
             confirmLabel="Revoke all"
             trigger={<button type="button">Revoke all devices</button>}
-            onConfirm={async () => {
-              await client.mfa.revokeTrustedDevices();
-              await refresh();
-            }}
+            onConfirm={() => revoke.mutateAsync(undefined)}
           >
             <p>Every device asks for the second factor at its next sign-in.</p>
           </ConfirmDialog>

@@ -1,7 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { client } from '../../api/client';
-import { useStudioConfig } from '../../api/studio-config';
+import { useAuditLog } from '../../queries/admin';
+import { useStudioConfig } from '../../queries/config';
 import { ErrorMessage } from '../../ui/error-message';
 import { isAdmin, NotAllowed, useAllowed } from '../../ui/not-allowed';
 import { usePageTitle } from '../../ui/page-title';
@@ -31,20 +30,17 @@ export default function AuditPage() {
   const [offset, setOffset] = useState(0);
   // The event kinds come from the server (`GET /config/studio`), so a new kind shows up here.
   const config = useStudioConfig();
-  const records = useQuery({
-    queryKey: ['audit', type, since, until, offset],
-    queryFn: () =>
-      client.audit({
-        type: type || undefined,
-        since: since ? localMidnight(since) : undefined,
-        // The server's `until` is exclusive: the last day chosen is included up to its end.
-        until: until ? localMidnight(until, 1) : undefined,
-        limit: PAGE,
-        offset,
-      }),
-    enabled: ok,
-    placeholderData: (previous) => previous,
-  });
+  const records = useAuditLog(
+    {
+      type: type || undefined,
+      since: since ? localMidnight(since) : undefined,
+      // The server's `until` is exclusive: the last day chosen is included up to its end.
+      until: until ? localMidnight(until, 1) : undefined,
+      limit: PAGE,
+      offset,
+    },
+    ok,
+  );
   if (!ok) return <NotAllowed title="Audit log" needs="the admin role" />;
   const total = records.data?.meta.total ?? 0;
   return (

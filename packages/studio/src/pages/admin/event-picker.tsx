@@ -1,4 +1,4 @@
-import { useStudioConfig } from '../../api/studio-config';
+import { useStudioConfig } from '../../queries/config';
 import { ErrorMessage } from '../../ui/error-message';
 import { EVERYTHING, eventGroups, resourceTitle } from './webhook-events';
 

@@ -1,6 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
-import { client } from '../../api/client';
-import { useStudioConfig } from '../../api/studio-config';
+import { useSchemas, useStudioConfig } from '../../queries/config';
 import type { Session } from '../../auth/session';
 import { ErrorMessage } from '../../ui/error-message';
 
@@ -56,7 +54,7 @@ export function PermissionPicker({
   onChange: (next: string[]) => void;
   legend?: string;
 }) {
-  const schemas = useQuery({ queryKey: ['config', 'schemas'], queryFn: () => client.config.schemas() });
+  const schemas = useSchemas();
   const config = useStudioConfig();
   const names = (schemas.data ?? []).map((s) => s.name);
   const lists: Lists = { permissions: config.data?.permissions ?? [], schemaActions: config.data?.schemaActions ?? [] };

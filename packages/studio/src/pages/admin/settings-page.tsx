@@ -1,8 +1,6 @@
 import type { Settings } from '@vellum/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import { client } from '../../api/client';
-import { studioConfigQuery } from '../../api/studio-config';
+import { useSaveSettings, useSettings } from '../../queries/admin';
 import { ErrorMessage } from '../../ui/error-message';
 import { hasPermission, NotAllowed, useAllowed } from '../../ui/not-allowed';
 import { usePageTitle } from '../../ui/page-title';
@@ -15,26 +13,17 @@ import './admin.css';
 export default function SettingsPage() {
   usePageTitle('Settings');
   const { session, ok } = useAllowed(hasPermission('settings:read'));
-  const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: ['settings'], queryFn: () => client.config.settings(), enabled: ok });
+  const settings = useSettings(ok);
   const [form, setForm] = useState<Settings>();
   useEffect(() => {
     if (settings.data) setForm(settings.data);
   }, [settings.data]);
-  const save = useMutation({
-    mutationFn: (next: Settings) =>
-      client.config.updateSettings({ ...next, publicUrl: next.publicUrl?.trim() ? next.publicUrl.trim() : null }),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(['settings'], saved);
-      // The header and the tab titles show the site name from `GET /config/studio`.
-      void queryClient.invalidateQueries({ queryKey: studioConfigQuery.queryKey });
-    },
-  });
+  const save = useSaveSettings();
   if (!ok) return <NotAllowed title="Settings" needs="the settings:read permission" />;
   const mayWrite = hasPermission('settings:write')(session);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (form) save.mutate(form);
+    if (form) save.mutate({ ...form, publicUrl: form.publicUrl?.trim() ? form.publicUrl.trim() : null });
   };
   return (
     <>

@@ -1,7 +1,6 @@
 import type { ApiToken } from '@vellum/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { client } from '../../api/client';
+import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '../../queries/admin';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { CopyOnce } from '../../ui/copy-once';
 import { ErrorMessage } from '../../ui/error-message';
@@ -19,35 +18,35 @@ import { PermissionPicker } from './permission-picker';
 export default function TokensPage() {
   usePageTitle('API tokens');
   const { session, ok } = useAllowed(hasPermission('tokens:read'));
-  const queryClient = useQueryClient();
-  const tokens = useQuery({ queryKey: ['tokens'], queryFn: () => client.apiTokens.list({ limit: 100 }), enabled: ok });
+  const tokens = useApiTokens(ok);
+  const revoke = useRevokeApiToken();
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<string[]>([]);
   const [expires, setExpires] = useState('');
   const [created, setCreated] = useState<{ token: string; apiToken: ApiToken }>();
-  const create = useMutation({
-    mutationFn: () =>
-      client.apiTokens.create({
-        name: name.trim(),
-        permissions,
-        // The end of the chosen day, local time, sent with its zone (docs/api.md: `expiresAt` needs one).
-        expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : undefined,
-      }),
-    onSuccess: (result) => {
-      setCreated(result);
-      setName('');
-      setPermissions([]);
-      setExpires('');
-      void queryClient.invalidateQueries({ queryKey: ['tokens'] });
-    },
-  });
+  const create = useCreateApiToken();
   if (!ok) return <NotAllowed title="API tokens" needs="the tokens:read permission" />;
   const mayWrite = hasPermission('tokens:write')(session);
   const mayDelete = hasPermission('tokens:delete')(session);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setCreated(undefined);
-    create.mutate();
+    create.mutate(
+      {
+        name: name.trim(),
+        permissions,
+        // The end of the chosen day, local time, sent with its zone (docs/api.md: `expiresAt` needs one).
+        expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : undefined,
+      },
+      {
+        onSuccess: (result) => {
+          setCreated(result);
+          setName('');
+          setPermissions([]);
+          setExpires('');
+        },
+      },
+    );
   };
   return (
     <>
@@ -90,10 +89,7 @@ export default function TokensPage() {
                     }
                     title={`Revoke “${t.name}”?`}
                     confirmLabel="Revoke token"
-                    onConfirm={async () => {
-                      await client.apiTokens.delete(t.id);
-                      await queryClient.invalidateQueries({ queryKey: ['tokens'] });
-                    }}
+                    onConfirm={() => revoke.mutateAsync(t.id)}
                   >
                     <p>Programs using this token will be refused from now on. This cannot be undone.</p>
                   </ConfirmDialog>

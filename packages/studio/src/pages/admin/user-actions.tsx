@@ -1,6 +1,6 @@
 import type { User } from '@vellum/client';
 import { useState } from 'react';
-import { client } from '../../api/client';
+import { useResetUserMfa, useSendPasswordReset, useUpdateUser } from '../../queries/users';
 import type { Session } from '../../auth/session';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { FormDialog } from '../../ui/form-dialog';
@@ -29,11 +29,14 @@ export function UserActions({
   mayWrite: boolean;
   /** The server has no mail (`features.mail` false): links are answered, not mailed. */
   mailOff: boolean;
-  done(message: string): Promise<void>;
+  done(message: string): void;
   onFailure(message: string): void;
   onUnsent(link: UnsentLink): void;
 }) {
   const [editing, setEditing] = useState(false);
+  const update = useUpdateUser();
+  const sendReset = useSendPasswordReset();
+  const resetMfa = useResetUserMfa();
   const admin = isAdmin(session);
   const mayChange = mayWrite && !(u.role === 'admin' && !admin);
   return (
@@ -55,9 +58,9 @@ export function UserActions({
             user={u}
             onCancel={() => setEditing(false)}
             onSubmit={async (v) => {
-              await client.users.update(u.id, { role: v.role, permissions: v.permissions });
+              await update.mutateAsync({ id: u.id, update: { role: v.role, permissions: v.permissions } });
               setEditing(false);
-              await done(`${u.username} saved.`);
+              done(`${u.username} saved.`);
             }}
           />
         </FormDialog>
@@ -74,8 +77,8 @@ export function UserActions({
               </button>
             }
             onConfirm={async () => {
-              await client.users.update(u.id, { active: false });
-              await done(`${u.username} deactivated.`);
+              await update.mutateAsync({ id: u.id, update: { active: false } });
+              done(`${u.username} deactivated.`);
             }}
           >
             <p>They are signed out at once and cannot sign in until activated again.</p>
@@ -85,10 +88,13 @@ export function UserActions({
             type="button"
             aria-label={`Activate ${u.username}`}
             onClick={() =>
-              void client.users
-                .update(u.id, { active: true })
-                .then(() => done(`${u.username} activated.`))
-                .catch((err: unknown) => onFailure(err instanceof Error ? err.message : String(err)))
+              update.mutate(
+                { id: u.id, update: { active: true } },
+                {
+                  onSuccess: () => done(`${u.username} activated.`),
+                  onError: (err) => onFailure(err instanceof Error ? err.message : String(err)),
+                },
+              )
             }
           >
             Activate
@@ -104,12 +110,12 @@ export function UserActions({
             </button>
           }
           onConfirm={async () => {
-            const reset = await client.users.sendPasswordReset(u.id);
+            const reset = await sendReset.mutateAsync(u.id);
             const what = reset.purpose === 'invite' ? 'Invitation link' : 'Reset link';
             if (reset.resetUrl) {
               onUnsent({ kind: reset.purpose, email: u.email, url: reset.resetUrl });
-              await done(`${what} for ${u.username} below; no mail was sent.`);
-            } else await done(`${what} sent to ${u.email}.`);
+              done(`${what} for ${u.username} below; no mail was sent.`);
+            } else done(`${what} sent to ${u.email}.`);
           }}
         >
           <p>
@@ -132,8 +138,8 @@ export function UserActions({
             </button>
           }
           onConfirm={async () => {
-            await client.users.resetMfa(u.id);
-            await done(`Second factors of ${u.username} removed.`);
+            await resetMfa.mutateAsync(u.id);
+            done(`Second factors of ${u.username} removed.`);
           }}
         >
           <p>Every second factor, backup code and trusted device of this user is removed.</p>

@@ -1,9 +1,9 @@
 import type { User } from '@vellum/client';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Session } from '../../auth/session';
 import { ErrorMessage } from '../../ui/error-message';
 import { isAdmin } from '../../ui/not-allowed';
-import { useAction } from '../../ui/use-action';
 import { PermissionPicker } from './permission-picker';
 import { FormDialogActions } from '../../ui/form-dialog';
 
@@ -46,11 +46,11 @@ export function UserForm({
     role: user?.role ?? 'viewer',
     permissions: user?.permissions ?? [],
   });
-  const { busy, error, run } = useAction();
+  const submitted = useMutation({ mutationFn: onSubmit });
   const set = (field: keyof UserFormValues) => (e: { target: { value: string } }) => setValues({ ...values, [field]: e.target.value });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void run(() => onSubmit(values));
+    submitted.mutate(values);
   };
   const admin = isAdmin(session);
   const label = mode === 'create' ? 'Create user' : mode === 'invite' ? 'Send invitation' : 'Save changes';
@@ -102,8 +102,8 @@ export function UserForm({
         onChange={(permissions) => setValues({ ...values, permissions })}
         legend="Extra permissions (on top of the role's)"
       />
-      <ErrorMessage error={error} />
-      <FormDialogActions submitLabel={label} busy={busy} onCancel={onCancel} />
+      <ErrorMessage error={submitted.error} />
+      <FormDialogActions submitLabel={label} busy={submitted.isPending} onCancel={onCancel} />
     </form>
   );
 }

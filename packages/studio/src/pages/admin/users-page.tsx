@@ -1,7 +1,6 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { client } from '../../api/client';
-import { useStudioConfig } from '../../api/studio-config';
+import { useCreateUser, useInviteUser, useUsers } from '../../queries/users';
+import { useStudioConfig } from '../../queries/config';
 import { can } from '../../auth/session';
 import { FormDialog } from '../../ui/form-dialog';
 import { ListTable } from '../../ui/list-table';
@@ -25,7 +24,6 @@ const optional = (s: string) => s.trim() || undefined;
 export default function UsersPage() {
   usePageTitle('Users');
   const { session, ok } = useAllowed(hasPermission('users:read'));
-  const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [role, setRole] = useState('');
   const [offset, setOffset] = useState(0);
@@ -35,31 +33,26 @@ export default function UsersPage() {
   const [unsent, setUnsent] = useState<UnsentLink>();
   const config = useStudioConfig();
   const mailOff = config.data?.features.mail === false;
-  const users = useQuery({
-    queryKey: ['users', search, role, offset],
-    queryFn: () => client.users.list({ search: search || undefined, role: role || undefined, limit: PAGE, offset }),
-    enabled: ok,
-    placeholderData: (previous) => previous,
-  });
+  const users = useUsers({ search: search || undefined, role: role || undefined, limit: PAGE, offset }, ok);
+  const createUser = useCreateUser();
+  const inviteUser = useInviteUser();
   if (!ok) return <NotAllowed title="Users" needs="the users:read permission" />;
   const mayWrite = hasPermission('users:write')(session);
   const mayInvite = mayWrite || can(session, 'users:invite');
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['users'] });
   const close = () => setDialog(undefined);
-  const done = async (message: string) => {
+  const done = (message: string) => {
     setNotice(message);
     close();
-    await refresh();
   };
   const create = async (v: UserFormValues) => {
     const fields = { username: v.username.trim(), email: v.email.trim(), firstName: optional(v.firstName), lastName: optional(v.lastName) };
     if (dialog === 'invite') {
-      const invited = await client.users.invite({ ...fields, role: v.role, permissions: v.permissions });
+      const invited = await inviteUser.mutateAsync({ ...fields, role: v.role, permissions: v.permissions });
       setUnsent(invited.inviteUrl ? { kind: 'invite', email: fields.email, url: invited.inviteUrl } : undefined);
-      await done(invited.inviteUrl ? `${fields.username} invited; no mail was sent.` : `Invitation sent to ${fields.email}.`);
+      done(invited.inviteUrl ? `${fields.username} invited; no mail was sent.` : `Invitation sent to ${fields.email}.`);
     } else {
-      await client.users.create({ ...fields, password: v.password, role: v.role, permissions: v.permissions });
-      await done(`User ${fields.username} created.`);
+      await createUser.mutateAsync({ ...fields, password: v.password, role: v.role, permissions: v.permissions });
+      done(`User ${fields.username} created.`);
     }
   };
   const total = users.data?.meta.total ?? 0;

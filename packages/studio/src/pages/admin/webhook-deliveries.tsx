@@ -1,12 +1,10 @@
 import type { Webhook, WebhookDeliveryStatus } from '@vellum/client';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { client } from '../../api/client';
+import { useRefreshDeliveries, useRetryDelivery, useWebhookDeliveries } from '../../queries/webhooks';
 import { onDocumentChange } from '../../live/document-changes';
 import { ErrorMessage } from '../../ui/error-message';
 import { ListTable } from '../../ui/list-table';
 import { OffsetPager } from '../../ui/offset-pager';
-import { useAction } from '../../ui/use-action';
 import { when } from '../../ui/when';
 import { DELIVERY_STATUSES, DeliveryBadge, extraError, statusWord } from './webhook-badges';
 import { hookTakes } from './webhook-events';
@@ -27,19 +25,13 @@ const IDLE_REFRESH_MS = 10_000;
  */
 export function WebhookDeliveries({ hook, mayRetry }: { hook: Webhook; mayRetry: boolean }) {
   const id = hook.id;
-  const queryClient = useQueryClient();
   const [status, setStatus] = useState<WebhookDeliveryStatus | ''>('');
   const [offset, setOffset] = useState(0);
-  const retry = useAction();
-  const deliveries = useQuery({
-    queryKey: ['webhook-deliveries', id, status, offset],
-    queryFn: () => client.webhooks.deliveries(id, { status: status || undefined, limit: PAGE, offset }),
-    placeholderData: (previous) => previous,
-    // Intervals pause while the tab is hidden (TanStack Query's default); coming back asks at once.
-    refetchInterval: (q) =>
-      q.state.data?.data.some((d) => d.status === 'pending' || d.status === 'delivering') ? IN_FLIGHT_REFRESH_MS : IDLE_REFRESH_MS,
-    refetchOnWindowFocus: true,
-  });
+  const retry = useRetryDelivery(id);
+  const refresh = useRefreshDeliveries(id);
+  const deliveries = useWebhookDeliveries(id, { status: status || undefined, limit: PAGE, offset }, (q) =>
+    q.state.data?.data.some((d) => d.status === 'pending' || d.status === 'delivering') ? IN_FLIGHT_REFRESH_MS : IDLE_REFRESH_MS,
+  );
 
   // A document event this hook takes was queued for it in the same transaction (docs/webhooks.md,
   // "The outbox"): the log asks at once, joining a request already under way rather than
@@ -50,9 +42,9 @@ export function WebhookDeliveries({ hook, mayRetry }: { hook: Webhook; mayRetry:
     () =>
       onDocumentChange((event) => {
         if (event.subject.kind !== 'document' || !hookTakes(takes.current, event.type, event.subject.docType)) return;
-        void queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] }, { cancelRefetch: false });
+        refresh();
       }),
-    [id, queryClient],
+    [id],
   );
   return (
     <section aria-labelledby="deliveries-title">
@@ -103,14 +95,9 @@ export function WebhookDeliveries({ hook, mayRetry }: { hook: Webhook; mayRetry:
                 {(d.status === 'failed' || d.status === 'dead') && (
                   <button
                     type="button"
-                    disabled={retry.busy}
+                    disabled={retry.isPending}
                     aria-label={`Retry ${d.eventType} delivery of ${when(d.createdAt)}`}
-                    onClick={() =>
-                      void retry.run(async () => {
-                        await client.webhooks.retryDelivery(id, d.id);
-                        await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] });
-                      })
-                    }
+                    onClick={() => retry.mutate(d.id)}
                   >
                     Retry
                   </button>

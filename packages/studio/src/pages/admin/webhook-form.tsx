@@ -1,8 +1,8 @@
 import { VellumApiError, type Webhook, type WebhookInput } from '@vellum/client';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../../ui/error-message';
-import { useAction } from '../../ui/use-action';
-import { useSchemas } from '../documents/schema';
+import { useSchemas } from '../../queries/config';
 import { EventPicker } from './event-picker';
 import { FormDialogActions } from '../../ui/form-dialog';
 
@@ -40,7 +40,8 @@ export function WebhookForm({
   const [events, setEvents] = useState<string[]>(webhook?.events ?? []);
   const [types, setTypes] = useState<string[]>(webhook?.types ?? []);
   const [active, setActive] = useState(webhook?.active ?? true);
-  const { busy, error, run, reset } = useAction();
+  const submitted = useMutation({ mutationFn: onSubmit });
+  const { error, reset } = submitted;
   // An empty choice is refused here, with a clearer sentence than the schema's (the server refuses it too).
   const [noEvents, setNoEvents] = useState(false);
   const errors = { ...fieldErrors(error), ...(noEvents && { events: 'Choose at least one event.' }) };
@@ -52,7 +53,7 @@ export function WebhookForm({
       setNoEvents(true);
       return;
     }
-    void run(() => onSubmit({ name: name.trim(), url: url.trim(), events, types, active }));
+    submitted.mutate({ name: name.trim(), url: url.trim(), events, types, active });
   };
   const described = (field: Field) => ({
     'aria-invalid': errors[field] ? true : undefined,
@@ -104,7 +105,7 @@ export function WebhookForm({
         Active (events are sent)
       </label>
       <ErrorMessage error={unplaced} />
-      <FormDialogActions submitLabel={webhook ? 'Save changes' : 'Create webhook'} busy={busy} onCancel={onCancel} />
+      <FormDialogActions submitLabel={webhook ? 'Save changes' : 'Create webhook'} busy={submitted.isPending} onCancel={onCancel} />
     </form>
   );
 }

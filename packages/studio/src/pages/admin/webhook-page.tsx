@@ -1,14 +1,12 @@
 import type { Webhook, WebhookInput } from '@vellum/client';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { client } from '../../api/client';
+import { useDeleteWebhook, useRotateWebhookSecret, useUpdateWebhook, useWebhook } from '../../queries/webhooks';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
 import { FormDialog } from '../../ui/form-dialog';
 import { hasPermission, NotAllowed, useAllowed } from '../../ui/not-allowed';
 import { usePageTitle } from '../../ui/page-title';
-import { useAction } from '../../ui/use-action';
 import { when } from '../../ui/when';
 import './admin.css';
 import { WebhookState } from './webhook-badges';
@@ -36,12 +34,15 @@ const inputOf = (w: Webhook, change: Partial<WebhookInput> = {}): WebhookInput =
 export default function WebhookPage() {
   const { id = '' } = useParams();
   const { session, ok } = useAllowed(hasPermission('webhooks:read'));
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<string>();
-  const toggle = useAction();
-  const hook = useQuery({ queryKey: ['webhooks', 'one', id], queryFn: () => client.webhooks.get(id), enabled: ok });
+  const hook = useWebhook(id, ok);
+  const update = useUpdateWebhook(id);
+  // The switch's own state: an edit's error belongs to the form, not under the switch.
+  const toggle = useUpdateWebhook(id);
+  const rotate = useRotateWebhookSecret(id);
+  const remove = useDeleteWebhook(id);
   usePageTitle(hook.data ? `Webhook ${hook.data.name}` : 'Webhook');
   if (!ok) return <NotAllowed title="Webhook" needs="the webhooks:read permission" />;
   const w = hook.data;
@@ -59,12 +60,8 @@ export default function WebhookPage() {
   const mayWrite = hasPermission('webhooks:write')(session);
   const mayDelete = hasPermission('webhooks:delete')(session);
   const mayTest = hasPermission('webhooks:test')(session);
-  const saved = async (next: Webhook) => {
-    queryClient.setQueryData(['webhooks', 'one', id], next);
-    await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-  };
   const save = async (input: WebhookInput) => {
-    await saved(await client.webhooks.update(id, input));
+    await update.mutateAsync(input);
     setEditing(false);
   };
   return (
@@ -109,11 +106,7 @@ export default function WebhookPage() {
             </FormDialog>
           )}
           {mayWrite && (
-            <button
-              type="button"
-              disabled={toggle.busy}
-              onClick={() => void toggle.run(async () => saved(await client.webhooks.update(id, inputOf(w, { active: !w.active }))))}
-            >
+            <button type="button" disabled={toggle.isPending} onClick={() => toggle.mutate(inputOf(w, { active: !w.active }))}>
               {w.active ? 'Switch off' : 'Switch on'}
             </button>
           )}
@@ -123,9 +116,8 @@ export default function WebhookPage() {
               trigger={<button type="button">Rotate secret</button>}
               confirmLabel="Rotate secret"
               onConfirm={async () => {
-                const rotated = await client.webhooks.rotateSecret(id);
+                const rotated = await rotate.mutateAsync();
                 setSecret(rotated.secret);
-                await saved(rotated.webhook);
               }}
             >
               <p>The current secret stops signing at once: deliveries fail verification until the receiver has the new one.</p>
@@ -141,9 +133,7 @@ export default function WebhookPage() {
               }
               confirmLabel="Delete webhook"
               onConfirm={async () => {
-                await client.webhooks.delete(id);
-                queryClient.removeQueries({ queryKey: ['webhooks', 'one', id] });
-                await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+                await remove.mutateAsync();
                 void navigate('/admin/webhooks');
               }}
             >

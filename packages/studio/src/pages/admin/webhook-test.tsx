@@ -1,9 +1,6 @@
 import type { WebhookDelivery } from '@vellum/client';
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { client } from '../../api/client';
+import { useTestWebhook } from '../../queries/webhooks';
 import { ErrorMessage } from '../../ui/error-message';
-import { useAction } from '../../ui/use-action';
 import { extraError } from './webhook-badges';
 
 /** What one attempt came to: the status code and time, or the error. */
@@ -20,15 +17,9 @@ function outcome(d: WebhookDelivery): string {
  * switched-off hook, and answers the recorded delivery, which then heads the log below.
  */
 export function WebhookTest({ id }: { id: string }) {
-  const queryClient = useQueryClient();
-  const { busy, error, run } = useAction();
-  const [result, setResult] = useState<WebhookDelivery>();
-  const send = () =>
-    void run(async () => {
-      setResult(undefined);
-      setResult(await client.webhooks.test(id));
-      await queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] });
-    });
+  const test = useTestWebhook(id);
+  const { isPending: busy, error, data: result } = test;
+  const send = () => test.mutate();
   return (
     <div className="stack">
       <div className="row">

@@ -1,8 +1,7 @@
 import type { WebhookInput } from '@vellum/client';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { client } from '../../api/client';
+import { useCreateWebhook, useWebhooks } from '../../queries/webhooks';
 import { FormDialog } from '../../ui/form-dialog';
 import { ListTable } from '../../ui/list-table';
 import { hasPermission, NotAllowed, useAllowed } from '../../ui/not-allowed';
@@ -23,23 +22,17 @@ const PAGE = 25;
 export default function WebhooksPage() {
   usePageTitle('Webhooks');
   const { session, ok } = useAllowed(hasPermission('webhooks:read'));
-  const queryClient = useQueryClient();
   const [offset, setOffset] = useState(0);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ name: string; secret: string }>();
-  const hooks = useQuery({
-    queryKey: ['webhooks', offset],
-    queryFn: () => client.webhooks.list({ limit: PAGE, offset }),
-    enabled: ok,
-    placeholderData: (previous) => previous,
-  });
+  const hooks = useWebhooks({ limit: PAGE, offset }, ok);
+  const createWebhook = useCreateWebhook();
   if (!ok) return <NotAllowed title="Webhooks" needs="the webhooks:read permission" />;
   const mayWrite = hasPermission('webhooks:write')(session);
   const create = async (input: WebhookInput) => {
-    const { secret, webhook } = await client.webhooks.create(input);
+    const { secret, webhook } = await createWebhook.mutateAsync(input);
     setCreated({ name: webhook.name, secret });
     setCreating(false);
-    await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
   };
   return (
     <>

@@ -1,13 +1,12 @@
 import { VellumApiError } from '@vellum/client';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { client } from '../../api/client';
 import type { Session } from '../../auth/session';
-import { documentTitle } from '../../shell/global-search';
+import { documentTitle } from '../../queries/document-title';
+import { useDocument } from '../../queries/use-document-queries';
+import { useDeleteDocument } from '../../queries/use-document-writes';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
-import { useAction } from '../../ui/use-action';
 import { allows, type Doc } from './schema';
 
 interface Referrer {
@@ -15,6 +14,15 @@ interface Referrer {
   type?: string;
   id?: string;
   message: string;
+}
+
+/** The referring documents a 409 on delete lists, or nothing for any other error. */
+function referrersOf(err: unknown): Referrer[] | undefined {
+  if (!(err instanceof VellumApiError && err.code === 'CONFLICT' && err.details?.length)) return undefined;
+  return err.details.map((d) => {
+    const m = /referenced by (\S+) (\S+)/.exec(d.message);
+    return { field: d.field, type: m?.[1], id: m?.[2], message: d.message };
+  });
 }
 
 /**
@@ -30,8 +38,8 @@ export function DocumentActions(props: {
   dirty: boolean;
   onStatus(status: 'draft' | 'published' | 'archived'): void;
   onDeleted(): void;
-  /** The delete request is about to go out (its own change event must not read as someone else's). */
-  onDeleting?(): void;
+  /** The delete request goes out (true), or failed (false): its own change event must not read as someone else's. */
+  onDeleting?(deleting: boolean): void;
 }) {
   const { type, doc, session, busy, onStatus } = props;
   const status = String(doc._status);
@@ -42,23 +50,21 @@ export function DocumentActions(props: {
   const [confirming, setConfirming] = useState(false);
   const [referrers, setReferrers] = useState<Referrer[]>();
   // A 409 lists the referring documents instead of failing: "Delete anyway" then forces it.
-  const deletion = useAction((err) => {
-    if (!(err instanceof VellumApiError && err.code === 'CONFLICT' && err.details?.length)) return false;
-    setReferrers(
-      err.details.map((d) => {
-        const m = /referenced by (\S+) (\S+)/.exec(d.message);
-        return { field: d.field, type: m?.[1], id: m?.[2], message: d.message };
-      }),
-    );
-    return true;
-  });
-  const remove = (force: boolean) =>
-    deletion.run(async () => {
-      props.onDeleting?.();
-      await client.collections(type).delete(String(doc._id), { force });
-      setConfirming(false);
-      props.onDeleted();
+  const deletion = useDeleteDocument(type, String(doc._id));
+  const remove = (force: boolean) => {
+    props.onDeleting?.(true);
+    deletion.mutate(force, {
+      onSuccess: () => {
+        setConfirming(false);
+        props.onDeleted();
+      },
+      onError: (err) => {
+        props.onDeleting?.(false);
+        const found = referrersOf(err);
+        if (found) setReferrers(found);
+      },
     });
+  };
 
   const reasons: string[] = [];
   if (!canPublish) reasons.push('Publishing and unpublishing need the content:publish permission.');
@@ -125,7 +131,7 @@ export function DocumentActions(props: {
             <button type="button" onClick={() => setConfirming(false)}>
               Cancel
             </button>
-            <button type="button" className="danger" disabled={deletion.busy} onClick={() => void remove(!!referrers)}>
+            <button type="button" className="danger" disabled={deletion.isPending} onClick={() => remove(!!referrers)}>
               {referrers ? 'Delete anyway' : 'Delete'}
             </button>
           </>
@@ -146,7 +152,7 @@ export function DocumentActions(props: {
         ) : (
           <p>It is removed with its history. This cannot be undone.</p>
         )}
-        <ErrorMessage error={deletion.error} />
+        <ErrorMessage error={referrersOf(deletion.error) ? null : deletion.error} />
       </ConfirmDialog>
     </section>
   );
@@ -154,7 +160,7 @@ export function DocumentActions(props: {
 
 /** A referring document by its title (read when the 409 lists it), else by type and id. */
 function ReferrerLink({ type, id, onClick }: { type: string; id: string; onClick(): void }) {
-  const doc = useQuery({ queryKey: ['documents', type, 'one', id], queryFn: () => client.collections(type).get(id), retry: false });
+  const doc = useDocument(type, id, { retry: false });
   return (
     <Link to={`/documents/${type}/${id}`} onClick={onClick}>
       {doc.data ? `${documentTitle(doc.data)} (${type})` : `${type} ${id}`}

@@ -1,9 +1,8 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, type ReactNode } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { client } from '../../api/client';
 import { useSession } from '../../auth/session';
-import { documentTitle } from '../../shell/global-search';
+import { documentTitle } from '../../queries/document-title';
+import { useDocumentList, useReferenceOptions } from '../../queries/use-document-queries';
 import { ErrorMessage } from '../../ui/error-message';
 import { usePageTitle } from '../../ui/page-title';
 import { when } from '../../ui/when';
@@ -40,21 +39,7 @@ export default function DocumentListPage() {
   const filters: Record<string, string> = {};
   for (const [k, v] of params) if (k.startsWith('f.') && v) filters[k.slice(2)] = v;
 
-  const list = useQuery({
-    queryKey: ['documents', type, 'list', search, sort, page, filters],
-    placeholderData: keepPreviousData,
-    queryFn: () => {
-      let q = client
-        .collections(type)
-        .query()
-        .orderBy(sort as '_updatedAt')
-        .limit(PAGE_SIZE)
-        .offset((page - 1) * PAGE_SIZE);
-      if (search.trim()) q = q.search(search.trim());
-      for (const [field, value] of Object.entries(filters)) q = q.where(field as '_status', value);
-      return q.page();
-    },
-  });
+  const list = useDocumentList(type, { search, sort, page, pageSize: PAGE_SIZE, filters });
 
   // A singleton has one document: its page is that document's form (or the form creating it).
   const first = list.data?.data[0];
@@ -192,14 +177,7 @@ export default function DocumentListPage() {
 /** A filter on a select field (its options) or a reference field (the first 100 documents it may point at). */
 function FilterSelect({ field, value, onChange }: { field: Field; value: string; onChange: (v: string) => void }) {
   const targets = referenceTargets(field);
-  const refs = useQuery({
-    queryKey: ['documents', 'filter-options', targets],
-    enabled: field.type === 'reference',
-    queryFn: async () => {
-      const lists = await Promise.all(targets.map((t) => client.collections(t).query().orderBy('-_updatedAt').limit(100).page()));
-      return lists.flatMap((l) => l.data.map((d) => ({ value: String(d._id), title: documentTitle(d) })));
-    },
-  });
+  const refs = useReferenceOptions(targets, field.type === 'reference');
   const options = field.type === 'select' ? selectOptions(field) : (refs.data ?? []);
   return (
     <Control label={fieldLabel(field)}>

@@ -1,9 +1,8 @@
 import type { Media } from '@vellum/client';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
-import { client } from '../../api/client';
 import { onUploadProgress } from '../../api/upload-fetch';
 import { useSession } from '../../auth/session';
+import { useMedia, useMediaList, useRememberMedia, useUploadMedia } from '../../queries/media';
 import { errorText } from '../../ui/error-message';
 import { allows, type Field } from './schema';
 
@@ -21,36 +20,23 @@ function acceptOf(field: Field): string | undefined {
 export function MediaPicker(props: { field: Field; value?: string; onChange(v: unknown): void; disabled?: boolean; label: string }) {
   const { field, value, onChange, disabled, label } = props;
   const session = useSession();
-  const queryClient = useQueryClient();
+  const remember = useRememberMedia();
+  const uploadMedia = useUploadMedia();
   const [browsing, setBrowsing] = useState(false);
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search.trim());
   const [progress, setProgress] = useState<number>();
-  const [error, setError] = useState<string>();
   const isImage = field.type === 'image';
 
-  const media = useQuery({ queryKey: ['media', value], enabled: !!value, queryFn: () => client.getMedia(value!) });
-  const library = useQuery({
-    queryKey: ['media', 'picker', field.type, deferred],
-    enabled: browsing,
-    queryFn: () => client.listMedia({ limit: 12, type: isImage ? 'image/' : undefined, search: deferred || undefined }),
-  });
+  const media = useMedia(value);
+  const library = useMediaList({ limit: 12, type: isImage ? 'image/' : undefined, search: deferred || undefined }, { enabled: browsing });
 
-  async function upload(file: File) {
-    setError(undefined);
+  function upload(file: File) {
     setProgress(0);
-    try {
-      // The bytes the browser reports sent (src/api/upload-fetch.ts): fetch tells nothing of a Blob body's progress.
-      const { signal } = new AbortController();
-      onUploadProgress(signal, (sent, total) => setProgress(Math.round((sent / total) * 100)));
-      const m = await client.uploadMedia(file, { signal });
-      queryClient.setQueryData(['media', m._id], m);
-      onChange(m._id);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setProgress(undefined);
-    }
+    // The bytes the browser reports sent (src/api/upload-fetch.ts): fetch tells nothing of a Blob body's progress.
+    const { signal } = new AbortController();
+    onUploadProgress(signal, (sent, total) => setProgress(Math.round((sent / total) * 100)));
+    uploadMedia.mutate({ file, signal }, { onSuccess: (m) => onChange(m._id), onSettled: () => setProgress(undefined) });
   }
 
   return (
@@ -71,7 +57,7 @@ export function MediaPicker(props: { field: Field; value?: string; onChange(v: u
                 onChange={(e) => {
                   const file = e.target.files?.[0];
                   e.target.value = '';
-                  if (file) void upload(file);
+                  if (file) upload(file);
                 }}
               />
             </label>
@@ -87,9 +73,9 @@ export function MediaPicker(props: { field: Field; value?: string; onChange(v: u
         </div>
       )}
       {progress !== undefined && <progress max={100} value={progress} aria-label={`Uploading ${label}`} />}
-      {error && (
+      {uploadMedia.error && (
         <p role="alert" className="error">
-          {error}
+          {errorText(uploadMedia.error)}
         </p>
       )}
       {browsing && !disabled && (
@@ -105,7 +91,7 @@ export function MediaPicker(props: { field: Field; value?: string; onChange(v: u
                 <button
                   type="button"
                   onClick={() => {
-                    queryClient.setQueryData(['media', m._id], m);
+                    remember(m);
                     onChange(m._id);
                     setBrowsing(false);
                   }}

@@ -1,15 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
-import { client } from '../../api/client';
-import { documentTitle } from '../../shell/global-search';
+import { useReferenceChoice, useReferenceSearch } from '../../queries/use-document-queries';
 import { referenceTargets, type Field } from './schema';
-
-interface Target {
-  type: string;
-  id: string;
-  title: string;
-}
 
 /**
  * A reference field: the chosen document (its title and a link), and a search over the types
@@ -22,36 +14,8 @@ export function ReferencePicker(props: { field: Field; value?: string; onChange(
   const [text, setText] = useState('');
   const search = useDeferredValue(text.trim());
 
-  const chosen = useQuery({
-    queryKey: ['documents', 'reference', targets, value],
-    enabled: !!value,
-    queryFn: async (): Promise<Target | null> => {
-      for (const type of targets) {
-        try {
-          const d = await client.collections(type).get(value!);
-          return { type, id: d._id, title: documentTitle(d) };
-        } catch {
-          // Not of this type (or gone): try the next one the field allows.
-        }
-      }
-      return null;
-    },
-  });
-  const results = useQuery({
-    queryKey: ['documents', 'reference-search', targets, search],
-    enabled: open,
-    queryFn: async () => {
-      const lists = await Promise.all(
-        targets.map(async (type) => {
-          let q = client.collections(type).query().orderBy('-_updatedAt').limit(10);
-          if (search) q = q.search(search);
-          const { data } = await q.page();
-          return data.map((d): Target => ({ type, id: d._id, title: documentTitle(d) }));
-        }),
-      );
-      return lists.flat();
-    },
-  });
+  const chosen = useReferenceChoice(targets, value);
+  const results = useReferenceSearch(targets, search, open);
 
   return (
     <div className="stack">

@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { client } from '../../api/client';
+import { useRevisions } from '../../queries/use-document-queries';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
 import { when } from '../../ui/when';
@@ -27,12 +26,8 @@ export function RevisionHistory(props: {
 }) {
   const { type, doc, fields } = props;
   const id = String(doc._id);
-  const api = client.collections(type);
   const [chosen, setChosen] = useState<number>();
-  const revisions = useQuery({
-    queryKey: ['documents', type, 'revisions', id, doc._rev],
-    queryFn: () => api.revisions(id, { limit: 50 }),
-  });
+  const revisions = useRevisions(type, id, doc._rev);
   const revision = revisions.data?.data.find((r) => r._rev === chosen);
   const before = ownValues(revision?.data as Doc | undefined, fields);
   const now = ownValues(doc, fields);

@@ -1,7 +1,6 @@
 import type { SchemaDefinition } from '@vellum/client';
-import { useQuery } from '@tanstack/react-query';
-import { client } from '../../api/client';
 import type { Session } from '../../auth/session';
+import { useSchemas } from '../../queries/config';
 
 /** A field of a schema (docs/api.md, "Schemas"): `{name, title?, type, required?, …}` plus its type's options. */
 export interface Field {
@@ -14,11 +13,6 @@ export interface Field {
 }
 
 export type Doc = Record<string, unknown>;
-
-/** `GET /config/schemas`, read once per session and kept. */
-export function useSchemas() {
-  return useQuery({ queryKey: ['config', 'schemas'], queryFn: () => client.config.schemas(), staleTime: Infinity });
-}
 
 export function useSchema(type: string): { schema?: SchemaDefinition; error: unknown; loading: boolean } {
   const q = useSchemas();

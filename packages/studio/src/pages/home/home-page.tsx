@@ -1,14 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useSession } from '../../auth/session';
-import { structureQuery } from '../../shell/sidebar';
+import { useStructure } from '../../queries/config';
 import { usePageTitle } from '../../ui/page-title';
 
 /** The studio's first page: a greeting and the content types to start from. */
 export default function HomePage() {
   usePageTitle('Home');
   const session = useSession();
-  const structure = useQuery(structureQuery);
+  const structure = useStructure();
   return (
     <>
       <h1>Welcome, {session.user?.firstName || session.user?.username}</h1>

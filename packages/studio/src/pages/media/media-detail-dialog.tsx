@@ -1,11 +1,11 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { VellumApiError, type Media } from '@vellum/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { client } from '../../api/client';
 import { can, useSession } from '../../auth/session';
-import { documentTitle } from '../../shell/global-search';
+import { useDeleteMedia, useUpdateMedia } from '../../queries/media';
+import { documentTitle } from '../../queries/document-title';
+import { useDocument } from '../../queries/use-document-queries';
 import { ErrorMessage } from '../../ui/error-message';
 import { absoluteUrl, formatSize, mediaName } from './media-format';
 import { MediaThumbnail } from './media-thumbnail';
@@ -28,7 +28,7 @@ function usagesOf(error: unknown): Usage[] | undefined {
 
 /** A document that uses the file, named by its title once read (its type and id until then, or when it may not be read). */
 function UsageLink({ type, id }: { type: string; id: string }) {
-  const doc = useQuery({ queryKey: ['media', 'usage', type, id], queryFn: () => client.collections(type).get(id), retry: false });
+  const doc = useDocument(type, id, { retry: false });
   return (
     <>
       <Link to={`/documents/${encodeURIComponent(type)}/${encodeURIComponent(id)}`}>
@@ -42,7 +42,6 @@ function UsageLink({ type, id }: { type: string; id: string }) {
 /** The detail panel of one media item: preview, facts, alt and title, copy URL, delete (with the 409 list and force). */
 export function MediaDetailDialog({ media, onClose }: { media: Media; onClose: () => void }) {
   const session = useSession();
-  const queryClient = useQueryClient();
   const [alt, setAlt] = useState(media.alt ?? '');
   const [title, setTitle] = useState(media.title ?? '');
   const [copied, setCopied] = useState<string>();
@@ -52,23 +51,16 @@ export function MediaDetailDialog({ media, onClose }: { media: Media; onClose: (
   const mayEdit = can(session, 'media:edit');
   const mayDelete = can(session, 'media:delete');
 
-  const save = useMutation({
-    // An emptied field clears the value (`null`, docs/api.md "Media").
-    mutationFn: () => client.updateMedia(media._id, { alt: alt.trim() || null, title: title.trim() || null }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['media'] }),
-  });
-  const remove = useMutation({
-    mutationFn: (force: boolean) => client.deleteMedia(media._id, force),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['media'] });
-      onClose();
-    },
-  });
+  const save = useUpdateMedia(media._id);
+  const remove = useDeleteMedia(media._id);
   const usages = usagesOf(remove.error);
+  // A refused delete is shown from the mutation's error; the dialog closes only once the file is gone.
+  const noop = () => undefined;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate();
+    // An emptied field clears the value (`null`, docs/api.md "Media").
+    save.mutate({ alt: alt.trim() || null, title: title.trim() || null });
   };
   const copy = async () => {
     try {
@@ -199,7 +191,12 @@ export function MediaDetailDialog({ media, onClose }: { media: Media; onClose: (
                     ))}
                   </ul>
                   <div className="row">
-                    <button type="button" className="danger" onClick={() => remove.mutate(true)} disabled={remove.isPending}>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => void remove.mutateAsync(true).then(onClose, noop)}
+                      disabled={remove.isPending}
+                    >
                       Delete anyway
                     </button>
                     <button type="button" onClick={() => remove.reset()}>
@@ -210,7 +207,12 @@ export function MediaDetailDialog({ media, onClose }: { media: Media; onClose: (
               ) : confirming ? (
                 <div className="row">
                   <span>Delete this file for good?</span>
-                  <button type="button" className="danger" onClick={() => remove.mutate(false)} disabled={remove.isPending}>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => void remove.mutateAsync(false).then(onClose, noop)}
+                    disabled={remove.isPending}
+                  >
                     Yes, delete
                   </button>
                   <button type="button" onClick={() => setConfirming(false)}>

@@ -1,8 +1,7 @@
 import type { Media } from '@vellum/client';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { client } from '../../api/client';
 import { can, useSession } from '../../auth/session';
+import { useMediaList } from '../../queries/media';
 import { ErrorMessage } from '../../ui/error-message';
 import { OffsetPager } from '../../ui/offset-pager';
 import { usePageTitle } from '../../ui/page-title';
@@ -41,11 +40,7 @@ export default function MediaPage() {
   // A new filter starts again at the first page.
   useEffect(() => setOffset(0), [type, search]);
 
-  const list = useQuery({
-    queryKey: ['media', 'list', { type, search, offset }],
-    queryFn: () => client.listMedia({ type: type || undefined, search: search || undefined, limit: PAGE_SIZE, offset }),
-    placeholderData: keepPreviousData,
-  });
+  const list = useMediaList({ type: type || undefined, search: search || undefined, limit: PAGE_SIZE, offset }, { keepPrevious: true });
   const items = list.data?.data ?? [];
   const total = list.data?.meta.total ?? 0;
   const open: Media | undefined = items.find((m) => m._id === openId);

@@ -1,8 +1,7 @@
 import type { Media } from '@vellum/client';
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { client } from '../../api/client';
 import { onUploadProgress } from '../../api/upload-fetch';
+import { useUploadMedia } from '../../queries/media';
 
 export interface Upload {
   key: string;
@@ -19,11 +18,11 @@ let next = 0;
 const controllers = new Map<string, AbortController>();
 
 /**
- * Uploads files side by side through `client.uploadMedia`, each with its own progress bar. The library's lists are
+ * Uploads files side by side through `useUploadMedia`, each with its own progress bar. The library's lists are
  * refetched as each file lands.
  */
 export function useUploads() {
-  const queryClient = useQueryClient();
+  const upload = useUploadMedia();
   const [uploads, setUploads] = useState<Upload[]>([]);
 
   const patch = (key: string, change: Partial<Upload>) => setUploads((list) => list.map((u) => (u.key === key ? { ...u, ...change } : u)));
@@ -40,17 +39,14 @@ export function useUploads() {
         const { signal } = controller;
         controllers.set(key, controller);
         onUploadProgress(signal, (sent, total) => patch(key, { sent, total }));
-        client
-          .uploadMedia(file, { signal })
-          .then((media) => {
-            patch(key, { state: 'done', media, sent: 1, total: 1 });
-            void queryClient.invalidateQueries({ queryKey: ['media'] });
-          })
+        upload
+          .mutateAsync({ file, signal })
+          .then((media) => patch(key, { state: 'done', media, sent: 1, total: 1 }))
           .catch((err: unknown) => patch(key, signal.aborted ? { state: 'cancelled' } : { state: 'failed', error: err }))
           .finally(() => controllers.delete(key));
       });
     },
-    [queryClient],
+    [upload.mutateAsync],
   );
 
   const cancel = useCallback((key: string) => controllers.get(key)?.abort(), []);

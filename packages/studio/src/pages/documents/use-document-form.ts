@@ -1,0 +1,134 @@
+import { VellumApiError } from '@vellum/client';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useDocument } from '../../queries/use-document-queries';
+import { useRestoreRevision, useSaveDocument } from '../../queries/use-document-writes';
+import { cleanValues, defaultValues, ownValues, sameValues } from './document-values';
+import type { FieldErrors } from './field-input';
+import type { Doc, Field } from './schema';
+
+/** The path `new` opens an empty form; saving it creates the document. */
+export const NEW = 'new';
+
+/** How a save ended: a 412 is the caller's to ask about (reload theirs or overwrite). */
+export type SaveOutcome = 'saved' | 'conflict' | 'failed';
+
+/**
+ * The edit page's form of one document: the values from the stored version (or the defaults of
+ * a new one), what is unsaved, and the page's own writes (save, restore, delete). While one of
+ * those is in flight the page is `busy`: nothing is reloaded under it, since the values being
+ * written are still unsaved and an event can come before the write answers (docs/studio.md,
+ * "Live updates"). Drafts and locales change what is read and written here, and only here.
+ */
+export function useDocumentForm(type: string, id: string, fields: Field[], schemaName: string | undefined) {
+  const isNew = id === NEW;
+  const navigate = useNavigate();
+  const loaded = useDocument(type, id, { enabled: !isNew, keep: true });
+  const doc = loaded.data;
+  const saveDocument = useSaveDocument(type);
+  const restoreRevision = useRestoreRevision(type, id);
+  const [values, setValues] = useState<Doc>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<unknown>();
+  const [notice, setNotice] = useState<string>();
+  // Set in the handler that starts the write, not read from the mutation: its pending state
+  // reaches the page a task later, and the live watch must hold events from the first moment.
+  const [saving, setSaving] = useState(false);
+  const [restoring, setRestoring] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  // The form starts from the stored document each time it is (re)read, or from the defaults.
+  // The schema is part of the key: a document read before its schema has no fields to fill yet.
+  const baseline = isNew ? defaultValues(fields) : ownValues(doc, fields);
+  const baselineKey = isNew ? `new:${schemaName}` : `${schemaName}:${String(doc?._id)}:${String(doc?._rev)}:${loaded.dataUpdatedAt}`;
+  // Set while rendering, not in an effect: a newer version read (someone else's save, a restore)
+  // never renders once with the old values against the new baseline, which would read as
+  // unsaved changes and flash "while you were editing" (docs/studio.md, "Live updates").
+  const [valuesKey, setValuesKey] = useState<string>();
+  if (valuesKey !== baselineKey) {
+    setValuesKey(baselineKey);
+    setValues(baseline);
+    setErrors({});
+  }
+
+  const unsaved = isNew ? fields.length > 0 && !sameValues(values, baseline) : !!doc && !sameValues(values, baseline);
+
+  const setField = (name: string, value: unknown) =>
+    setValues((prev) => {
+      const next = { ...prev, [name]: value };
+      if (value === undefined) delete next[name];
+      return next;
+    });
+
+  /** Writes the form (and a status, when one is given), checked against the revision it was read at. */
+  const save = async (status?: string, opts: { overwrite?: boolean } = {}): Promise<SaveOutcome> => {
+    setSaving(true);
+    setFailure(undefined);
+    setNotice(undefined);
+    const body = { ...((cleanValues(values) as Doc | undefined) ?? {}), ...(status ? { _status: status } : {}) } as Doc;
+    try {
+      if (isNew) {
+        const created = await saveDocument.mutateAsync({ body });
+        setValues(ownValues(created, fields));
+        navigate(`/documents/${type}/${String(created._id)}`, { replace: true });
+        return 'saved';
+      }
+      await saveDocument.mutateAsync({ id, body, ifMatch: doc?._rev as number, overwrite: opts.overwrite });
+      setErrors({});
+      setNotice(status ? `Saved and ${status}.` : 'Saved.');
+      return 'saved';
+    } catch (err) {
+      if (err instanceof VellumApiError && err.code === 'PRECONDITION_FAILED') return 'conflict';
+      if (err instanceof VellumApiError && err.code === 'VALIDATION_ERROR' && err.details?.length) {
+        setErrors(Object.fromEntries(err.details.map((d) => [d.field, d.message])));
+      }
+      setFailure(err);
+      return 'failed';
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  /**
+   * Restores a revision (a new revision with its fields). The answer is shown at once, so its
+   * event finds the page already at the revision it made.
+   */
+  const restore = async (rev: number) => {
+    setRestoring(true);
+    setNotice(undefined);
+    try {
+      await restoreRevision.mutateAsync(rev);
+      setNotice(`Revision ${rev} restored.`);
+    } finally {
+      setRestoring(false);
+    }
+  };
+
+  return {
+    isNew,
+    doc,
+    /** The stored document could not be read. */
+    loadError: loaded.error,
+    values,
+    setField,
+    errors,
+    failure,
+    notice,
+    setNotice,
+    unsaved,
+    /** Unsaved and not being saved: what leaving would lose. */
+    dirty: unsaved && !saving,
+    saving,
+    busy: saving || deleting || restoring,
+    save,
+    restore,
+    /** Reads the stored version again (someone else's), replacing the values. */
+    reload: () => void loaded.refetch(),
+    /** The delete request goes out, or failed: its own change event must not read as someone else's. */
+    setDeleting,
+    /** The document is gone: nothing is left unsaved to ask about when leaving. */
+    discard: () => setValues(baseline),
+  };
+}
+
+export type DocumentForm = ReturnType<typeof useDocumentForm>;

@@ -1,0 +1,30 @@
+/**
+ * The query keys of documents, all under `['documents']` (a stream that cannot resume refreshes
+ * that whole prefix). A type's own keys sit under `['documents', 'type', type]` so that a schema
+ * named like a helper key (`reference`) never collides with it.
+ */
+export const documentKeys = {
+  all: ['documents'] as const,
+  ofType: (type: string) => [...documentKeys.all, 'type', type] as const,
+  lists: (type: string) => [...documentKeys.ofType(type), 'list'] as const,
+  list: (type: string, params: DocumentListParams) => [...documentKeys.lists(type), params] as const,
+  one: (type: string, id: string) => [...documentKeys.ofType(type), 'one', id] as const,
+  revisions: (type: string, id: string) => [...documentKeys.ofType(type), 'revisions', id] as const,
+  revisionsAt: (type: string, id: string, rev: unknown) => [...documentKeys.revisions(type, id), rev] as const,
+  references: () => [...documentKeys.all, 'reference'] as const,
+  reference: (targets: string[], id: string | undefined) => [...documentKeys.references(), targets, id] as const,
+  referenceSearches: () => [...documentKeys.all, 'reference-search'] as const,
+  referenceSearch: (targets: string[], search: string) => [...documentKeys.referenceSearches(), targets, search] as const,
+  filterOptions: (targets: string[]) => [...documentKeys.all, 'filter-options', targets] as const,
+  /** The header's search over every type: not refreshed by document events (it is typed again). */
+  globalSearch: (query: string, types: string[]) => ['global-search', query, types] as const,
+};
+
+/** One page of a type's list, as the list page's address holds it. */
+export interface DocumentListParams {
+  search: string;
+  sort: string;
+  page: number;
+  pageSize: number;
+  filters: Record<string, string>;
+}

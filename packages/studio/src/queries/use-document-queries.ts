@@ -1,0 +1,127 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { client } from '../api/client';
+import { documentKeys, type DocumentListParams } from './document-keys';
+import { documentTitle } from './document-title';
+
+export type { DocumentListParams } from './document-keys';
+
+/** A document as the studio's forms hold it: fields by name plus `_id`, `_rev`, `_status`… */
+export type Doc = Record<string, unknown>;
+
+/** A document another one can point at, as the pickers and filters show it. */
+export interface DocumentChoice {
+  type: string;
+  id: string;
+  title: string;
+}
+
+/**
+ * One document through `/collections` (docs/studio.md). The edit page keeps what it read until it
+ * asks again itself (`refetch`): a newer version reaches it only when it decides so.
+ */
+export function useDocument(type: string, id: string, opts: { enabled?: boolean; keep?: boolean; retry?: boolean } = {}) {
+  return useQuery({
+    queryKey: documentKeys.one(type, id),
+    enabled: opts.enabled ?? true,
+    ...(opts.keep ? { staleTime: Infinity, refetchOnWindowFocus: false } : {}),
+    ...(opts.retry === false ? { retry: false } : {}),
+    queryFn: () => client.collections(type).get(id) as Promise<Doc>,
+  });
+}
+
+/** One page of a type's documents: search, sort and filters (docs/api.md, "List queries"). */
+export function useDocumentList(type: string, params: DocumentListParams) {
+  return useQuery({
+    queryKey: documentKeys.list(type, params),
+    placeholderData: keepPreviousData,
+    queryFn: () => {
+      let q = client
+        .collections(type)
+        .query()
+        .orderBy(params.sort as '_updatedAt')
+        .limit(params.pageSize)
+        .offset((params.page - 1) * params.pageSize);
+      if (params.search.trim()) q = q.search(params.search.trim());
+      for (const [field, value] of Object.entries(params.filters)) q = q.where(field as '_status', value);
+      return q.page();
+    },
+  });
+}
+
+/** The stored versions of a document, newest first; asked again for each revision shown. */
+export function useRevisions(type: string, id: string, rev: unknown) {
+  return useQuery({
+    queryKey: documentKeys.revisionsAt(type, id, rev),
+    queryFn: () => client.collections(type).revisions(id, { limit: 50 }),
+  });
+}
+
+/** The document a reference field holds, looked for in each type the field allows (`to`). */
+export function useReferenceChoice(targets: string[], id: string | undefined) {
+  return useQuery({
+    queryKey: documentKeys.reference(targets, id),
+    enabled: !!id,
+    queryFn: async (): Promise<DocumentChoice | null> => {
+      for (const type of targets) {
+        try {
+          const d = await client.collections(type).get(id!);
+          return { type, id: d._id, title: documentTitle(d) };
+        } catch {
+          // Not of this type (or gone): try the next one the field allows.
+        }
+      }
+      return null;
+    },
+  });
+}
+
+/** The latest ten documents of each allowed type matching `search` (full-text as in the list). */
+export function useReferenceSearch(targets: string[], search: string, enabled: boolean) {
+  return useQuery({
+    queryKey: documentKeys.referenceSearch(targets, search),
+    enabled,
+    queryFn: async () => {
+      const lists = await Promise.all(
+        targets.map(async (type) => {
+          let q = client.collections(type).query().orderBy('-_updatedAt').limit(10);
+          if (search) q = q.search(search);
+          const { data } = await q.page();
+          return data.map((d): DocumentChoice => ({ type, id: d._id, title: documentTitle(d) }));
+        }),
+      );
+      return lists.flat();
+    },
+  });
+}
+
+/** The first 100 documents a reference filter may choose from, as select options. */
+export function useReferenceOptions(targets: string[], enabled: boolean) {
+  return useQuery({
+    queryKey: documentKeys.filterOptions(targets),
+    enabled,
+    queryFn: async () => {
+      const lists = await Promise.all(targets.map((t) => client.collections(t).query().orderBy('-_updatedAt').limit(100).page()));
+      return lists.flatMap((l) => l.data.map((d) => ({ value: String(d._id), title: documentTitle(d) })));
+    },
+  });
+}
+
+/** The header's search: five hits of each navigation type at once. */
+export function useGlobalSearch(query: string, types: Array<{ schema: string; title: string }>) {
+  return useQuery({
+    queryKey: documentKeys.globalSearch(
+      query,
+      types.map((t) => t.schema),
+    ),
+    enabled: query.length >= 2 && types.length > 0,
+    queryFn: async () => {
+      const pages = await Promise.all(
+        types.map(async (t) => {
+          const { data } = await client.collections(t.schema).query().search(query).limit(5).page();
+          return data.map((d) => ({ type: t.schema, typeTitle: t.title, id: String(d._id), title: documentTitle(d) }));
+        }),
+      );
+      return pages.flat();
+    },
+  });
+}

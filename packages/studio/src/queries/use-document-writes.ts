@@ -1,0 +1,60 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { client } from '../api/client';
+import { documentKeys } from './document-keys';
+import type { Doc } from './use-document-queries';
+
+export interface SaveDocumentInput {
+  /** Absent: the document is created. */
+  id?: string;
+  body: Doc;
+  /** The revision the form was read at (`If-Match`). */
+  ifMatch?: number;
+  /** Write over whatever is stored now: the current revision is read first and matched instead. */
+  overwrite?: boolean;
+}
+
+/**
+ * Creates or replaces a document of `type`. The stored answer becomes the document's cached
+ * value at once, so the page shows the revision it wrote before the event of that write arrives.
+ */
+export function useSaveDocument(type: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: SaveDocumentInput): Promise<Doc> => {
+      const api = client.collections(type);
+      if (!input.id) return api.create(input.body);
+      const ifMatch = input.overwrite ? (await api.get(input.id))._rev : input.ifMatch;
+      return api.replace(input.id, input.body, { ifMatch });
+    },
+    onSuccess: (saved, input) => {
+      const savedId = String(saved._id);
+      queryClient.setQueryData(documentKeys.one(type, savedId), saved);
+      // A created document's page opens once its list knows it.
+      if (!input.id) return queryClient.invalidateQueries({ queryKey: documentKeys.lists(type) });
+      void queryClient.invalidateQueries({ queryKey: documentKeys.lists(type) });
+      void queryClient.invalidateQueries({ queryKey: documentKeys.revisions(type, savedId) });
+    },
+  });
+}
+
+/** Restores revision `rev` of a document: a new revision with its fields, shown at once. */
+export function useRestoreRevision(type: string, id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (rev: number) => client.collections(type).restore(id, rev) as Promise<Doc>,
+    onSuccess: (restored) => {
+      queryClient.setQueryData(documentKeys.one(type, id), restored);
+      void queryClient.invalidateQueries({ queryKey: documentKeys.lists(type) });
+      void queryClient.invalidateQueries({ queryKey: documentKeys.revisions(type, id) });
+    },
+  });
+}
+
+/** Deletes a document; `force` deletes one that others still reference (a 409 otherwise). */
+export function useDeleteDocument(type: string, id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (force: boolean) => client.collections(type).delete(id, { force }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: documentKeys.lists(type) }),
+  });
+}
