@@ -27,6 +27,16 @@ describe('docs that stay true', () => {
     expect(missing, `named in docs/architecture.md but not in the tree: ${missing.join(', ')}`).toEqual([]);
   });
 
+  it('docs/request-flows.md, docs/decisions/ and CONTRIBUTING.md name only files that exist', () => {
+    const docs = ['docs/request-flows.md', 'CONTRIBUTING.md', ...TREE.filter((f) => f.startsWith('docs/decisions/') && f.endsWith('.md'))];
+    const missing = docs.flatMap((doc) =>
+      namedFiles(readFileSync(join(ROOT, doc), 'utf8'))
+        .filter((name) => !TREE.some((f) => f === name || f.endsWith(`/${name}`)))
+        .map((name) => `${doc}: ${name}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it('code, tests and docs cite docs/ or an RFC, never a design document outside the repository', () => {
     const citing = TREE.filter((f) => /\.(ts|mjs|md)$/.test(f) && f !== 'test/unit/docs-stay-true.test.ts').filter((f) =>
       /DESIGN(\.md)?\s*§|DESIGN\.md/.test(readFileSync(join(ROOT, f), 'utf8')),
