@@ -1,6 +1,6 @@
 import { uuidv7 } from '../../packages/server/src/domain/shared/ids.js';
 import type { Conn } from '../../packages/server/src/storage/connection.js';
-import { insertDelivery, type StoredDelivery } from '../../packages/server/src/storage/webhook-deliveries-store.js';
+import { insertDelivery, type StoredDelivery } from '../../packages/server/src/storage/webhooks/webhook-deliveries-store.js';
 
 /**
  * Queues a delivery as the outbox does (a `pending` row due now, the payload `{id, type,

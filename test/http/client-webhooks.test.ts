@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../packages/server/src/domain/shared/ids.js';
-import { insertDelivery } from '../../packages/server/src/storage/webhook-deliveries-store.js';
+import { insertDelivery } from '../../packages/server/src/storage/webhooks/webhook-deliveries-store.js';
 import { VellumApiError, VellumClient } from '../../packages/client/src/index.js';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';

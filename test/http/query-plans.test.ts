@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { statementName } from '../../packages/server/src/storage/named-statements.js';
+import { statementName } from '../../packages/server/src/storage/postgres/named-statements.js';
 import type { TestApp } from '../helpers/app.js';
 import { dialect } from '../helpers/database.js';
 import type { Plan, PlanReader } from '../helpers/explain-plan.js';

@@ -5,9 +5,9 @@ import { dialect } from '../helpers/database.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 import { inTransaction, type Conn } from '../../packages/server/src/storage/connection.js';
 import type { Database } from '../../packages/server/src/storage/database.js';
-import { findDocument } from '../../packages/server/src/storage/document-rows.js';
-import { insertDocument } from '../../packages/server/src/storage/document-writes.js';
-import { getInstanceValue, setInstanceValue } from '../../packages/server/src/storage/instance-store.js';
+import { findDocument } from '../../packages/server/src/storage/documents/document-rows.js';
+import { insertDocument } from '../../packages/server/src/storage/documents/document-writes.js';
+import { getInstanceValue, setInstanceValue } from '../../packages/server/src/storage/settings/instance-store.js';
 
 /**
  * Reads never wait for a write transaction (docs/architecture.md, "Storage"): while one is open,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findWebhook, updateWebhook } from '../../packages/server/src/storage/webhooks-store.js';
+import { findWebhook, updateWebhook } from '../../packages/server/src/storage/webhooks/webhooks-store.js';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { queueDelivery } from '../helpers/queue-delivery.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';

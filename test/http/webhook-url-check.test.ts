@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findWebhook, updateWebhook } from '../../packages/server/src/storage/webhooks-store.js';
+import { findWebhook, updateWebhook } from '../../packages/server/src/storage/webhooks/webhooks-store.js';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { expectSpecError } from '../helpers/expect-error.js';
 

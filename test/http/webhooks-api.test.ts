@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../packages/server/src/domain/shared/ids.js';
-import { insertDelivery, type DeliveryStatus } from '../../packages/server/src/storage/webhook-deliveries-store.js';
+import { insertDelivery, type DeliveryStatus } from '../../packages/server/src/storage/webhooks/webhook-deliveries-store.js';
 import type { TestApp } from '../helpers/app.js';
 import { expectSpecError } from '../helpers/expect-error.js';
 import { useContentApp } from '../helpers/use-content-app.js';

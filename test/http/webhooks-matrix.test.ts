@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../packages/server/src/domain/shared/ids.js';
-import { insertDelivery } from '../../packages/server/src/storage/webhook-deliveries-store.js';
+import { insertDelivery } from '../../packages/server/src/storage/webhooks/webhook-deliveries-store.js';
 import type { TestApp } from '../helpers/app.js';
 import { useContentApp } from '../helpers/use-content-app.js';
 

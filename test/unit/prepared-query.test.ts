@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../packages/server/src/storage/database.js';
 import { preparedQuery } from '../../packages/server/src/storage/prepared-query.js';
 import { readRows } from '../../packages/server/src/storage/read-rows.js';
-import { MAX_READ_SHAPES } from '../../packages/server/src/storage/named-statements.js';
+import { MAX_READ_SHAPES } from '../../packages/server/src/storage/postgres/named-statements.js';
 import { withTestDatabase } from '../helpers/database.js';
 
 // The cap on named read shapes counts per process: the server's modules are loaded afresh for this

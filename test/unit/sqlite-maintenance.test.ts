@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loopTurns, scratchDatabases } from '../helpers/sqlite-scratch.js';
 import { inTransaction } from '../../packages/server/src/storage/connection.js';
 import type { Database } from '../../packages/server/src/storage/database.js';
-import { SqliteMaintenance } from '../../packages/server/src/storage/sqlite-maintenance.js';
+import { SqliteMaintenance } from '../../packages/server/src/storage/sqlite/sqlite-maintenance.js';
 
 /**
  * SQLite upkeep off the event loop (docs/architecture.md, "Writes on SQLite" and "Reads on

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sqliteKyselyDialect } from '../../packages/server/src/storage/sqlite-driver.js';
+import { sqliteKyselyDialect } from '../../packages/server/src/storage/sqlite/sqlite-driver.js';
 
 /**
  * Which SQLite connection a statement runs on (storage/sqlite-driver.ts). Each connection answers
