@@ -1,3 +1,5 @@
+import { typeNames } from '@vellum/client/type-names';
+
 /**
  * TypeScript declarations for a content model, from the schemas `GET /config/schemas` serves
  * (field types as docs/api.md, "Schemas", describes what each stores). Pure: schemas in, source
@@ -41,7 +43,7 @@ const STRINGS = new Set(['string', 'text', 'email', 'url', 'markdown', 'richtext
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 export function generateTypes(schemas: SchemaInput[]): string {
-  const names = interfaceNames(schemas);
+  const names = typeNames(schemas.map((s) => s.name));
   const blocks = schemas.map((schema) => {
     const name = names.get(schema.name)!;
     const doc = schema.title ? `/** ${comment(schema.title)}${schema.type === 'singleton' ? ' (singleton)' : ''} */\n` : '';
@@ -50,24 +52,6 @@ export function generateTypes(schemas: SchemaInput[]): string {
   });
   const map = schemas.map((s) => `  ${propertyName(s.name)}: ${names.get(s.name)};`).join('\n');
   return `${HEADER}\n${blocks.join('\n')}\n/** Every schema by name: \`VellumSchemas['post']\` is the type of a post. */\nexport interface VellumSchemas {\n${map}\n}\n`;
-}
-
-/** PascalCase interface names, unique, never one of the fixed names. */
-function interfaceNames(schemas: SchemaInput[]): Map<string, string> {
-  const taken = new Set(['VellumDocument', 'VellumSchemas']);
-  const out = new Map<string, string>();
-  for (const { name } of schemas) {
-    const base = name
-      .split(/[^A-Za-z0-9]+/)
-      .filter(Boolean)
-      .map((w) => w[0].toUpperCase() + w.slice(1))
-      .join('');
-    let candidate = /^[A-Za-z]/.test(base) ? base : `T${base}`;
-    for (let n = 2; taken.has(candidate); n++) candidate = `${base}${n === 2 ? 'Document' : `Document${n}`}`;
-    taken.add(candidate);
-    out.set(name, candidate);
-  }
-  return out;
 }
 
 function fieldLines(fields: FieldInput[], indent: string): string[] {

@@ -1,5 +1,6 @@
 import type { FieldDef } from '../../config/types.js';
 import { errors } from '../../errors.js';
+import { specOf } from '../../field-types/index.js';
 import { findDocumentsByIds } from '../../storage/document-rows.js';
 import { canReadMedia, readScope, type DocumentAccessMode } from '../access/policy.js';
 import { findMediaByIds } from '../../storage/media-store.js';
@@ -49,25 +50,27 @@ export function fieldsWithExpanded(fields: readonly string[] | undefined, roots:
 function addPath(registry: SchemaRegistry, types: string[], segments: string[], nodes: ExpandNode[], dotted: string, depth: number): void {
   if (depth >= MAX_DEPTH) throw badExpand(`${dotted}: at most ${MAX_DEPTH} levels`);
   const local: string[] = [];
-  let fields = mergedFields(registry, types);
+  let fields: readonly FieldDef[] = mergedFields(registry, types);
   for (let i = 0; i < segments.length; i++) {
     const field = fields.find((f) => f.name === segments[i]);
     if (!field) throw badExpand(`${dotted}: unknown field ${segments[i]}`);
     local.push(field.name);
-    if (field.type === 'object') {
-      fields = field.fields ?? [];
+    const spec = specOf(field);
+    if (spec.childFields) {
+      fields = spec.childFields(field);
       if (i === segments.length - 1) throw badExpand(`${dotted}: ${field.name} is not a reference`);
       continue;
     }
-    const leaf = field.type === 'array' ? field.of : field;
+    const leaf = spec.itemOf?.(field) ?? field;
+    const expands = leaf && specOf(leaf).expands;
     const rest = segments.slice(i + 1);
     const key = local.join('.');
-    if (leaf?.type === 'image' || leaf?.type === 'file') {
+    if (expands === 'media') {
       if (rest.length > 0) throw badExpand(`${dotted}: ${field.name} holds media; nothing expands below it`);
       if (!nodes.some((n) => n.path.join('.') === key)) nodes.push({ path: [...local], kind: 'media', targets: [], children: [] });
       return;
     }
-    if (leaf?.type !== 'reference') throw badExpand(`${dotted}: ${field.name} is not a reference`);
+    if (expands !== 'documents') throw badExpand(`${dotted}: ${field.name} is not a reference`);
     let node = nodes.find((n) => n.path.join('.') === key);
     if (!node) {
       node = { path: [...local], kind: 'documents', targets: Array.isArray(leaf.to) ? [...leaf.to] : [leaf.to as string], children: [] };

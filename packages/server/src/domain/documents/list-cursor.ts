@@ -1,7 +1,8 @@
 import type { FieldType } from '../../config/types.js';
 import type { JsonScalar } from '../../storage/document-filter-sql.js';
 import type { PageAnchor } from '../../storage/list-documents-query.js';
-import { badParam, SAFE_INTEGER_RANGE } from './filter-value.js';
+import { FIELD_TYPES } from '../../field-types/index.js';
+import { badParam } from './filter-value.js';
 
 /** The order a cursor belongs to: `orderBy` as asked (`_createdAt` when absent) and `order`. */
 export interface CursorOrder {
@@ -67,16 +68,5 @@ export function decodeCursor(raw: string, order: CursorOrder, target: CursorTarg
 /** The value is one the ordered field can hold, so it compares (and binds) as the field's values do. */
 function fits(v: unknown, target: CursorTarget): boolean {
   if (v === null) return target.nullable;
-  switch (target.type) {
-    case 'boolean':
-      return typeof v === 'boolean';
-    case 'number':
-      return typeof v === 'number' && Number.isFinite(v);
-    case 'integer': {
-      const [min, max] = target.range ?? SAFE_INTEGER_RANGE;
-      return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-    }
-    default:
-      return typeof v === 'string';
-  }
+  return FIELD_TYPES[target.type].holds(v, target.range);
 }

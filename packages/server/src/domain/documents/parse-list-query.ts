@@ -1,5 +1,4 @@
-import type { FieldType } from '../../config/types.js';
-import { errors } from '../../errors.js';
+import { FIELD_TYPES, filterOperators } from '../../field-types/index.js';
 import type { Condition, FilterOp, JsonScalar, Operand } from '../../storage/document-filter-sql.js';
 import { orderMayBeNull, type PageAnchor } from '../../storage/list-documents-query.js';
 import { parsePaging } from '../shared/paging.js';
@@ -28,22 +27,6 @@ export interface ParsedListQuery {
 const OPS = new Set<FilterOp>(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains', 'startsWith', 'exists']);
 const FILTER_KEY = /^filter\[([^[\]]+)\](?:\[([^[\]]+)\])?$/;
 const KNOWN = new Set(['limit', 'offset', 'orderBy', 'order', 'expand', 'search', 'fields', 'after']);
-const STRING_TYPES = new Set<FieldType>([
-  'string',
-  'text',
-  'email',
-  'url',
-  'slug',
-  'select',
-  'markdown',
-  'richtext',
-  'reference',
-  'image',
-  'file',
-  'date',
-  'datetime',
-]);
-const ORDERED_TYPES = new Set<FieldType>([...STRING_TYPES, 'number', 'integer', 'boolean']);
 const MAX_IN_VALUES = 100;
 
 /** Turns the query string of a list request into typed conditions, checked against the schema. */
@@ -66,7 +49,7 @@ export function parseListQuery(schema: CompiledSchema, query: Record<string, unk
   if (order !== 'asc' && order !== 'desc') throw bad('order', 'must be asc or desc');
   const orderBy = (query.orderBy as string | undefined) || '_createdAt';
   const target = resolveTarget(schema, orderBy, 'orderBy');
-  if (target.array || !ORDERED_TYPES.has(target.type)) throw bad('orderBy', `cannot order by ${orderBy}`);
+  if (target.array || !FIELD_TYPES[target.type].orderable) throw bad('orderBy', `cannot order by ${orderBy}`);
   // A cursor names the position itself: an offset on top of it would have no stable meaning.
   const cursor = query.after as string | undefined;
   if (cursor && offset !== 0) throw bad('after', 'cannot be combined with offset');
@@ -122,12 +105,13 @@ function parseFilter(schema: CompiledSchema, name: string, op: FilterOp, raw: st
     if (raw !== 'true' && raw !== 'false') throw bad(key, 'must be true or false');
     return { operand: target.operand, op, value: raw === 'true' };
   }
-  const structured = target.type === 'object' || target.type === 'geopoint' || target.type === 'json' || target.type === 'array';
-  if (structured) throw bad(key, `${name} can only be filtered with exists`);
-  if (target.array && !['eq', 'ne', 'in', 'nin', 'contains'].includes(op)) throw bad(key, `${op} does not apply to the list field ${name}`);
-  if ((op === 'contains' || op === 'startsWith') && !target.array && !STRING_TYPES.has(target.type))
-    throw bad(key, `${op} applies to text fields only`);
-  if (['gt', 'gte', 'lt', 'lte'].includes(op) && target.type === 'boolean') throw bad(key, `${op} does not apply to true/false fields`);
+  const spec = FIELD_TYPES[target.type];
+  if (!filterOperators(spec, target.array).includes(op)) {
+    if (spec.structured) throw bad(key, `${name} can only be filtered with exists`);
+    if (target.array) throw bad(key, `${op} does not apply to the list field ${name}`);
+    if (op === 'contains' || op === 'startsWith') throw bad(key, `${op} applies to text fields only`);
+    throw bad(key, `${op} does not apply to true/false fields`);
+  }
   if (op === 'in' || op === 'nin') {
     const parts = raw.split(',');
     if (parts.length > MAX_IN_VALUES) throw bad(key, `at most ${MAX_IN_VALUES} values`);

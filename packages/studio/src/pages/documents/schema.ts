@@ -1,4 +1,4 @@
-import type { SchemaDefinition } from '@vellum/client';
+import type { FieldStudioHints, SchemaDefinition } from '@vellum/client';
 import { useQuery } from '@tanstack/react-query';
 import { client } from '../../api/client';
 import type { Session } from '../../auth/session';
@@ -10,8 +10,13 @@ export interface Field {
   title?: string;
   description?: string;
   required?: boolean;
+  /** What the server's field-type table says about showing it. */
+  studio?: FieldStudioHints;
   [option: string]: unknown;
 }
+
+/** The name of a field's control; a field without hints is a one-line input. */
+export const controlOf = (f: Field): string => f.studio?.control ?? 'string';
 
 export type Doc = Record<string, unknown>;
 
