@@ -13,8 +13,16 @@ export interface FieldInput {
   required?: boolean;
   options?: string[];
   to?: string | string[];
-  of?: FieldInput;
+  /** An array's item, or a blocks field's block types. */
+  of?: FieldInput | BlockInput[];
   fields?: FieldInput[];
+}
+
+/** One block type of a `blocks` field. */
+export interface BlockInput {
+  name: string;
+  title?: string;
+  fields: FieldInput[];
 }
 
 export interface SchemaInput {
@@ -65,7 +73,8 @@ function fieldLines(fields: FieldInput[], indent: string): string[] {
 }
 
 function referenceNote(f: FieldInput): string | undefined {
-  const target = f.type === 'array' && f.of?.type === 'reference' ? f.of : f.type === 'reference' ? f : undefined;
+  const item = itemOf(f);
+  const target = f.type === 'array' && item?.type === 'reference' ? item : f.type === 'reference' ? f : undefined;
   if (!target) return undefined;
   const to = [target.to ?? []].flat().join(' | ');
   return `Id of a ${to || 'document'}: \`expand\` replaces it with the document`;
@@ -87,8 +96,22 @@ function fieldType(f: FieldInput, indent: string): string {
     case 'geopoint':
       return '{ lat: number; lng: number }';
     case 'array': {
-      const item = f.of ? fieldType(f.of, indent) : 'unknown';
+      const of = itemOf(f);
+      const item = of ? fieldType(of, indent) : 'unknown';
       return /^[A-Za-z]+$/.test(item) ? `${item}[]` : `Array<${item}>`;
+    }
+    case 'blocks': {
+      // A union discriminated by `_type`, as the OpenAPI document's `oneOf`.
+      const inner = `${indent}  `;
+      const members = (Array.isArray(f.of) ? f.of : []).map((b) => {
+        const lines = [
+          `${inner}    _type: ${JSON.stringify(b.name)};`,
+          `${inner}    _key: string;`,
+          ...fieldLines(b.fields, `${inner}    `),
+        ];
+        return `${inner}| {\n${lines.join('\n')}\n${inner}  }`;
+      });
+      return members.length > 0 ? `Array<\n${members.join('\n')}\n${indent}>` : 'never[]';
     }
     case 'object':
       return f.fields && f.fields.length > 0
@@ -100,5 +123,6 @@ function fieldType(f: FieldInput, indent: string): string {
   }
 }
 
+const itemOf = (f: FieldInput): FieldInput | undefined => (f.of && !Array.isArray(f.of) ? f.of : undefined);
 const propertyName = (name: string) => (IDENTIFIER.test(name) ? name : JSON.stringify(name));
 const comment = (text: string) => text.replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ');

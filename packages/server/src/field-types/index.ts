@@ -1,6 +1,7 @@
 import type { FieldDef, FieldType } from '../config/types.js';
 import type { AnyFieldDef, FieldTypeSpec, FilterOperator, JsonSchema, ResolvedBelow, StudioHints } from './field-type-spec.js';
 import { array } from './array.js';
+import { blocks } from './blocks.js';
 import { date, datetime } from './date.js';
 import { geopoint } from './geopoint.js';
 import { json } from './json.js';
@@ -33,6 +34,7 @@ export const FIELD_TYPES: Readonly<Record<FieldType, FieldTypeSpec>> = {
   file,
   array,
   object,
+  blocks,
   geopoint,
   json,
 };

@@ -110,6 +110,7 @@ export async function expandDocuments(
 ): Promise<void> {
   let level: Array<{ doc: Record<string, unknown>; nodes: ExpandNode[] }> = docs.map((doc) => ({ doc, nodes: roots }));
   const scopes = new Map<string, 'all' | 'published' | 'none'>();
+  const owned = new WeakSet<object>();
   const scopeOf = (type: string) => {
     let s = scopes.get(type);
     if (!s) {
@@ -122,7 +123,7 @@ export async function expandDocuments(
 
   while (level.length > 0) {
     const slots: Slot[] = [];
-    for (const { doc, nodes } of level) for (const node of nodes) collectSlots(doc, node, slots);
+    for (const { doc, nodes } of level) for (const node of nodes) collectSlots(doc, node, slots, owned);
     if (slots.length === 0) return;
     await expandMedia(
       svc,
@@ -168,22 +169,49 @@ async function expandMedia(svc: Services, actor: Principal, slots: Slot[]): Prom
   }
 }
 
-function collectSlots(doc: Record<string, unknown>, node: ExpandNode, out: Slot[]): void {
-  let holder: unknown = doc;
-  for (let i = 0; i < node.path.length - 1; i++) {
-    holder = (holder as Record<string, unknown> | undefined)?.[node.path[i]];
-    if (!holder || typeof holder !== 'object' || Array.isArray(holder)) return;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The ids at a node's path, walking objects and lists of objects (blocks) on the way. Containers
+ * on the path are copied once per expansion (`owned`), so an expanded document never shares an
+ * object or list with the stored one, and paths through the same container find the same copy.
+ */
+function collectSlots(holder: Record<string, unknown>, node: ExpandNode, out: Slot[], owned: WeakSet<object>, depth = 0): void {
+  const key = node.path[depth];
+  const value = holder[key];
+  const own = <T extends object>(v: T, copy: () => T): T => {
+    if (owned.has(v)) return v;
+    const made = copy();
+    owned.add(made);
+    holder[key] = made;
+    return made;
+  };
+  if (depth === node.path.length - 1) {
+    if (typeof value === 'string') out.push({ holder, key, id: value, node });
+    else if (Array.isArray(value)) {
+      const list = own(value, () => [...value]);
+      list.forEach((v, i) => {
+        if (typeof v === 'string') out.push({ holder: list, key: i, id: v, node });
+      });
+    }
+    return;
   }
-  const parent = holder as Record<string, unknown>;
-  const key = node.path[node.path.length - 1];
-  const value = parent[key];
-  if (typeof value === 'string') out.push({ holder: parent, key, id: value, node });
-  else if (Array.isArray(value)) {
-    // The array is copied so an expanded document never shares a list with the stored one.
-    const copy = [...value];
-    parent[key] = copy;
-    copy.forEach((v, i) => {
-      if (typeof v === 'string') out.push({ holder: copy, key: i, id: v, node });
+  if (Array.isArray(value)) {
+    const list = own(value, () => [...value]);
+    list.forEach((item, i) => {
+      if (!isObject(item)) return;
+      const copy = owned.has(item) ? item : { ...item };
+      owned.add(copy);
+      list[i] = copy;
+      collectSlots(copy, node, out, owned, depth + 1);
     });
+  } else if (isObject(value)) {
+    collectSlots(
+      own(value, () => ({ ...value })),
+      node,
+      out,
+      owned,
+      depth + 1,
+    );
   }
 }

@@ -95,7 +95,8 @@ function resolveTarget(schema: CompiledSchema, name: string, param: string): Tar
   if (sys) return { operand: { column: sys.column }, type: sys.type, range: sys.range, array: false };
   const resolved = resolveFieldPath(schema, name);
   if (!resolved) throw bad(param, `unknown field ${name} on ${schema.name}`);
-  return { operand: { json: resolved.path, array: resolved.array || undefined }, type: resolved.type, array: resolved.array };
+  const operand = { json: resolved.path, array: resolved.array || undefined, ...(resolved.element ? { element: resolved.element } : {}) };
+  return { operand, type: resolved.type, array: resolved.array };
 }
 
 function parseFilter(schema: CompiledSchema, name: string, op: FilterOp, raw: string, key: string): Condition {

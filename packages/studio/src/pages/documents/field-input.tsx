@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { ArrayInput } from './fields/array-input';
+import { BlocksInput } from './fields/blocks-input';
 import { BooleanInput } from './fields/boolean-input';
 import { DatetimeInput } from './fields/datetime-input';
 import { MarkdownInput, RichTextInput } from './fields/editor-inputs';
@@ -33,6 +34,7 @@ const CONTROLS: Record<string, ComponentType<FieldProps>> = {
   media: MediaInput,
   array: ArrayInput,
   object: ObjectInput,
+  blocks: BlocksInput,
   geopoint: GeopointInput,
   json: JsonInput,
 };
