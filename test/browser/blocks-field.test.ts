@@ -65,7 +65,7 @@ describe('studio blocks field', () => {
     await page.getByRole('button', { name: 'Reorder Quote 2' }).focus();
     await page.keyboard.press('ArrowUp');
     await expect.poll(() => blockNames(page)).toEqual(['Quote 1', 'Hero 2']);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Reorder Quote 1');
+    expect(await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('Reorder Quote 1');
 
     // Pointer: the hero's handle dropped on the quote puts it first again.
     await drag(page, page.getByRole('button', { name: 'Reorder Hero 2' }), page.getByRole('listitem', { name: 'Quote 1' }));

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { FIELD_TYPE_NAMES } from '../../packages/server/src/field-types/index.js';
 
 /**
- * A field type is known in one place, packages/server/src/field-types/ (docs/architecture.md,
- * "Field types"): the server's domain/ and http/ read the table and never name a type. Checked on
+ * A field type is known in one place, packages/server/src/field-types/ (docs/architecture.md, the
+ * `field-types/` floor): the server's domain/ and http/ read the table and never name a type. Checked on
  * the syntax tree (no type-check, so it is fast): a type name compared with or switched on a
  * `.type`, or two type names listed together (a Set or array of types), is an offence.
  */
