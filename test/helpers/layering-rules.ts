@@ -7,7 +7,7 @@ import { dialectRead, findCycles, findNodes, newAppError, packageOf, scanImports
 
 const SERVER = 'packages/server/src/';
 
-type Floor = 'app' | 'http' | 'jobs' | 'domain' | 'storage' | 'media' | 'mail' | 'net' | 'config' | 'errors';
+type Floor = 'app' | 'http' | 'jobs' | 'domain' | 'storage' | 'media' | 'mail' | 'net' | 'field-types' | 'config' | 'errors';
 
 /** The floor of a server file: its first folder, `errors` for errors.ts, `app` for the files that assemble the rest. */
 export function floorOf(path: string): Floor | undefined {
@@ -20,16 +20,19 @@ export function floorOf(path: string): Floor | undefined {
 
 /** Which floors each floor may import. Arrows point down; config/ and errors.ts are read by every floor. */
 const MAY_IMPORT: Record<Floor, readonly Floor[]> = {
-  app: ['app', 'http', 'jobs', 'domain', 'storage', 'media', 'mail', 'net', 'config', 'errors'],
-  http: ['http', 'domain', 'config', 'errors'],
+  app: ['app', 'http', 'jobs', 'domain', 'storage', 'media', 'mail', 'net', 'field-types', 'config', 'errors'],
+  http: ['http', 'domain', 'field-types', 'config', 'errors'],
   // Background work beside http/: it drives domain operations, never Fastify or SQL.
   jobs: ['jobs', 'domain', 'config', 'errors'],
-  domain: ['domain', 'storage', 'media', 'mail', 'net', 'config', 'errors'],
+  domain: ['domain', 'storage', 'media', 'mail', 'net', 'field-types', 'config', 'errors'],
   storage: ['storage', 'config', 'errors'],
   media: ['media', 'config', 'errors'],
   mail: ['mail', 'config', 'errors'],
   net: ['net', 'config', 'errors'],
-  config: ['config', 'errors'],
+  // The field-type table (docs/architecture.md): config/ checks schema options with it at start-up,
+  // and it reads config/'s reader and types only (no file imports back: the cycle check holds).
+  'field-types': ['field-types', 'config', 'errors'],
+  config: ['config', 'field-types', 'errors'],
   errors: [],
 };
 
@@ -108,7 +111,9 @@ export function checkLayering(files: ReadonlyMap<string, string>): LayeringRepor
         // The studio runs in browsers: the client's browser entry only, never `@vellum/client/node`.
         (fromPackage === 'studio' && toPackage === 'client' && e.specifier === '@vellum/client') ||
         // The client owns the wire types; the server builds them (type-only: no client code runs in it).
-        (fromPackage === 'server' && toPackage === 'client' && e.typeOnly && !relative);
+        (fromPackage === 'server' && toPackage === 'client' && e.typeOnly && !relative) ||
+        // One pure module beside them: the PascalCase type naming the OpenAPI document shares with `vellum types`.
+        (fromPackage === 'server' && e.specifier === '@vellum/client/type-names');
       if (!allowed) report.packages.push(`${where(e)} (${fromPackage} → ${toPackage})`);
     }
   }

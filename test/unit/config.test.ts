@@ -137,7 +137,7 @@ describe('resolveConfig', () => {
         ],
       }),
     ).toEqual([
-      'schemas[0].fields[0].type: unknown field type "strin" (expected one of string, text, email, url, slug, number, integer, boolean, date, datetime, select, markdown, richtext, reference, image, file, array, object, geopoint, json)',
+      'schemas[0].fields[0].type: unknown field type "strin" (expected one of string, text, email, url, slug, number, integer, boolean, date, datetime, select, markdown, richtext, reference, image, file, array, object, blocks, geopoint, json)',
       'schemas[0].fields[1].to: references a missing schema "person"',
       'schemas[0].fields[2].name: duplicate field name "title"',
       'schemas[1].name: expected a name matching /^[a-z][a-zA-Z0-9_]*$/ (got "Bad-Name")',
@@ -146,7 +146,7 @@ describe('resolveConfig', () => {
       'schemas[3].fields[1].options: expected a non-empty array of strings',
       'schemas[3].fields[2].source: expected the name of a string field beside it (got "nope")',
       'schemas[4].name: duplicate schema name "page"',
-      'schemas[4].fields[0].of.type: unknown field type "bogus" (expected one of string, text, email, url, slug, number, integer, boolean, date, datetime, select, markdown, richtext, reference, image, file, array, object, geopoint, json)',
+      'schemas[4].fields[0].of.type: unknown field type "bogus" (expected one of string, text, email, url, slug, number, integer, boolean, date, datetime, select, markdown, richtext, reference, image, file, array, object, blocks, geopoint, json)',
       'schemas[4].fields[1].fields[0].unique: only top-level scalar fields can be unique or indexed',
     ]);
   });

@@ -83,4 +83,40 @@ export { post, wrongCategory, noTitle };
 `;
     expect(typeCheck({ 'vellum-types.ts': source, 'usage.ts': usage })).toEqual([]);
   });
+
+  it('gives a blocks field a union discriminated by _type, each block with its _key and fields', () => {
+    const out = generateTypes([
+      {
+        name: 'page',
+        fields: [
+          {
+            name: 'sections',
+            type: 'blocks',
+            of: [
+              { name: 'hero', fields: [{ name: 'heading', type: 'string', required: true }] },
+              {
+                name: 'quote',
+                fields: [
+                  { name: 'text', type: 'text', required: true },
+                  { name: 'author', type: 'reference', to: 'page' },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+    expect(out).toContain(
+      '  sections?: Array<\n    | {\n        _type: "hero";\n        _key: string;\n        heading: string;\n      }\n    | {\n        _type: "quote";',
+    );
+    const usage = `
+import type { Page } from './blocks-types';
+export function headings(page: Page): string[] {
+  return (page.sections ?? []).map((s) => (s._type === 'hero' ? s.heading : s.text));
+}
+// @ts-expect-error: a hero has no text
+export const wrong: NonNullable<Page['sections']>[number] = { _type: 'hero', _key: 'k', text: 'x' };
+`;
+    expect(typeCheck({ 'blocks-types.ts': out, 'blocks-usage.ts': usage })).toEqual([]);
+  });
 });

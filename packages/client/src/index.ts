@@ -51,7 +51,16 @@ export {
   type Subscription,
 } from './events.js';
 export { SseParser, type SseMessage } from './sse-parser.js';
-export { ConfigApi, type SchemaDefinition, type Settings, type StructureGroup, type StudioConfig } from './instance-config.js';
+export {
+  ConfigApi,
+  type FieldDefinition,
+  type FieldStudioHints,
+  type SchemaDefinition,
+  type Settings,
+  type StructureGroup,
+  type StudioConfig,
+} from './instance-config.js';
+export { typeNames } from './type-names.js';
 export type { AuditQuery, AuditRecord } from './audit.js';
 export { DocumentsApi, type DocumentsMode, type ReadOptions, type WriteOptions } from './documents.js';
 export {

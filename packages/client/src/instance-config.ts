@@ -35,12 +35,36 @@ export interface StructureGroup {
 }
 
 /** A schema of the content model; fields are `{name, title?, type, required?, …}` plus their type's options (docs/api.md, "Schemas"). */
+/** What the server's field-type table says about showing a field (docs/api.md, "Schemas"). */
+export interface FieldStudioHints {
+  /** The studio control by name (`string`, `text`, `slug`, `media`, `blocks`, …). */
+  control: string;
+  /** Offered as a sort on the document list. */
+  sortable: boolean;
+  /** Shown as a column of the document list. */
+  column: boolean;
+  /** Offered as a filter on the document list: a choice of its options, or of the documents it may point at. */
+  listFilter?: 'options' | 'documents';
+  /** `orderBy` takes it. */
+  orderable: boolean;
+  /** The `filter[field][op]` operators it takes. */
+  filterOperators: string[];
+}
+
+/** A field as configured, its nested fields included, each with its `studio` hints. */
+export interface FieldDefinition {
+  name: string;
+  type: string;
+  studio?: FieldStudioHints;
+  [option: string]: unknown;
+}
+
 export interface SchemaDefinition {
   name: string;
   title: string;
   type: 'document' | 'singleton';
   public: boolean;
-  fields: Array<{ name: string; type: string; [option: string]: unknown }>;
+  fields: FieldDefinition[];
 }
 
 /** `/config/*`. */

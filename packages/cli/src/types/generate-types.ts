@@ -1,3 +1,5 @@
+import { typeNames } from '@vellum/client/type-names';
+
 /**
  * TypeScript declarations for a content model, from the schemas `GET /config/schemas` serves
  * (field types as docs/api.md, "Schemas", describes what each stores). Pure: schemas in, source
@@ -11,8 +13,16 @@ export interface FieldInput {
   required?: boolean;
   options?: string[];
   to?: string | string[];
-  of?: FieldInput;
+  /** An array's item, or a blocks field's block types. */
+  of?: FieldInput | BlockInput[];
   fields?: FieldInput[];
+}
+
+/** One block type of a `blocks` field. */
+export interface BlockInput {
+  name: string;
+  title?: string;
+  fields: FieldInput[];
 }
 
 export interface SchemaInput {
@@ -41,7 +51,7 @@ const STRINGS = new Set(['string', 'text', 'email', 'url', 'markdown', 'richtext
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 export function generateTypes(schemas: SchemaInput[]): string {
-  const names = interfaceNames(schemas);
+  const names = typeNames(schemas.map((s) => s.name));
   const blocks = schemas.map((schema) => {
     const name = names.get(schema.name)!;
     const doc = schema.title ? `/** ${comment(schema.title)}${schema.type === 'singleton' ? ' (singleton)' : ''} */\n` : '';
@@ -50,24 +60,6 @@ export function generateTypes(schemas: SchemaInput[]): string {
   });
   const map = schemas.map((s) => `  ${propertyName(s.name)}: ${names.get(s.name)};`).join('\n');
   return `${HEADER}\n${blocks.join('\n')}\n/** Every schema by name: \`VellumSchemas['post']\` is the type of a post. */\nexport interface VellumSchemas {\n${map}\n}\n`;
-}
-
-/** PascalCase interface names, unique, never one of the fixed names. */
-function interfaceNames(schemas: SchemaInput[]): Map<string, string> {
-  const taken = new Set(['VellumDocument', 'VellumSchemas']);
-  const out = new Map<string, string>();
-  for (const { name } of schemas) {
-    const base = name
-      .split(/[^A-Za-z0-9]+/)
-      .filter(Boolean)
-      .map((w) => w[0].toUpperCase() + w.slice(1))
-      .join('');
-    let candidate = /^[A-Za-z]/.test(base) ? base : `T${base}`;
-    for (let n = 2; taken.has(candidate); n++) candidate = `${base}${n === 2 ? 'Document' : `Document${n}`}`;
-    taken.add(candidate);
-    out.set(name, candidate);
-  }
-  return out;
 }
 
 function fieldLines(fields: FieldInput[], indent: string): string[] {
@@ -81,7 +73,8 @@ function fieldLines(fields: FieldInput[], indent: string): string[] {
 }
 
 function referenceNote(f: FieldInput): string | undefined {
-  const target = f.type === 'array' && f.of?.type === 'reference' ? f.of : f.type === 'reference' ? f : undefined;
+  const item = itemOf(f);
+  const target = f.type === 'array' && item?.type === 'reference' ? item : f.type === 'reference' ? f : undefined;
   if (!target) return undefined;
   const to = [target.to ?? []].flat().join(' | ');
   return `Id of a ${to || 'document'}: \`expand\` replaces it with the document`;
@@ -103,8 +96,22 @@ function fieldType(f: FieldInput, indent: string): string {
     case 'geopoint':
       return '{ lat: number; lng: number }';
     case 'array': {
-      const item = f.of ? fieldType(f.of, indent) : 'unknown';
+      const of = itemOf(f);
+      const item = of ? fieldType(of, indent) : 'unknown';
       return /^[A-Za-z]+$/.test(item) ? `${item}[]` : `Array<${item}>`;
+    }
+    case 'blocks': {
+      // A union discriminated by `_type`, as the OpenAPI document's `oneOf`.
+      const inner = `${indent}  `;
+      const members = (Array.isArray(f.of) ? f.of : []).map((b) => {
+        const lines = [
+          `${inner}    _type: ${JSON.stringify(b.name)};`,
+          `${inner}    _key: string;`,
+          ...fieldLines(b.fields, `${inner}    `),
+        ];
+        return `${inner}| {\n${lines.join('\n')}\n${inner}  }`;
+      });
+      return members.length > 0 ? `Array<\n${members.join('\n')}\n${indent}>` : 'never[]';
     }
     case 'object':
       return f.fields && f.fields.length > 0
@@ -116,5 +123,6 @@ function fieldType(f: FieldInput, indent: string): string {
   }
 }
 
+const itemOf = (f: FieldInput): FieldInput | undefined => (f.of && !Array.isArray(f.of) ? f.of : undefined);
 const propertyName = (name: string) => (IDENTIFIER.test(name) ? name : JSON.stringify(name));
 const comment = (text: string) => text.replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ');

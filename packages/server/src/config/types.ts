@@ -20,6 +20,7 @@ export type FieldType =
   | 'file'
   | 'array'
   | 'object'
+  | 'blocks'
   | 'geopoint'
   | 'json';
 
@@ -41,10 +42,18 @@ export interface FieldDef {
   source?: string;
   to?: string | string[];
   accept?: string[];
-  of?: Omit<FieldDef, 'name'> & { name?: string };
+  /** An array's item definition, or a blocks field's block types. */
+  of?: (Omit<FieldDef, 'name'> & { name?: string }) | BlockDef[];
   minItems?: number;
   maxItems?: number;
   fields?: FieldDef[];
+}
+
+/** One block type of a `blocks` field: its items carry `_type: name`. */
+export interface BlockDef {
+  name: string;
+  title?: string;
+  fields: FieldDef[];
 }
 
 export interface SchemaDef {

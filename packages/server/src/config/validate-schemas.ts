@@ -1,53 +1,12 @@
-import type { FieldDef, FieldType, SchemaDef } from './types.js';
+import { FIELD_TYPE_NAMES, fieldType } from '../field-types/index.js';
+import type { FieldDef, SchemaDef } from './types.js';
 import type { ConfigReader } from './reader.js';
-
-export const FIELD_TYPES: readonly FieldType[] = [
-  'string',
-  'text',
-  'email',
-  'url',
-  'slug',
-  'number',
-  'integer',
-  'boolean',
-  'date',
-  'datetime',
-  'select',
-  'markdown',
-  'richtext',
-  'reference',
-  'image',
-  'file',
-  'array',
-  'object',
-  'geopoint',
-  'json',
-];
 
 // Permission strings are `<resource>:<action>`; a schema may not take a fixed resource's name.
 const RESERVED = new Set(['content', 'media', 'users', 'settings', 'studio', 'tokens', 'webhooks']);
 const SCHEMA_NAME = /^[a-z][a-zA-Z0-9_]*$/;
 // Field names never start with `_`: that prefix belongs to the system fields.
 const FIELD_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
-const STRINGISH: readonly FieldType[] = ['string', 'text', 'email', 'url', 'select', 'markdown'];
-/** Types whose top-level value is a scalar the database can index and compare. */
-export const INDEXABLE: readonly FieldType[] = [
-  'string',
-  'text',
-  'email',
-  'url',
-  'slug',
-  'number',
-  'integer',
-  'boolean',
-  'date',
-  'datetime',
-  'select',
-  'reference',
-  'image',
-  'file',
-];
-
 /** Validates `schemas` from the config; problems go to the reader, the result is the typed list. */
 export function validateSchemas(r: ConfigReader, raw: unknown): SchemaDef[] {
   if (raw === undefined || raw === null) return [];
@@ -100,9 +59,9 @@ function validateFields(r: ConfigReader, path: string, raw: unknown, schemas: Se
     return f;
   });
   for (const [i, f] of fields.entries()) {
-    if (f.type === 'slug' && f.source !== undefined) {
+    if (fieldType(f.type)?.options.includes('source') && f.source !== undefined) {
       const src = fields.find((o) => o.name === f.source);
-      if (!src || !STRINGISH.includes(src.type)) {
+      if (!src || !fieldType(src.type)?.slugSource) {
         r.problem(`${path}[${i}].source`, `expected the name of a string field beside it (got ${JSON.stringify(f.source)})`);
       }
     }
@@ -111,8 +70,9 @@ function validateFields(r: ConfigReader, path: string, raw: unknown, schemas: Se
 }
 
 function validateField(r: ConfigReader, path: string, f: FieldDef, schemas: Set<string>, topLevel: boolean): void {
-  if (!FIELD_TYPES.includes(f.type)) {
-    r.problem(`${path}.type`, `unknown field type ${JSON.stringify(f.type)} (expected one of ${FIELD_TYPES.join(', ')})`);
+  const spec = fieldType(f.type);
+  if (!spec) {
+    r.problem(`${path}.type`, `unknown field type ${JSON.stringify(f.type)} (expected one of ${FIELD_TYPE_NAMES.join(', ')})`);
     return;
   }
   for (const key of ['minLength', 'maxLength', 'minItems', 'maxItems'] as const) r.int(`${path}.${key}`, f[key], { min: 0 });
@@ -127,42 +87,15 @@ function validateField(r: ConfigReader, path: string, f: FieldDef, schemas: Set<
       r.problem(`${path}.pattern`, 'expected a valid regular expression');
     }
   }
-  if ((f.unique || f.indexed) && (!topLevel || !INDEXABLE.includes(f.type))) {
+  if ((f.unique || f.indexed) && (!topLevel || !spec.indexable)) {
     r.problem(`${path}.${f.unique ? 'unique' : 'indexed'}`, 'only top-level scalar fields can be unique or indexed');
   }
-  switch (f.type) {
-    case 'select':
-      if (!Array.isArray(f.options) || f.options.length === 0 || !f.options.every((o) => typeof o === 'string')) {
-        r.problem(`${path}.options`, 'expected a non-empty array of strings');
-      }
-      break;
-    case 'reference': {
-      const targets = Array.isArray(f.to) ? f.to : [f.to];
-      if (targets.length === 0 || targets.some((t) => typeof t !== 'string')) {
-        r.problem(`${path}.to`, 'expected a schema name or an array of schema names');
-      } else {
-        for (const t of targets) if (!schemas.has(t as string)) r.problem(`${path}.to`, `references a missing schema "${t}"`);
-      }
-      break;
-    }
-    case 'image':
-    case 'file':
-      if (f.accept !== undefined && (!Array.isArray(f.accept) || !f.accept.every((a) => typeof a === 'string'))) {
-        r.problem(`${path}.accept`, 'expected an array of MIME type prefixes');
-      }
-      break;
-    case 'array':
-      if (!f.of || typeof f.of !== 'object') r.problem(`${path}.of`, 'expected a field definition (without name)');
-      else {
-        const of = { ...f.of, name: f.of.name ?? 'item' } as FieldDef;
-        validateField(r, `${path}.of`, of, schemas, false);
-        f.of = of;
-      }
-      break;
-    case 'object':
-      (f as { fields: FieldDef[] }).fields = validateFields(r, `${path}.fields`, f.fields, schemas, false);
-      break;
-    default:
-      break;
-  }
+  spec.checkOptions?.(r, path, f, {
+    schemas,
+    field: (p, nested) => {
+      validateField(r, p, nested, schemas, false);
+      return nested;
+    },
+    fields: (p, raw) => validateFields(r, p, raw, schemas, false),
+  });
 }

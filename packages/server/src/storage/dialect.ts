@@ -33,8 +33,8 @@ export interface Dialect {
   jsonText(path: readonly string[], table?: string): RawBuilder<string>;
   /** A bound parameter comparable with `json()`. */
   value(v: JsonScalar): RawBuilder<unknown>;
-  /** True when the JSON array at `path` holds `v`. */
-  arrayContains(path: readonly string[], v: JsonScalar): RawBuilder<boolean>;
+  /** True when the JSON array at `path` holds `v`, or with `element` an object whose value at `element` is `v`. */
+  arrayContains(path: readonly string[], v: JsonScalar, element?: readonly string[]): RawBuilder<boolean>;
   /** Case-insensitive LIKE with `\` as the escape character. */
   like(expr: RawBuilder<unknown>, pattern: string): RawBuilder<boolean>;
   /** ORDER BY suffix so NULLs (absent fields) sort first ascending and last descending on both dialects. */

@@ -6,7 +6,7 @@ import { findDocumentsByIds } from '../../storage/documents/document-rows.js';
 import { requirePublishIfNeeded, requireSchemaAction } from '../access/policy.js';
 import { actorId, type Principal } from '../access/principal.js';
 import { uuidv7 } from '../shared/ids.js';
-import type { CompiledSchema } from '../schemas/schema-registry.js';
+import { isUnique, uniqueScalar, type CompiledSchema } from '../schemas/schema-registry.js';
 import type { Services } from '../services.js';
 import { baseSlug } from './write/allocate-slug.js';
 import { asObject, statusOf } from './document-body.js';
@@ -175,7 +175,7 @@ function prepareDocument(
 
 /** Ids, slugs and unique field values held by more than one document of the call. */
 function duplicateValues(schema: CompiledSchema, prepared: readonly Prepared[]): ErrorDetail[] {
-  const uniqueFields = schema.fields.filter((f) => f.unique || f.type === 'slug');
+  const uniqueFields = schema.fields.filter(isUnique);
   const seen = new Map<string, number>();
   const found: ErrorDetail[] = [];
   const check = (key: string, field: string, item: Prepared) => {
@@ -193,8 +193,7 @@ function duplicateValues(schema: CompiledSchema, prepared: readonly Prepared[]):
   return found;
 }
 
-const uniqueValue = (field: FieldDef, value: unknown) =>
-  value === undefined ? undefined : field.type === 'slug' ? (value as { current: string }).current : value;
+const uniqueValue = (field: FieldDef, value: unknown) => (value === undefined ? undefined : uniqueScalar(field, value));
 
 /** References to missing documents or documents of a type the field does not take; documents of the batch count as existing. */
 async function referenceProblems(conn: Conn, schema: CompiledSchema, batch: readonly Prepared[]): Promise<ErrorDetail[]> {

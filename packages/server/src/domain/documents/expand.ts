@@ -1,5 +1,6 @@
 import type { FieldDef } from '../../config/types.js';
 import { errors } from '../../errors.js';
+import { specOf } from '../../field-types/index.js';
 import { findDocumentsByIds } from '../../storage/documents/document-rows.js';
 import { canReadMedia, readScope, type DocumentAccessMode } from '../access/policy.js';
 import { findMediaByIds } from '../../storage/media/media-store.js';
@@ -49,25 +50,27 @@ export function fieldsWithExpanded(fields: readonly string[] | undefined, roots:
 function addPath(registry: SchemaRegistry, types: string[], segments: string[], nodes: ExpandNode[], dotted: string, depth: number): void {
   if (depth >= MAX_DEPTH) throw badExpand(`${dotted}: at most ${MAX_DEPTH} levels`);
   const local: string[] = [];
-  let fields = mergedFields(registry, types);
+  let fields: readonly FieldDef[] = mergedFields(registry, types);
   for (let i = 0; i < segments.length; i++) {
     const field = fields.find((f) => f.name === segments[i]);
     if (!field) throw badExpand(`${dotted}: unknown field ${segments[i]}`);
     local.push(field.name);
-    if (field.type === 'object') {
-      fields = field.fields ?? [];
+    const spec = specOf(field);
+    if (spec.childFields) {
+      fields = spec.childFields(field);
       if (i === segments.length - 1) throw badExpand(`${dotted}: ${field.name} is not a reference`);
       continue;
     }
-    const leaf = field.type === 'array' ? field.of : field;
+    const leaf = spec.itemOf?.(field) ?? field;
+    const expands = leaf && specOf(leaf).expands;
     const rest = segments.slice(i + 1);
     const key = local.join('.');
-    if (leaf?.type === 'image' || leaf?.type === 'file') {
+    if (expands === 'media') {
       if (rest.length > 0) throw badExpand(`${dotted}: ${field.name} holds media; nothing expands below it`);
       if (!nodes.some((n) => n.path.join('.') === key)) nodes.push({ path: [...local], kind: 'media', targets: [], children: [] });
       return;
     }
-    if (leaf?.type !== 'reference') throw badExpand(`${dotted}: ${field.name} is not a reference`);
+    if (expands !== 'documents') throw badExpand(`${dotted}: ${field.name} is not a reference`);
     let node = nodes.find((n) => n.path.join('.') === key);
     if (!node) {
       node = { path: [...local], kind: 'documents', targets: Array.isArray(leaf.to) ? [...leaf.to] : [leaf.to as string], children: [] };
@@ -107,6 +110,7 @@ export async function expandDocuments(
 ): Promise<void> {
   let level: Array<{ doc: Record<string, unknown>; nodes: ExpandNode[] }> = docs.map((doc) => ({ doc, nodes: roots }));
   const scopes = new Map<string, 'all' | 'published' | 'none'>();
+  const owned = new WeakSet<object>();
   const scopeOf = (type: string) => {
     let s = scopes.get(type);
     if (!s) {
@@ -119,7 +123,7 @@ export async function expandDocuments(
 
   while (level.length > 0) {
     const slots: Slot[] = [];
-    for (const { doc, nodes } of level) for (const node of nodes) collectSlots(doc, node, slots);
+    for (const { doc, nodes } of level) for (const node of nodes) collectSlots(doc, node, slots, owned);
     if (slots.length === 0) return;
     await expandMedia(
       svc,
@@ -165,22 +169,49 @@ async function expandMedia(svc: Services, actor: Principal, slots: Slot[]): Prom
   }
 }
 
-function collectSlots(doc: Record<string, unknown>, node: ExpandNode, out: Slot[]): void {
-  let holder: unknown = doc;
-  for (let i = 0; i < node.path.length - 1; i++) {
-    holder = (holder as Record<string, unknown> | undefined)?.[node.path[i]];
-    if (!holder || typeof holder !== 'object' || Array.isArray(holder)) return;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The ids at a node's path, walking objects and lists of objects (blocks) on the way. Containers
+ * on the path are copied once per expansion (`owned`), so an expanded document never shares an
+ * object or list with the stored one, and paths through the same container find the same copy.
+ */
+function collectSlots(holder: Record<string, unknown>, node: ExpandNode, out: Slot[], owned: WeakSet<object>, depth = 0): void {
+  const key = node.path[depth];
+  const value = holder[key];
+  const own = <T extends object>(v: T, copy: () => T): T => {
+    if (owned.has(v)) return v;
+    const made = copy();
+    owned.add(made);
+    holder[key] = made;
+    return made;
+  };
+  if (depth === node.path.length - 1) {
+    if (typeof value === 'string') out.push({ holder, key, id: value, node });
+    else if (Array.isArray(value)) {
+      const list = own(value, () => [...value]);
+      list.forEach((v, i) => {
+        if (typeof v === 'string') out.push({ holder: list, key: i, id: v, node });
+      });
+    }
+    return;
   }
-  const parent = holder as Record<string, unknown>;
-  const key = node.path[node.path.length - 1];
-  const value = parent[key];
-  if (typeof value === 'string') out.push({ holder: parent, key, id: value, node });
-  else if (Array.isArray(value)) {
-    // The array is copied so an expanded document never shares a list with the stored one.
-    const copy = [...value];
-    parent[key] = copy;
-    copy.forEach((v, i) => {
-      if (typeof v === 'string') out.push({ holder: copy, key: i, id: v, node });
+  if (Array.isArray(value)) {
+    const list = own(value, () => [...value]);
+    list.forEach((item, i) => {
+      if (!isObject(item)) return;
+      const copy = owned.has(item) ? item : { ...item };
+      owned.add(copy);
+      list[i] = copy;
+      collectSlots(copy, node, out, owned, depth + 1);
     });
+  } else if (isObject(value)) {
+    collectSlots(
+      own(value, () => ({ ...value })),
+      node,
+      out,
+      owned,
+      depth + 1,
+    );
   }
 }

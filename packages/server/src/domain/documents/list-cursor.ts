@@ -1,6 +1,7 @@
 import type { FieldType } from '../../config/types.js';
 import type { FilterValue, PageAnchor } from './list-query.js';
-import { badParam, SAFE_INTEGER_RANGE } from './filter-value.js';
+import { FIELD_TYPES } from '../../field-types/index.js';
+import { badParam } from './filter-value.js';
 
 /** The order a cursor belongs to: `orderBy` as asked (`_createdAt` when absent) and `order`. */
 export interface CursorOrder {
@@ -66,16 +67,5 @@ export function decodeCursor(raw: string, order: CursorOrder, target: CursorTarg
 /** The value is one the ordered field can hold, so it compares (and binds) as the field's values do. */
 function fits(v: unknown, target: CursorTarget): boolean {
   if (v === null) return target.nullable;
-  switch (target.type) {
-    case 'boolean':
-      return typeof v === 'boolean';
-    case 'number':
-      return typeof v === 'number' && Number.isFinite(v);
-    case 'integer': {
-      const [min, max] = target.range ?? SAFE_INTEGER_RANGE;
-      return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-    }
-    default:
-      return typeof v === 'string';
-  }
+  return FIELD_TYPES[target.type].holds(v, target.range);
 }

@@ -12,8 +12,11 @@ export type FilterValue = string | number | boolean;
 /** The system fields a list can filter and order on. */
 export type SystemField = '_id' | '_status' | '_rev' | '_createdAt' | '_updatedAt' | '_createdBy' | '_updatedBy';
 
-/** A field of a document: a system field, or a path into its fields (`array`: a list of scalars, compared by membership). */
-export type FieldRef = { system: SystemField } | { path: readonly string[]; array?: boolean };
+/**
+ * A field of a document: a system field, or a path into its fields. `array`: the value at `path`
+ * is a list, compared by membership; `element`: a list of objects, compared at that key in each.
+ */
+export type FieldRef = { system: SystemField } | { path: readonly string[]; array?: boolean; element?: readonly string[] };
 
 export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin' | 'contains' | 'startsWith' | 'exists';
 

@@ -1,7 +1,6 @@
-import type { FieldType } from '../../config/types.js';
-import { errors } from '../../errors.js';
+import { FIELD_TYPES, filterOperators } from '../../field-types/index.js';
 import { orderMayBeNull } from '../../storage/documents/list-documents-query.js';
-import type { Condition, FieldRef, FilterOp, FilterValue, ListOrder, PageAnchor } from './list-query.js';
+import type { Condition, FieldRef, FilterOp, ListOrder, PageAnchor } from './list-query.js';
 import { parsePaging } from '../shared/paging.js';
 import { resolveFieldPath } from '../schemas/field-paths.js';
 import type { CompiledSchema } from '../schemas/schema-registry.js';
@@ -26,22 +25,6 @@ export interface ParsedListQuery {
 }
 
 const OPS = new Set<FilterOp>(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains', 'startsWith', 'exists']);
-const STRING_TYPES = new Set<FieldType>([
-  'string',
-  'text',
-  'email',
-  'url',
-  'slug',
-  'select',
-  'markdown',
-  'richtext',
-  'reference',
-  'image',
-  'file',
-  'date',
-  'datetime',
-]);
-const ORDERED_TYPES = new Set<FieldType>([...STRING_TYPES, 'number', 'integer', 'boolean']);
 const MAX_IN_VALUES = 100;
 
 /**
@@ -70,7 +53,7 @@ export function parseListQuery(schema: CompiledSchema, query: ListParams): Parse
   if (order !== 'asc' && order !== 'desc') throw bad('order', 'must be asc or desc');
   const orderBy = query.orderBy || '_createdAt';
   const target = resolveTarget(schema, orderBy, 'orderBy');
-  if (target.array || !ORDERED_TYPES.has(target.type)) throw bad('orderBy', `cannot order by ${orderBy}`);
+  if (target.array || !FIELD_TYPES[target.type].orderable) throw bad('orderBy', `cannot order by ${orderBy}`);
   // A cursor names the position itself: an offset on top of it would have no stable meaning.
   const cursor = query.after;
   if (cursor && offset !== 0) throw bad('after', 'cannot be combined with offset');
@@ -116,7 +99,8 @@ function resolveTarget(schema: CompiledSchema, name: string, param: string): Tar
   if (sys) return { field: { system: sys.name }, type: sys.type, range: sys.range, array: false };
   const resolved = resolveFieldPath(schema, name);
   if (!resolved) throw bad(param, `unknown field ${name} on ${schema.name}`);
-  return { field: { path: resolved.path, array: resolved.array || undefined }, type: resolved.type, array: resolved.array };
+  const field = { path: resolved.path, array: resolved.array || undefined, ...(resolved.element ? { element: resolved.element } : {}) };
+  return { field, type: resolved.type, array: resolved.array };
 }
 
 function parseFilter(schema: CompiledSchema, name: string, op: FilterOp, raw: string, key: string): Condition {
@@ -126,12 +110,13 @@ function parseFilter(schema: CompiledSchema, name: string, op: FilterOp, raw: st
     if (raw !== 'true' && raw !== 'false') throw bad(key, 'must be true or false');
     return { field: target.field, op, value: raw === 'true' };
   }
-  const structured = target.type === 'object' || target.type === 'geopoint' || target.type === 'json' || target.type === 'array';
-  if (structured) throw bad(key, `${name} can only be filtered with exists`);
-  if (target.array && !['eq', 'ne', 'in', 'nin', 'contains'].includes(op)) throw bad(key, `${op} does not apply to the list field ${name}`);
-  if ((op === 'contains' || op === 'startsWith') && !target.array && !STRING_TYPES.has(target.type))
-    throw bad(key, `${op} applies to text fields only`);
-  if (['gt', 'gte', 'lt', 'lte'].includes(op) && target.type === 'boolean') throw bad(key, `${op} does not apply to true/false fields`);
+  const spec = FIELD_TYPES[target.type];
+  if (!filterOperators(spec, target.array).includes(op)) {
+    if (spec.structured) throw bad(key, `${name} can only be filtered with exists`);
+    if (target.array) throw bad(key, `${op} does not apply to the list field ${name}`);
+    if (op === 'contains' || op === 'startsWith') throw bad(key, `${op} applies to text fields only`);
+    throw bad(key, `${op} does not apply to true/false fields`);
+  }
   if (op === 'in' || op === 'nin') {
     const parts = raw.split(',');
     if (parts.length > MAX_IN_VALUES) throw bad(key, `at most ${MAX_IN_VALUES} values`);

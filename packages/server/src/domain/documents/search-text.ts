@@ -1,7 +1,6 @@
-import type { FieldDef } from '../../config/types.js';
+import { specOf } from '../../field-types/index.js';
+import type { SearchSink } from '../../field-types/field-type-spec.js';
 import type { CompiledSchema } from '../schemas/schema-registry.js';
-import { SEARCHABLE } from '../schemas/schema-registry.js';
-import { richtextToText } from './sanitize-richtext.js';
 
 const MAX_WORDS = 16;
 
@@ -15,23 +14,13 @@ export function searchWords(query: string): string[] {
   ).slice(0, MAX_WORDS);
 }
 
-/** The text a document contributes to full-text search: its string/text/markdown/richtext values. */
+/** The text a document contributes to full-text search: what each field's type gives (string, text, markdown, richtext). */
 export function searchText(schema: CompiledSchema, data: Record<string, unknown>): string {
   const parts: string[] = [];
-  collect(schema.fields, data, parts);
+  const out: SearchSink = {
+    text: (text) => parts.push(text),
+    value: (field, value) => specOf(field).search?.(field, value, out),
+  };
+  for (const f of schema.fields) if (data[f.name] !== undefined) out.value(f, data[f.name]);
   return parts.join('\n');
-}
-
-function collect(fields: readonly FieldDef[], data: Record<string, unknown>, parts: string[]): void {
-  for (const f of fields) {
-    const v = data[f.name];
-    if (v === undefined) continue;
-    collectValue(f, v, parts);
-  }
-}
-
-function collectValue(f: Omit<FieldDef, 'name'>, v: unknown, parts: string[]): void {
-  if (SEARCHABLE.includes(f.type) && typeof v === 'string') parts.push(f.type === 'richtext' ? richtextToText(v) : v);
-  else if (f.type === 'object' && v && typeof v === 'object') collect(f.fields ?? [], v as Record<string, unknown>, parts);
-  else if (f.type === 'array' && Array.isArray(v) && f.of) for (const item of v) collectValue(f.of, item, parts);
 }

@@ -1,12 +1,17 @@
+import { withStudioHints } from '../../field-types/index.js';
 import type { Services } from '../services.js';
 
-/** `GET /config/schemas`: the registered schemas as configured (hooks and secrets never live here). */
+/**
+ * `GET /config/schemas`: the registered schemas as configured (hooks and secrets never live
+ * here), each field with `studio`, what the field-type table says about showing it (its control,
+ * list sort and filter), so the studio keeps no copy of the table.
+ */
 export function listSchemas(svc: Services) {
   return svc.schemas.list().map((s) => ({
     name: s.name,
     title: s.title,
     type: s.singleton ? 'singleton' : 'document',
     public: s.public,
-    fields: s.fields,
+    fields: s.fields.map(withStudioHints),
   }));
 }

@@ -1,5 +1,5 @@
-import type { FieldDef, FieldType, SchemaDef } from '../../config/types.js';
-import { INDEXABLE } from '../../config/validate-schemas.js';
+import type { FieldDef, SchemaDef } from '../../config/types.js';
+import { specOf } from '../../field-types/index.js';
 import type { FieldIndexSpec } from '../../storage/documents/schema-indexes.js';
 
 export interface CompiledSchema {
@@ -11,9 +11,6 @@ export interface CompiledSchema {
   fieldMap: ReadonlyMap<string, FieldDef>;
   def: SchemaDef;
 }
-
-/** Types whose text feeds full-text search. */
-export const SEARCHABLE: readonly FieldType[] = ['string', 'text', 'markdown', 'richtext'];
 
 /** The configured schemas, compiled once at start-up into lookups. */
 export class SchemaRegistry {
@@ -44,20 +41,30 @@ export class SchemaRegistry {
     return [...this.byName.values()];
   }
 
-  /** Every field that needs a database index: `indexed`, `unique`, references, slugs and selects. */
+  /** Every field that needs a database index: `indexed`, `unique`, and the types always indexed (references, slugs, selects). */
   indexSpecs(): FieldIndexSpec[] {
     const specs: FieldIndexSpec[] = [];
     for (const s of this.byName.values()) {
       for (const f of s.fields) {
-        const wanted = f.indexed || f.unique || f.type === 'reference' || f.type === 'slug' || f.type === 'select';
-        if (!wanted || !INDEXABLE.includes(f.type)) continue;
-        specs.push({
-          type: s.name,
-          path: f.type === 'slug' ? [f.name, 'current'] : [f.name],
-          unique: Boolean(f.unique) || f.type === 'slug',
-        });
+        const spec = specOf(f);
+        const wanted = f.indexed || f.unique || spec.alwaysIndexed;
+        if (!wanted || !spec.indexable) continue;
+        specs.push({ type: s.name, path: uniquePath(f), unique: isUnique(f) });
       }
     }
     return specs;
   }
+}
+
+/** Unique per type: `unique: true`, or a type that always is (slugs). */
+export const isUnique = (f: FieldDef): boolean => Boolean(f.unique) || Boolean(specOf(f).alwaysUnique);
+
+/** Where a unique or indexed field's scalar sits in the stored data (`slug.current`). */
+export const uniquePath = (f: FieldDef): string[] => [f.name, ...(specOf(f).scalarPath ?? [])];
+
+/** The scalar of a unique field's stored value (a slug's `current`). */
+export function uniqueScalar(f: FieldDef, value: unknown): string | number | boolean {
+  let v = value;
+  for (const key of specOf(f).scalarPath ?? []) v = (v as Record<string, unknown>)[key];
+  return v as string | number | boolean;
 }

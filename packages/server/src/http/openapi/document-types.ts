@@ -1,3 +1,4 @@
+import { typeNames } from '@vellum/client/type-names';
 import { documentInputJsonSchema, documentJsonSchema, type JsonSchema } from '../../domain/schemas/document-json-schema.js';
 import type { Services } from '../../domain/services.js';
 
@@ -5,24 +6,9 @@ type Operation = Record<string, unknown> & { parameters?: Array<Record<string, u
 
 /**
  * Component names for the configured types, the interface names `vellum types` gives them
- * (PascalCase, unique, never one of its fixed names): `post` → `Post`, its body → `PostInput`.
+ * (`post` → `Post`, its body → `PostInput`): one naming, the client's.
  */
-export function componentNames(names: readonly string[]): Map<string, string> {
-  const taken = new Set(['VellumDocument', 'VellumSchemas']);
-  const out = new Map<string, string>();
-  for (const name of names) {
-    const base = name
-      .split(/[^A-Za-z0-9]+/)
-      .filter(Boolean)
-      .map((w) => w[0].toUpperCase() + w.slice(1))
-      .join('');
-    let candidate = /^[A-Za-z]/.test(base) ? base : `T${base}`;
-    for (let n = 2; taken.has(candidate); n++) candidate = `${base}${n === 2 ? 'Document' : `Document${n}`}`;
-    taken.add(candidate);
-    out.set(name, candidate);
-  }
-  return out;
-}
+export const componentNames = typeNames;
 
 /**
  * One component schema per configured document type, and the document routes pointed at them:

@@ -33,30 +33,31 @@ export function conditionSql(conn: Conn, c: Condition): RawBuilder<boolean> {
   const bind = (v: JsonScalar) => (isColumn ? sql`${v}` : dialect.value(v));
   const isArray = 'path' in c.field && c.field.array === true;
   const path = 'path' in c.field ? c.field.path : [];
+  const element = 'path' in c.field ? c.field.element : undefined;
   const values = Array.isArray(c.value) ? c.value : [c.value];
   switch (c.op) {
     case 'exists':
       return c.value ? sql<boolean>`${left} is not null` : sql<boolean>`${left} is null`;
     case 'eq':
     case 'contains':
-      if (isArray) return dialect.arrayContains(path, c.value as JsonScalar);
+      if (isArray) return dialect.arrayContains(path, c.value as JsonScalar, element);
       if (c.op === 'contains') return dialect.like(isColumn ? left : dialect.jsonText(path), `%${escapeLike(String(c.value))}%`);
       return sql<boolean>`${left} = ${bind(c.value as JsonScalar)}`;
     case 'ne':
-      if (isArray) return sql<boolean>`(${left} is null or not (${dialect.arrayContains(path, c.value as JsonScalar)}))`;
+      if (isArray) return sql<boolean>`(${left} is null or not (${dialect.arrayContains(path, c.value as JsonScalar, element)}))`;
       // An absent field is "not equal" too; SQL's three-valued logic would drop it otherwise.
       return sql<boolean>`(${left} is null or ${left} <> ${bind(c.value as JsonScalar)})`;
     case 'in':
       if (isArray)
         return sql<boolean>`(${sql.join(
-          values.map((v) => dialect.arrayContains(path, v)),
+          values.map((v) => dialect.arrayContains(path, v, element)),
           sql` or `,
         )})`;
       return sql<boolean>`${left} in (${sql.join(values.map(bind))})`;
     case 'nin':
       if (isArray)
         return sql<boolean>`(${left} is null or not (${sql.join(
-          values.map((v) => dialect.arrayContains(path, v)),
+          values.map((v) => dialect.arrayContains(path, v, element)),
           sql` or `,
         )}))`;
       return sql<boolean>`(${left} is null or ${left} not in (${sql.join(values.map(bind))}))`;

@@ -51,7 +51,12 @@ export const postgresDialect: Dialect = {
     return sql.raw(`(${table ? `${table}.data` : 'data'}#>>'{${path.join(',')}}')`);
   },
   value: (v: JsonScalar) => sql`cast(${JSON.stringify(v)} as jsonb)`,
-  arrayContains: (path, v) => sql<boolean>`${sql.raw(arrowPath(path))} @> cast(${JSON.stringify([v])} as jsonb)`,
+  arrayContains: (path, v, element = []) => {
+    if (element.length > 0) assertSafePath(element);
+    // `[{"_type": "quote"}]` is contained in a list holding any object with that value.
+    const item = element.reduceRight<unknown>((inner, key) => ({ [key]: inner }), v);
+    return sql<boolean>`${sql.raw(arrowPath(path))} @> cast(${JSON.stringify([item])} as jsonb)`;
+  },
   like: (expr, pattern) => sql<boolean>`${expr} ilike ${pattern} escape '\\'`,
   nullsOrder: (direction) => (direction === 'asc' ? ' nulls first' : ' nulls last'),
   indexExpression: (path) => arrowPath(path),

@@ -25,8 +25,10 @@ export const sqliteDialect: Dialect = {
   jsonText: (path, table) => sql.raw(`json_extract(${column(table)}, ${jsonPathLiteral(path)})`),
   // json_extract yields 1/0 for JSON booleans.
   value: (v: JsonScalar) => sql`${typeof v === 'boolean' ? (v ? 1 : 0) : v}`,
-  arrayContains: (path, v) =>
-    sql<boolean>`exists (select 1 from json_each(data, ${sql.raw(jsonPathLiteral(path))}) where value = ${typeof v === 'boolean' ? (v ? 1 : 0) : v})`,
+  arrayContains: (path, v, element) => {
+    const item = element ? sql.raw(`json_extract(value, ${jsonPathLiteral(element)})`) : sql.raw('value');
+    return sql<boolean>`exists (select 1 from json_each(data, ${sql.raw(jsonPathLiteral(path))}) where ${item} = ${typeof v === 'boolean' ? (v ? 1 : 0) : v})`;
+  },
   like: (expr, pattern) => sql<boolean>`${expr} like ${pattern} escape '\\'`,
   nullsOrder: () => '',
   indexExpression: (path) => `json_extract(data, ${jsonPathLiteral(path)})`,

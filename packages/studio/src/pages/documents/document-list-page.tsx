@@ -29,10 +29,8 @@ export default function DocumentListPage() {
   const id = useId();
 
   const fields = fieldsOf(schema);
-  const filterable = fields.filter((f) => f.type === 'select' || f.type === 'reference');
-  const sortable = fields.filter((f) =>
-    ['string', 'email', 'url', 'number', 'integer', 'date', 'datetime', 'select', 'boolean'].includes(f.type),
-  );
+  const filterable = fields.filter((f) => f.studio?.listFilter);
+  const sortable = fields.filter((f) => f.studio?.sortable);
   const search = params.get('q') ?? '';
   const sort = params.get('sort') ?? '-_updatedAt';
   const page = Math.max(1, Number(params.get('page')) || 1);
@@ -63,7 +61,7 @@ export default function DocumentListPage() {
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const hasNext = bounded ? (list.data?.data.length ?? 0) === PAGE_SIZE : page < pages;
   const canWrite = allows(session, 'content:write', type);
-  const shown = fields.filter((f) => ['string', 'select', 'date', 'datetime', 'number', 'integer'].includes(f.type)).slice(1, 3);
+  const shown = fields.filter((f) => f.studio?.column).slice(1, 3);
 
   return (
     <>
@@ -174,11 +172,11 @@ export default function DocumentListPage() {
   );
 }
 
-/** A filter on a select field (its options) or a reference field (the first 100 documents it may point at). */
+/** A filter by a field's options (select) or by the documents it may point at (reference: the first 100). */
 function FilterSelect({ field, value, onChange }: { field: Field; value: string; onChange: (v: string) => void }) {
   const targets = referenceTargets(field);
-  const refs = useReferenceOptions(targets, field.type === 'reference');
-  const options = field.type === 'select' ? selectOptions(field) : (refs.data ?? []);
+  const refs = useReferenceOptions(targets, field.studio?.listFilter === 'documents');
+  const options = field.studio?.listFilter === 'options' ? selectOptions(field) : (refs.data ?? []);
   return (
     <Control label={fieldLabel(field)}>
       {(cid) => (

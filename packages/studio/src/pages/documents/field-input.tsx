@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { ArrayInput } from './fields/array-input';
+import { BlocksInput } from './fields/blocks-input';
 import { BooleanInput } from './fields/boolean-input';
 import { DatetimeInput } from './fields/datetime-input';
 import { MarkdownInput, RichTextInput } from './fields/editor-inputs';
@@ -11,14 +12,18 @@ import { ObjectInput } from './fields/object-input';
 import { MediaInput, ReferenceInput } from './fields/picker-inputs';
 import { SlugInput } from './fields/slug-input';
 import { SelectInput, StringInput, TextInput } from './fields/text-inputs';
+import { controlOf } from './schema';
 
 export type { FieldErrors, FieldProps } from './fields/field-props';
 
-/** The control of each field type (docs/api.md, "Schemas"); `string`, `email`, `url` and `date` are one-line inputs. */
+/**
+ * The controls by name: the server's field-type table names each field's control
+ * (`field.studio.control` in `GET /config/schemas`), so a type is known in one place.
+ */
 const CONTROLS: Record<string, ComponentType<FieldProps>> = {
+  string: StringInput,
   text: TextInput,
   number: NumberInput,
-  integer: NumberInput,
   boolean: BooleanInput,
   select: SelectInput,
   datetime: DatetimeInput,
@@ -26,16 +31,17 @@ const CONTROLS: Record<string, ComponentType<FieldProps>> = {
   markdown: MarkdownInput,
   richtext: RichTextInput,
   reference: ReferenceInput,
-  image: MediaInput,
-  file: MediaInput,
+  media: MediaInput,
   array: ArrayInput,
   object: ObjectInput,
+  blocks: BlocksInput,
   geopoint: GeopointInput,
   json: JsonInput,
 };
 
-/** The control for one field of the schema, by its type; a type this studio does not know gets a one-line input. */
+/** The control for one field of the schema, by the name the server gives; a control this studio does not have is a one-line input. */
 export function FieldInput(p: FieldProps) {
-  const Control = Object.hasOwn(CONTROLS, p.field.type) ? CONTROLS[p.field.type] : StringInput;
+  const name = controlOf(p.field);
+  const Control = Object.hasOwn(CONTROLS, name) ? CONTROLS[name] : StringInput;
   return <Control {...p} />;
 }

@@ -1,4 +1,4 @@
-import type { SchemaDefinition } from '@vellum/client';
+import type { FieldStudioHints, SchemaDefinition } from '@vellum/client';
 import type { Session } from '../../auth/session';
 import { useSchemas } from '../../queries/config';
 
@@ -9,8 +9,13 @@ export interface Field {
   title?: string;
   description?: string;
   required?: boolean;
+  /** What the server's field-type table says about showing it. */
+  studio?: FieldStudioHints;
   [option: string]: unknown;
 }
+
+/** The name of a field's control; a field without hints is a one-line input. */
+export const controlOf = (f: Field): string => f.studio?.control ?? 'string';
 
 export type Doc = Record<string, unknown>;
 

@@ -2,7 +2,7 @@ import type { FieldDef } from '../../../config/types.js';
 import type { Conn } from '../../../storage/connection.js';
 import { countWithSuffix, lockSlug, valuesWithSuffix, valueTaken } from '../../../storage/documents/unique-values.js';
 import type { CompiledSchema } from '../../schemas/schema-registry.js';
-import { slugify } from '../slugify.js';
+import { slugify } from '../../../field-types/slugify.js';
 
 export interface BaseSlug {
   slug: string;

@@ -5,7 +5,7 @@ import { findDocumentsByIds } from '../../../storage/documents/document-rows.js'
 import { findMediaByIds } from '../../../storage/media/media-store.js';
 import { valueTaken } from '../../../storage/documents/unique-values.js';
 import { mimeAccepted } from '../../shared/mime-accepted.js';
-import type { CompiledSchema } from '../../schemas/schema-registry.js';
+import { isUnique, uniquePath, uniqueScalar, type CompiledSchema } from '../../schemas/schema-registry.js';
 import type { ValidationResult } from '../validate-document.js';
 
 /** References point at existing documents of an allowed type (one query for all of them); 422 otherwise. */
@@ -47,10 +47,9 @@ export async function checkUnique(
   const taken: ErrorDetail[] = [];
   for (const field of schema.fields) {
     const value = result.data[field.name];
-    if (value === undefined || !(field.unique || field.type === 'slug') || generated.includes(field)) continue;
-    const path = field.type === 'slug' ? [field.name, 'current'] : [field.name];
-    const scalar = field.type === 'slug' ? (value as { current: string }).current : (value as string | number | boolean);
-    if (await valueTaken(conn, schema.name, path, scalar, selfId)) taken.push({ field: field.name, message: 'is already taken' });
+    if (value === undefined || !isUnique(field) || generated.includes(field)) continue;
+    if (await valueTaken(conn, schema.name, uniquePath(field), uniqueScalar(field, value), selfId))
+      taken.push({ field: field.name, message: 'is already taken' });
   }
   if (taken.length > 0) throw errors.conflict('A unique value is already taken', taken);
 }

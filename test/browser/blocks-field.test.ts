@@ -1,0 +1,111 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADMIN } from '../helpers/app.js';
+import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
+
+// The studio's blocks control (docs/studio.md, "Pages"; docs/api.md, "Blocks"): add blocks of
+// each type, reorder them by keyboard and by pointer, collapse, remove, save, and find them so
+// after a reload.
+const SCHEMAS = [
+  {
+    name: 'page',
+    title: 'Page',
+    fields: [
+      { name: 'title', type: 'string', required: true },
+      {
+        name: 'sections',
+        type: 'blocks',
+        of: [
+          { name: 'hero', title: 'Hero', fields: [{ name: 'heading', type: 'string', required: true }] },
+          { name: 'quote', fields: [{ name: 'text', type: 'text', required: true }] },
+        ],
+      },
+    ],
+  },
+];
+
+let b: BrowserApp;
+let admin: string;
+
+useBrowserApp({ schemas: SCHEMAS, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
+
+const idFromUrl = (page: Page) => /\/documents\/\w+\/([\w.-]+)$/.exec(page.url())?.[1] ?? '';
+const blockNames = (page: Page) =>
+  page
+    .getByRole('list', { name: 'Sections' })
+    .getByRole('listitem')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+
+/** Drags `handle` onto `target` with the mouse, in small steps as a hand would. */
+async function drag(page: Page, handle: Locator, target: Locator) {
+  const from = (await handle.boundingBox())!;
+  const to = (await target.boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.up();
+}
+
+describe('studio blocks field', () => {
+  it('adds, reorders by keyboard and pointer, collapses and removes blocks; they are saved and come back after a reload', async () => {
+    const page = await b.newPage();
+    await signIn(page, b.origin, ADMIN.username, ADMIN.password, '/studio/documents/page');
+    await page.getByRole('button', { name: 'New Page' }).click();
+    await page.getByRole('heading', { name: 'New Page' }).waitFor();
+    await page.getByLabel('Title *').fill('Landing');
+
+    await page.getByRole('button', { name: 'Add Hero to Sections' }).click();
+    await page.getByLabel('Hero 1 Heading').fill('Welcome');
+    await page.getByRole('button', { name: 'Add Quote to Sections' }).click();
+    await page.getByLabel('Quote 2 Text').fill('Wise words');
+    expect(await blockNames(page)).toEqual(['Hero 1', 'Quote 2']);
+
+    // Keyboard: the focused handle moves its block; focus stays with the block.
+    await page.getByRole('button', { name: 'Reorder Quote 2' }).focus();
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => blockNames(page)).toEqual(['Quote 1', 'Hero 2']);
+    expect(await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('Reorder Quote 1');
+
+    // Pointer: the hero's handle dropped on the quote puts it first again.
+    await drag(page, page.getByRole('button', { name: 'Reorder Hero 2' }), page.getByRole('listitem', { name: 'Quote 1' }));
+    await expect.poll(() => blockNames(page)).toEqual(['Hero 1', 'Quote 2']);
+    await expect.poll(() => page.getByLabel('Hero 1 Heading').inputValue()).toBe('Welcome');
+
+    // Collapse hides a block's fields and keeps its values.
+    await page.getByRole('button', { name: 'Collapse Hero 1' }).click();
+    await page.getByLabel('Hero 1 Heading').waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Expand Hero 1' }).waitFor();
+
+    // A third block, removed again.
+    await page.getByRole('button', { name: 'Add Hero to Sections' }).click();
+    await page.getByLabel('Hero 3 Heading').fill('Gone soon');
+    await page.getByRole('button', { name: 'Remove Hero 3' }).click();
+    expect(await blockNames(page)).toEqual(['Hero 1', 'Quote 2']);
+    await expectAccessible(page, 'blocks field');
+    await screenshot(page, 'blocks-field');
+
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => idFromUrl(page)).toMatch(/^[\w-]{20,}$/);
+    const res = await b.t.request({ method: 'GET', url: `/api/collections/page/${idFromUrl(page)}`, token: admin });
+    const sections = res.json().data.sections as Array<Record<string, unknown>>;
+    expect(sections).toEqual([
+      { _type: 'hero', _key: expect.stringMatching(/^[A-Za-z0-9_-]+$/), heading: 'Welcome' },
+      { _type: 'quote', _key: expect.stringMatching(/^[A-Za-z0-9_-]+$/), text: 'Wise words' },
+    ]);
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Reorder Quote 2' }).waitFor();
+    expect(await blockNames(page)).toEqual(['Hero 1', 'Quote 2']);
+    expect(await page.getByLabel('Hero 1 Heading').inputValue()).toBe('Welcome');
+    expect(await page.getByLabel('Quote 2 Text').inputValue()).toBe('Wise words');
+
+    // Saving again keeps the keys the blocks were created with.
+    await page.getByLabel('Quote 2 Text').fill('Wiser words');
+    await page.keyboard.press('Control+s');
+    await page.getByText('revision 2', { exact: true }).waitFor();
+    const saved = await b.t.request({ method: 'GET', url: `/api/collections/page/${idFromUrl(page)}`, token: admin });
+    expect(saved.json().data.sections.map((s: { _key: string }) => s._key)).toEqual(sections.map((s) => s._key));
+    expect(saved.json().data.sections[1].text).toBe('Wiser words');
+  });
+});
