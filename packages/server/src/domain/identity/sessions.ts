@@ -1,5 +1,11 @@
 import { inTransaction, type Conn } from '../../storage/connection.js';
-import { insertRefreshToken, insertSession, listLiveSessionIds, lockUserSessions, revokeSession } from '../../storage/identity/sessions-store.js';
+import {
+  insertRefreshToken,
+  insertSession,
+  listLiveSessionIds,
+  lockUserSessions,
+  revokeSession,
+} from '../../storage/identity/sessions-store.js';
 import type { StoredUser } from '../../storage/identity/users-store.js';
 import { uuidv7 } from '../shared/ids.js';
 import type { Services } from '../services.js';

@@ -1,5 +1,11 @@
 import { errors } from '../../errors.js';
-import { claimMfaTokenAttempt, findMfaToken, insertMfaToken, spendMfaToken, type StoredMfaToken } from '../../storage/identity/mfa-tokens-store.js';
+import {
+  claimMfaTokenAttempt,
+  findMfaToken,
+  insertMfaToken,
+  spendMfaToken,
+  type StoredMfaToken,
+} from '../../storage/identity/mfa-tokens-store.js';
 import { MFA_TOKEN_PREFIX, randomBase62, SETUP_TOKEN_PREFIX, sha256Hex } from '../identity/secrets.js';
 import type { Services } from '../services.js';
 

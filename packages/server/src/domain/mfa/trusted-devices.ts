@@ -1,6 +1,11 @@
 import type { TrustedDevice } from '@vellum/client';
 import { errors } from '../../errors.js';
-import { deleteTrustedDevices, listTrustedDevices, putTrustedDevice, touchTrustedDevice } from '../../storage/identity/trusted-devices-store.js';
+import {
+  deleteTrustedDevices,
+  listTrustedDevices,
+  putTrustedDevice,
+  touchTrustedDevice,
+} from '../../storage/identity/trusted-devices-store.js';
 import type { Principal } from '../access/principal.js';
 import { deviceHash } from '../identity/known-devices.js';
 import { uuidv7 } from '../shared/ids.js';
