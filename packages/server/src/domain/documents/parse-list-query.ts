@@ -1,6 +1,5 @@
 import type { FieldType } from '../../config/types.js';
-import { errors } from '../../errors.js';
-import type { Condition, FilterOp, JsonScalar, Operand } from '../../storage/document-filter-sql.js';
+import type { Condition, FilterOp, Operand } from '../../storage/document-filter-sql.js';
 import { orderMayBeNull, type PageAnchor } from '../../storage/list-documents-query.js';
 import { parsePaging } from '../shared/paging.js';
 import { resolveFieldPath } from '../schemas/field-paths.js';
