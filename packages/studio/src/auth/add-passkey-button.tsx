@@ -18,7 +18,7 @@ export function AddPasskeyButton({ onAdded }: { onAdded?: () => void }) {
     });
   return (
     <div className="stack">
-      <button type="button" onClick={add} disabled={busy}>
+      <button type="button" onClick={() => void add()} disabled={busy}>
         Add a passkey
       </button>
       {done && <p role="status">Passkey added.</p>}

@@ -108,7 +108,8 @@ export default function DocumentEditPage() {
           queryClient.setQueryData(['documents', type, 'one', created._id], created);
           await queryClient.invalidateQueries({ queryKey: ['documents', type, 'list'] });
           setValues(ownValues(created, fields));
-          navigate(`/documents/${type}/${created._id}`, { replace: true });
+          // Unawaited: the router handles a failed navigation itself.
+          void navigate(`/documents/${type}/${created._id}`, { replace: true });
           return;
         }
         const ifMatch = opts.overwrite ? (await api.get(id))._rev : (doc?._rev as number);
@@ -215,7 +216,8 @@ export default function DocumentEditPage() {
             void loaded.refetch();
           }}
           onKeep={watch.dismiss}
-          onLeave={() => navigate(`/documents/${type}`)}
+          // Unawaited: the router handles a failed navigation itself.
+          onLeave={() => void navigate(`/documents/${type}`)}
         />
       )}
       {notice && (
@@ -273,7 +275,8 @@ export default function DocumentEditPage() {
               onDeleted={() => {
                 setValues(baseline);
                 void queryClient.invalidateQueries({ queryKey: ['documents', type, 'list'] });
-                navigate(`/documents/${type}`, { replace: true });
+                // Unawaited: the router handles a failed navigation itself.
+                void navigate(`/documents/${type}`, { replace: true });
               }}
               dirty={dirty}
             />
