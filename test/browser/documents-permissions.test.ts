@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../helpers/app.js';
 import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { createUser } from '../helpers/create-user.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';

@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
 import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';

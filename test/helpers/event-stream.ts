@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SseParser, type SseMessage } from '../../packages/client/src/sse-parser.js';
 import type { TestApp } from './app.js';
+import type { JsonObject } from './json-object.js';
 
 /** A `GET /events` response being read: every message and comment so far, and waits on them. */
 export interface OpenedStream {
@@ -114,6 +115,6 @@ export async function openStream(
 }
 
 /** The JSON data of each message. */
-export function payloads(messages: SseMessage[]): Record<string, any>[] {
-  return messages.map((m) => JSON.parse(m.data) as Record<string, any>);
+export function payloads(messages: SseMessage[]): JsonObject[] {
+  return messages.map((m) => JSON.parse(m.data) as JsonObject);
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { useMailCatcher } from '../helpers/mail-catcher.js';
+import type { JsonObject } from '../helpers/json-object.js';
 
 let t: TestApp;
 let admin: string;
@@ -11,7 +12,7 @@ const UA = 'audit-test-agent/1.0';
 const audit = async (query: string) => {
   const res = await t.request({ method: 'GET', url: `/api/audit?limit=100&${query}`, token: admin });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { data: Array<Record<string, any>>; meta: { total: number } };
+  return res.json() as { data: Array<JsonObject>; meta: { total: number } };
 };
 const req = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>, token?: string) =>
   t.request({ method, url, payload, token, headers: { 'user-agent': UA } });

@@ -15,7 +15,11 @@ const loginRes = (payload: Record<string, unknown>) => t.request({ method: 'POST
 /** Every key anywhere in a JSON value, to prove no secret-looking field is ever served. */
 function allKeys(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) value.forEach((v) => allKeys(v, out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) (out.push(k), allKeys(v, out));
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      allKeys(v, out);
+    }
   return out;
 }
 const FORBIDDEN_KEYS = /hash|secret|password|backup/i;

@@ -3,11 +3,12 @@ import { createDocument } from '../../packages/server/src/domain/documents/creat
 import type { Principal } from '../../packages/server/src/domain/access/principal.js';
 import { ADMIN, type TestApp } from '../helpers/app.js';
 import { useContentApp } from '../helpers/use-content-app.js';
+import type { JsonObject } from '../helpers/json-object.js';
 
 let t: TestApp;
 let admin: string;
 const SYSTEM: Principal = { kind: 'user', id: 'seed', role: 'admin', permissions: new Set() };
-const titles = (res: { json(): any }) => res.json().data.map((d: { title: string }) => d.title);
+const titles = (res: { json(): JsonObject }) => res.json().data.map((d: { title: string }) => d.title);
 
 useContentApp((app, token) => ((t = app), (admin = token)));
 

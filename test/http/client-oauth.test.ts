@@ -59,13 +59,15 @@ describe('the client and the authorization server', () => {
     expect(auth.user_code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
     expect((await admin.oauth.deviceRequest(auth.user_code.toLowerCase())).client).toEqual({ id: 'service-cli', name: 'Vellum CLI' });
     let polls = 0;
+    let approved: Promise<void> | undefined;
     const tokens = c.oauth.pollDeviceToken(auth, {
-      onPoll: async () => {
-        // Approve after the first pending answer.
-        if (++polls === 1) await admin.oauth.approveDevice(auth.user_code, 'approve');
+      onPoll: () => {
+        // Approve after the first pending answer; the poll goes on meanwhile, the approval is awaited below.
+        if (++polls === 1) approved = admin.oauth.approveDevice(auth.user_code, 'approve');
       },
     });
     const held = await tokens;
+    await approved;
     expect(held).toMatchObject({ kind: 'oauth', clientId: 'service-cli', scope: 'content:read content:write' });
     expect(held.refreshToken).toMatch(/^vor_/);
     expect(polls).toBeGreaterThanOrEqual(1);

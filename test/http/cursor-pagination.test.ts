@@ -3,6 +3,7 @@ import type { TestApp } from '../helpers/app.js';
 import { expectSpecError } from '../helpers/expect-error.js';
 import { postDocument } from '../helpers/post-document.js';
 import { useContentApp } from '../helpers/use-content-app.js';
+import type { JsonObject } from '../helpers/json-object.js';
 
 /**
  * Cursor pagination of document lists (docs/api.md, "Cursor pagination"): `after` from
@@ -41,7 +42,7 @@ beforeAll(async () => {
 });
 
 interface Page {
-  data: Array<Record<string, any> & { _id: string }>;
+  data: Array<JsonObject & { _id: string }>;
   meta: { total: number; limit: number; offset: number; nextCursor: string | null };
 }
 

@@ -3,13 +3,14 @@ import type { TestApp } from '../helpers/app.js';
 import { detailFields } from '../helpers/expect-error.js';
 import { postDocument } from '../helpers/post-document.js';
 import { useContentApp } from '../helpers/use-content-app.js';
+import type { JsonObject } from '../helpers/json-object.js';
 
 let t: TestApp;
 let admin: string;
 
 const post = (type: string, payload: Record<string, unknown>, token = admin) => postDocument(t, token, type, payload);
 const get = (url: string, token: string | undefined = admin) => t.request({ method: 'GET', url, token });
-const ids = (res: { json(): any }) => (res.json().data as Array<{ _id: string }>).map((d) => d._id);
+const ids = (res: { json(): JsonObject }) => (res.json().data as Array<{ _id: string }>).map((d) => d._id);
 
 useContentApp((app, token) => ((t = app), (admin = token)));
 
@@ -468,7 +469,7 @@ describe('delete', () => {
 
 describe('slug suffixes at scale', () => {
   it('the 30th post with one title gets -30, and a long title keeps its suffix within 96 characters', async () => {
-    let last: Record<string, any> = {};
+    let last: JsonObject = {};
     for (let i = 0; i < 30; i++) last = await post('post', { title: 'Same Title Again' });
     expect(last.slug).toEqual({ current: 'same-title-again-30' });
     const long = 'word '.repeat(30);

@@ -184,7 +184,10 @@ if (dialect === 'postgres') {
         await new Promise<void>((resolve) => {
           const stop = a.app.services.events.subscribe((e) => {
             heard.push(e.id);
-            if (e.id === last) (stop(), resolve());
+            if (e.id === last) {
+              stop();
+              resolve();
+            }
           });
           // As 300 writes committing at once would: one publish each.
           for (const event of events) a.app.services.events.publish([event]);

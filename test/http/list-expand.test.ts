@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { postDocument } from '../helpers/post-document.js';
 import { spyQueries } from '../helpers/query-spy.js';
+import type { JsonObject } from '../helpers/json-object.js';
 
 /**
  * Expansion in lists (docs/api.md, "List queries"): every shape a reference can take — a field, a
@@ -66,7 +67,7 @@ const name = (v: unknown) =>
 async function list(token?: string) {
   const res = await t.request({ method: 'GET', url: `/api/documents/article?orderBy=_createdAt&order=asc&expand=${EXPAND}`, token });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { data: Array<Record<string, any>>; meta: { total: number } };
+  return res.json() as { data: Array<JsonObject>; meta: { total: number } };
 }
 
 describe('expansion in lists', () => {

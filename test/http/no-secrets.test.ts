@@ -6,7 +6,11 @@ import { SoftwareAuthenticator } from '../helpers/software-authenticator.js';
 /** Every key anywhere in a JSON value. */
 function allKeys(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) value.forEach((v) => allKeys(v, out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) (out.push(k), allKeys(v, out));
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      allKeys(v, out);
+    }
   return out;
 }
 const SECRET_KEY = /hash|secret|password|backup|otp|providerToken|publicKey|public_key/i;

@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import type { RouteOptions } from 'fastify';
+import type * as fastify from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
@@ -18,9 +19,9 @@ const registered = vi.hoisted(() => {
   return [] as Array<{ method: string | string[]; url: string }>;
 });
 vi.mock('fastify', async (importOriginal) => {
-  const real = await importOriginal<typeof import('fastify')>();
+  const real = await importOriginal<typeof fastify>();
   const wrapped = ((opts: unknown) => {
-    const app = (real.default as unknown as (o: unknown) => import('fastify').FastifyInstance)(opts);
+    const app = (real.default as unknown as (o: unknown) => FastifyInstance)(opts);
     app.addHook('onRoute', (r: RouteOptions) => void registered.push({ method: r.method, url: r.url }));
     return app;
   }) as unknown as typeof real.default;

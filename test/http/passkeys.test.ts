@@ -7,7 +7,7 @@ import { expectUnauthorized, passkeyClient, PASSKEYS } from '../helpers/passkey-
 // complete on its own, and the user's own credential list. Hostile cases: passkeys-hostile.test.ts.
 let t: TestApp;
 let admin: string;
-const { call, newAuthenticator, register, loginOptions, loginWith, expectNoPublicKeys } = passkeyClient(() => t);
+const { call, register, loginOptions, loginWith, expectNoPublicKeys } = passkeyClient(() => t);
 
 describe('passkeys', () => {
   useAdminApp(

@@ -4,10 +4,11 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
 import { postDocument } from '../helpers/post-document.js';
 import { spyQueries } from '../helpers/query-spy.js';
 import { useContentApp } from '../helpers/use-content-app.js';
+import type { JsonObject } from '../helpers/json-object.js';
 
 let t: TestApp;
 let admin: string;
-const docs: Record<string, Record<string, any>> = {};
+const docs: Record<string, JsonObject> = {};
 
 async function create(key: string, type: string, payload: Record<string, unknown>) {
   docs[key] = await postDocument(t, admin, type, payload);

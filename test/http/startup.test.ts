@@ -4,6 +4,7 @@ import { createApp, resolveConfig, ConfigError } from '../../packages/server/src
 import { ADMIN, startTestApp } from '../helpers/app.js';
 import { withTestDatabase } from '../helpers/database.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import type { JsonObject } from '../helpers/json-object.js';
 
 const config = (url: string, extra: Record<string, unknown> = {}) =>
   resolveConfig({ database: { url }, security: { bcryptRounds: 4, adminUser: ADMIN, ...extra }, schemas: TEST_SCHEMAS }, {});
@@ -148,7 +149,7 @@ describe('start-up', () => {
 describe('server errors', () => {
   it('a 500 shows no internals, names the request id, and the log has the details under that id', () =>
     withTestDatabase(async (db) => {
-      const lines: Array<Record<string, any>> = [];
+      const lines: Array<JsonObject> = [];
       const stream = { write: (line: string) => void lines.push(JSON.parse(line)) };
       const app = await createApp(config(db.url), { logger: { level: 'info', stream } });
       try {
@@ -173,8 +174,8 @@ describe('server errors', () => {
 
 describe('published example admin password', () => {
   /** Starts and stops the app with this admin password; returns the log lines. */
-  async function startUpLog(password: string): Promise<Array<Record<string, any>>> {
-    const lines: Array<Record<string, any>> = [];
+  async function startUpLog(password: string): Promise<Array<JsonObject>> {
+    const lines: Array<JsonObject> = [];
     const stream = { write: (line: string) => void lines.push(JSON.parse(line)) };
     await withTestDatabase(async (db) => {
       const app = await createApp(config(db.url, { adminUser: { ...ADMIN, password } }), { logger: { level: 'info', stream } });
@@ -182,7 +183,7 @@ describe('published example admin password', () => {
     });
     return lines;
   }
-  const isExampleWarning = (l: Record<string, any>) => l.level === 40 && /security\.adminUser\.password/.test(l.msg);
+  const isExampleWarning = (l: JsonObject) => l.level === 40 && /security\.adminUser\.password/.test(l.msg);
 
   it('start-up warns in one line when the admin password is a documented example, without printing it', async () => {
     const lines = await startUpLog('change-me-please');
@@ -209,7 +210,7 @@ describe('published example admin password', () => {
       });
       expect(changed.statusCode).toBe(200);
       await first.close();
-      const lines: Array<Record<string, any>> = [];
+      const lines: Array<JsonObject> = [];
       const second = await createApp(example, {
         logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line)) } },
       });

@@ -12,7 +12,11 @@ const PASSWORD = 'user-password-1';
 /** Every key anywhere in a JSON value. */
 function allKeys(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) value.forEach((v) => allKeys(v, out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) (out.push(k), allKeys(v, out));
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      allKeys(v, out);
+    }
   return out;
 }
 

@@ -4,6 +4,7 @@ import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { postDocument } from '../helpers/post-document.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import type { JsonObject } from '../helpers/json-object.js';
 
 // End to end (docs/webhooks.md, "The outbox", "Delivery"): a document write queues its event in
 // its transaction, wakes the worker after the commit, and the receiver gets it signed, once.
@@ -35,7 +36,7 @@ describe('a write with a subscribed hook', () => {
     const doc = await postDocument(t, admin, 'author', { name: 'Ada' });
     await expect.poll(() => receiver.to('/authors').length).toBe(1);
     const [got] = receiver.to('/authors');
-    const event = new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as Record<string, any>;
+    const event = new Webhook(secret).verify(got.body, got.headers as Record<string, string>) as JsonObject;
     expect(event).toMatchObject({ type: 'document.created', data: { _id: doc._id, _type: 'author', name: 'Ada' } });
     expect(got.headers['webhook-id']).toBe(event.id);
     await expect

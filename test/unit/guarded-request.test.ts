@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -18,8 +18,8 @@ interface Seen {
 }
 
 let seen: Seen[] = [];
-let answer: (res: import('node:http').ServerResponse) => void = (res) => res.end('ok');
-const held = new Set<import('node:http').ServerResponse>();
+let answer: (res: ServerResponse) => void = (res) => res.end('ok');
+const held = new Set<ServerResponse>();
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { loopTurns, scratchDatabases } from '../helpers/sqlite-scratch.js';
 import { inTransaction } from '../../packages/server/src/storage/connection.js';
-import { openDatabase, type Database } from '../../packages/server/src/storage/database.js';
+import { openDatabase } from '../../packages/server/src/storage/database.js';
 import { readRows } from '../../packages/server/src/storage/read-rows.js';
 import { startTestApp, ADMIN } from '../helpers/app.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';

@@ -33,6 +33,7 @@ describe('TransferProgress', () => {
     p.close();
     expect(out.written).toContain('\r\x1b[Kfailed post p2: refused\n');
     const last = out.written.at(-2)!;
+    // eslint-disable-next-line no-control-regex -- the progress line ends with the ANSI erase-line escape
     expect(last).toMatch(/^\r\[#{30}\] media 0 {2}documents 2\/2 {2}1 failed\x1b\[K$/);
     expect(out.written.at(-1)).toBe('\n');
   });

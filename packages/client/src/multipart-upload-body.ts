@@ -129,6 +129,7 @@ function blobSource(blob: Blob): UploadSource {
 
 /** The quoted `filename` fallback: a quote, backslash or control character could end the header or the parameter early. */
 function quotedFilename(name: string): string {
+  // eslint-disable-next-line no-control-regex -- the control characters are what must not reach the header
   return name.replace(/["\\\u0000-\u001f\u007f]/g, '_');
 }
 
@@ -138,6 +139,7 @@ function rfc5987(name: string): string {
 }
 
 function partContentType(type: string | undefined): string {
+  // eslint-disable-next-line no-control-regex -- a parameter with a control character is refused
   return type && /^[\w.+-]+\/[\w.+-]+(\s*;[^\u0000-\u001f\u007f]*)?$/.test(type) ? type : 'application/octet-stream';
 }
 

@@ -73,10 +73,9 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
     await syncFieldIndexes(database, schemas.indexSpecs());
     // Several nodes share changes over the channel `realtime.fanout` names; one node needs none.
     // The shared bus reads through `services`, which exists by the time a message arrives.
-    let services: Services | undefined;
     const shared = new SharedChangeBus({
-      fill: (event) => readEventData(services as Services, event),
-      remote: (event) => applyRemoteChange(services as Services, event),
+      fill: (event) => readEventData(services, event),
+      remote: (event) => applyRemoteChange(services, event),
       warn: (message, err) => log.warn({ err }, message),
     });
     const channel = await openMessageChannel(database, config, {
@@ -89,7 +88,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
     const activeWebhooks = new ActiveWebhooks(listActiveWebhooks, 5_000);
     // Another node changed a webhook (this node's own changes invalidate at once, and again here: harmless).
     events.onWebhooksChanged(() => activeWebhooks.invalidate());
-    services = {
+    const services: Services = {
       database,
       config,
       schemas,

@@ -138,6 +138,7 @@ export class MediaImporter {
     let head = field(boundary, '_id', record._id);
     if (record.alt !== null) head += field(boundary, 'alt', record.alt);
     if (record.title !== null) head += field(boundary, 'title', record.title);
+    // eslint-disable-next-line no-control-regex -- a control character in the quoted filename could end the header early
     const name = record.originalFilename.replace(/["\\\u0000-\u001f\u007f]/g, '_');
     head +=
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"; ` +

@@ -128,6 +128,9 @@ class ImportRun {
       case 'end':
         this.trailer(line.counts);
         return false;
+      case 'vellum-export':
+        // Only the first line is the header; another is passed over like an unknown kind.
+        break;
     }
     return true;
   }

@@ -10,7 +10,7 @@ export function AddPasskeyButton() {
   const add = () => register.mutate(undefined, { onSuccess: () => setDone(true) });
   return (
     <div className="stack">
-      <button type="button" onClick={add} disabled={busy}>
+      <button type="button" onClick={() => void add()} disabled={busy}>
         Add a passkey
       </button>
       {done && <p role="status">Passkey added.</p>}

@@ -21,7 +21,7 @@ export default function IdpCallbackPage() {
   const sent = useRef(false);
   const finish = async () => {
     await establishSession();
-    navigate('/', { replace: true });
+    await navigate('/', { replace: true });
   };
 
   useEffect(() => {

@@ -63,12 +63,12 @@ export function MfaSetupStep({
       {!method && (
         <div className="row">
           {methods.includes('totp') && (
-            <button type="button" className="primary" onClick={() => start('totp')} disabled={busy}>
+            <button type="button" className="primary" onClick={() => void start('totp')} disabled={busy}>
               Set up an authenticator app
             </button>
           )}
           {methods.includes('email') && (
-            <button type="button" onClick={() => start('email')} disabled={busy}>
+            <button type="button" onClick={() => void start('email')} disabled={busy}>
               Use codes sent by email
             </button>
           )}

@@ -73,7 +73,7 @@ export function MfaStep({
         </fieldset>
       )}
       {method === 'email' && (
-        <button type="button" onClick={send} disabled={busy}>
+        <button type="button" onClick={() => void send()} disabled={busy}>
           {sent ? 'Send the code again' : 'Email me a code'}
         </button>
       )}

@@ -66,13 +66,13 @@ export function PasswordStep({
         <div className="stack alternatives">
           <p className="muted">Or</p>
           {offerPasskey && (
-            <button type="button" onClick={passkey} disabled={busy}>
+            <button type="button" onClick={() => void passkey()} disabled={busy}>
               Sign in with a passkey
             </button>
           )}
           {idp.data?.enabled &&
             idp.data.providers.map((p) => (
-              <button key={p.id} type="button" onClick={provider} disabled={busy}>
+              <button key={p.id} type="button" onClick={() => void provider()} disabled={busy}>
                 Sign in with {p.name}
               </button>
             ))}

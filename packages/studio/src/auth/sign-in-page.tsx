@@ -20,7 +20,7 @@ export default function SignInPage() {
       <SignInFlow
         onSignedIn={async () => {
           await establishSession();
-          navigate(next, { replace: true });
+          await navigate(next, { replace: true });
         }}
       />
     </AuthLayout>

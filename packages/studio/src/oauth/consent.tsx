@@ -59,12 +59,12 @@ export function Consent({
         <button
           type="button"
           className="primary"
-          onClick={() => decide('approve')}
+          onClick={() => void decide('approve')}
           disabled={busy || (scopes.length > 0 && chosen.length === 0)}
         >
           Approve
         </button>
-        <button type="button" onClick={() => decide('deny')} disabled={busy}>
+        <button type="button" onClick={() => void decide('deny')} disabled={busy}>
           Deny
         </button>
       </div>

@@ -21,7 +21,11 @@ export function AccountMenu() {
           <DropdownMenu.Label className="menu-label">
             {user?.username} · {user?.role}
           </DropdownMenu.Label>
-          <DropdownMenu.Item className="menu-item" onSelect={() => navigate('/account')}>
+          <DropdownMenu.Item
+            className="menu-item"
+            // Unawaited: the router handles a failed navigation itself.
+            onSelect={() => void navigate('/account')}
+          >
             Account
           </DropdownMenu.Item>
           <DropdownMenu.Separator className="menu-separator" />

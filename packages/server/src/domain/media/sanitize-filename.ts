@@ -1,4 +1,4 @@
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROL = /\p{Cc}/gu;
 // Bidi overrides and isolates can make `evil.exe\u202Egnp.` look like `evil.png` in a UI.
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 

@@ -86,7 +86,8 @@ export default function DocumentEditPage() {
         </div>
       )}
       {form.failure !== undefined && Object.keys(errors).length === 0 && <ErrorMessage error={form.failure} />}
-      <DocumentConflicts form={form} conflicts={conflicts} onLeave={() => navigate(`/documents/${type}`)} />
+      <DocumentConflicts form={form} conflicts={conflicts} // Unawaited: the router handles a failed navigation itself.
+        onLeave={() => void navigate(`/documents/${type}`)} />
       {form.notice && (
         <p role="status" className="muted">
           {form.notice}
@@ -135,7 +136,8 @@ export default function DocumentEditPage() {
               onDeleting={form.setDeleting}
               onDeleted={() => {
                 form.discard();
-                navigate(`/documents/${type}`, { replace: true });
+                // Unawaited: the router handles a failed navigation itself.
+                void navigate(`/documents/${type}`, { replace: true });
               }}
               dirty={dirty}
             />

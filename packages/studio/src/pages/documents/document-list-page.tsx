@@ -43,7 +43,9 @@ export default function DocumentListPage() {
   const first = list.data?.data[0];
   const singleton = schema?.type === 'singleton';
   useEffect(() => {
-    if (singleton && list.data && !list.isFetching) navigate(`/documents/${type}/${first ? String(first._id) : 'new'}`, { replace: true });
+    // Unawaited: the router handles a failed navigation itself.
+    if (singleton && list.data && !list.isFetching)
+      void navigate(`/documents/${type}/${first ? String(first._id) : 'new'}`, { replace: true });
   }, [singleton, list.data, list.isFetching, first, type, navigate]);
 
   const set = (key: string, value: string) => {
@@ -68,7 +70,12 @@ export default function DocumentListPage() {
       <div className="doc-header">
         <h1>{title}</h1>
         {canWrite && (
-          <button type="button" className="primary" onClick={() => navigate(`/documents/${type}/new`)}>
+          <button
+            type="button"
+            className="primary"
+            // Unawaited: the router handles a failed navigation itself.
+            onClick={() => void navigate(`/documents/${type}/new`)}
+          >
             New {title}
           </button>
         )}

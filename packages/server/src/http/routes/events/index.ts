@@ -55,11 +55,10 @@ export async function eventRoutes(app: FastifyInstance, { svc }: { svc: Services
       let pending = '';
       let flushed = false;
       const raw = reply.raw;
-      let stream: { close(): void } | undefined;
       const write = (text: string) => {
         if (!flushed) pending += text;
         else if (raw.writableEnded) return;
-        else if (raw.writableLength > MAX_UNSENT_BYTES) stream?.close();
+        else if (raw.writableLength > MAX_UNSENT_BYTES) opened.close();
         else raw.write(text);
       };
       const opened = streams.openStream(
@@ -72,7 +71,6 @@ export async function eventRoutes(app: FastifyInstance, { svc }: { svc: Services
         },
         { send: (m) => write(frame(m)), end: () => raw.end() },
       );
-      stream = opened;
       // From here the response is ours: the headers Fastify's hooks set (CORS, request id) go along.
       reply.hijack();
       raw.writeHead(200, {
