@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { limitConcurrency } from '../../packages/server/src/media/limit-concurrency.js';
+
+describe('limitConcurrency', () => {
+  it('never runs more than n at once, and a failure frees its slot', async () => {
+    const limit = limitConcurrency(2);
+    let running = 0;
+    let peak = 0;
+    const task = (fail: boolean) =>
+      limit(async () => {
+        peak = Math.max(peak, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running--;
+        if (fail) throw new Error('boom');
+        return 'ok';
+      });
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => task(i % 3 === 0)));
+    expect(peak).toBe(2);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(6);
+  });
+});
