@@ -9,7 +9,8 @@ describe('limitConcurrency', () => {
     const task = (fail: boolean) =>
       limit(async () => {
         peak = Math.max(peak, ++running);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // A turn of the event loop: time for every other task the limit would let in to start.
+        await new Promise((resolve) => setImmediate(resolve));
         running--;
         if (fail) throw new Error('boom');
         return 'ok';
