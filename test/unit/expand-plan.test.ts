@@ -5,7 +5,7 @@ import { SchemaRegistry } from '../../packages/server/src/domain/schemas/schema-
 import { AppError } from '../../packages/server/src/errors.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
-// The plan of an `expand` parameter (docs/api.md, "Expanding references"): which paths are
+// The plan of an `expand` parameter (docs/api.md, "List queries": `expand`): which paths are
 // followed, to which types, and what is refused. The expansion itself reads the database and is
 // tested through HTTP (test/http/list-expand.test.ts).
 const registry = new SchemaRegistry(TEST_SCHEMAS as SchemaDef[]);

@@ -4,7 +4,7 @@ import { validateDocument } from '../../packages/server/src/domain/documents/val
 import { SchemaRegistry } from '../../packages/server/src/domain/schemas/schema-registry.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
-// The document rules of docs/api.md ("Schemas", "Validation") on the HTTP suites' content model,
+// The document rules of docs/api.md ("Schemas") on the HTTP suites' content model,
 // called directly: no app, no database.
 const registry = new SchemaRegistry(TEST_SCHEMAS as SchemaDef[]);
 const post = registry.get('post')!;
