@@ -37,7 +37,9 @@ export default defineConfig({
       { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
       { extends: true, test: { name: 'sqlite', include: ['test/http/**/*.test.ts'], env: { VELLUM_TEST_DIALECT: 'sqlite' } } },
       { extends: true, test: { name: 'postgres', include: ['test/http/**/*.test.ts'], env: { VELLUM_TEST_DIALECT: 'postgres' } } },
-      { extends: true, test: { name: 'cli', include: ['test/cli/**/*.test.ts'] } },
+      // Each test of this tier starts node processes or the compiler, dozens for some (every
+      // command's --help): on a loaded two-core machine 30 s was too short for them.
+      { extends: true, test: { name: 'cli', include: ['test/cli/**/*.test.ts'], testTimeout: 120_000 } },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], env: { VELLUM_TEST_DIALECT: 'sqlite' } } },
     ],
   },
