@@ -2,8 +2,11 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The HTTP suites run twice, once per dialect (each test file on its own fresh database);
- * unit tests run once, and so do the studio's browser tests (Chromium against a started app on SQLite).
+ * Tiers (docs/testing.md): `unit` holds pure rules only (no process, database, listening socket or
+ * tsc); `integration` the storage engines, network guards and image pipeline below HTTP; the HTTP
+ * suites run twice, once per dialect (each test file on its own fresh database); `cli` spawns the
+ * built CLI and server or runs tsc; the studio's browser tests drive Chromium against a started app
+ * on SQLite.
  */
 export default defineConfig({
   test: {
@@ -21,10 +24,22 @@ export default defineConfig({
     // expect.poll gives up after 1 s by default: too short on a loaded two-core CI machine, where a
     // page's next render or a background job can take longer (the browser suites failed so).
     expect: { poll: { timeout: 10_000 } },
+    // `npm run coverage` only: a report to read, not a gate (no thresholds). Code run in child
+    // processes (the CLI tier) or in Chromium is not counted.
+    coverage: {
+      provider: 'v8',
+      include: ['packages/*/src/**'],
+      reporter: ['text-summary', 'html'],
+      reportsDirectory: 'coverage',
+    },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
       { extends: true, test: { name: 'sqlite', include: ['test/http/**/*.test.ts'], env: { VELLUM_TEST_DIALECT: 'sqlite' } } },
       { extends: true, test: { name: 'postgres', include: ['test/http/**/*.test.ts'], env: { VELLUM_TEST_DIALECT: 'postgres' } } },
+      // Each test of this tier starts node processes or the compiler, dozens for some (every
+      // command's --help): on a loaded two-core machine 30 s was too short for them.
+      { extends: true, test: { name: 'cli', include: ['test/cli/**/*.test.ts'], testTimeout: 120_000 } },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], env: { VELLUM_TEST_DIALECT: 'sqlite' } } },
     ],
   },

@@ -174,8 +174,9 @@ describe('studio rich-text editor', () => {
     const { _id: id } = await api.create('post', { title: 'Slow schema', content: '<p>Late <strong>schema</strong></p>' });
     const page = await b.newPage();
     // The schemas answer after the document: the form gets its fields only then.
+    const documentRead = page.waitForResponse((res) => new URL(res.url()).pathname === `/api/collections/post/${id}`);
     await page.route('**/api/config/schemas', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await documentRead;
       await route.continue();
     });
     await signIn(page, b.origin, ADMIN.username, ADMIN.password, `/studio/documents/post/${id}`);

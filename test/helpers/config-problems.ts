@@ -1,4 +1,4 @@
-import { ConfigError, resolveConfig } from '../../packages/server/src/index.js';
+import { ConfigError, resolveConfig } from '../../packages/server/src/config/index.js';
 
 /** The problems resolveConfig reports for this file and environment; none when it accepts them. */
 export function configProblems(file: unknown, env: NodeJS.ProcessEnv = {}): string[] {

@@ -1,6 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, posix, relative, sep } from 'node:path';
-import ts from 'typescript';
+import type * as TypeScript from 'typescript';
+
+// Required, not imported: an ESM import of the CommonJS compiler first scans its 9 MB for named
+// exports, about a second and a half of the unit tier on two cores.
+const ts = createRequire(import.meta.url)('typescript') as typeof TypeScript;
 
 /** One import of a source file: static, `import type`, `export … from`, `import()` or an `import('x')` type. */
 export interface ImportEdge {
@@ -42,7 +47,7 @@ function resolveRelative(from: string, specifier: string, files: ReadonlyMap<str
   return [`${stem}.ts`, `${stem}/index.ts`, base].find((candidate) => files.has(candidate));
 }
 
-function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
+function isTypeOnlyImport(node: TypeScript.ImportDeclaration): boolean {
   const clause = node.importClause;
   if (!clause) return false; // `import './x.js'` runs the module
   if (clause.isTypeOnly) return true;
@@ -53,17 +58,28 @@ function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
   );
 }
 
+// Parsing the whole tree is most of the unit tier's time, and the layering rules walk it three times
+// (client-entries.test.ts, in the same worker, once more): each text is parsed once.
+const parsed = new Map<string, TypeScript.SourceFile>();
+function parse(path: string, text: string): TypeScript.SourceFile {
+  const known = parsed.get(path);
+  if (known?.text === text) return known;
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  parsed.set(path, source);
+  return source;
+}
+
 /** The imports of every file, from its syntax tree (never from regular expressions over the text). */
 export function scanImports(files: ReadonlyMap<string, string>): ImportEdge[] {
   const edges: ImportEdge[] = [];
   for (const [path, text] of files) {
-    const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
-    const add = (specifier: string, typeOnly: boolean, node: ts.Node) => {
+    const source = parse(path, text);
+    const add = (specifier: string, typeOnly: boolean, node: TypeScript.Node) => {
       const to = specifier.startsWith('.') ? resolveRelative(path, specifier, files) : undefined;
       const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
       edges.push({ from: path, specifier, to, typeOnly, line });
     };
-    const visit = (node: ts.Node) => {
+    const visit = (node: TypeScript.Node) => {
       if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
         add(node.moduleSpecifier.text, isTypeOnlyImport(node), node);
       } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -162,13 +178,13 @@ export interface Finding {
 export function findNodes(
   files: ReadonlyMap<string, string>,
   include: (path: string) => boolean,
-  match: (node: ts.Node) => string | undefined,
+  match: (node: TypeScript.Node) => string | undefined,
 ): Finding[] {
   const found: Finding[] = [];
   for (const [path, text] of files) {
     if (!include(path)) continue;
-    const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
-    const visit = (node: ts.Node) => {
+    const source = parse(path, text);
+    const visit = (node: TypeScript.Node) => {
       const what = match(node);
       if (what !== undefined) found.push({ file: path, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, what });
       ts.forEachChild(node, visit);
@@ -179,14 +195,14 @@ export function findNodes(
 }
 
 /** `new AppError(…)`. */
-export function newAppError(node: ts.Node): string | undefined {
+export function newAppError(node: TypeScript.Node): string | undefined {
   return ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'AppError'
     ? 'new AppError(…)'
     : undefined;
 }
 
 /** A read of a `dialect` property (`conn.dialect`, `const { dialect } = conn`) or of a dialect's `name` (`dialect.name`, `conn.dialect.name`). */
-export function dialectRead(node: ts.Node): string | undefined {
+export function dialectRead(node: TypeScript.Node): string | undefined {
   if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
     const key = node.propertyName ?? node.name;
     return ts.isIdentifier(key) && key.text === 'dialect' ? '{ dialect } = …' : undefined;

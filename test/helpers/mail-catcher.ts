@@ -11,6 +11,7 @@ export interface CaughtMail {
 /** A real SMTP server on loopback that keeps every message it receives. */
 export async function startMailCatcher() {
   const mails: CaughtMail[] = [];
+  const arrivals = new Set<() => void>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -21,6 +22,7 @@ export async function startMailCatcher() {
       stream.on('end', () => {
         const decoded = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
         mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, decoded });
+        for (const arrived of arrivals) arrived();
         done();
       });
     },
@@ -31,14 +33,25 @@ export async function startMailCatcher() {
     url: `smtp://127.0.0.1:${port}`,
     mails,
     /** Waits for the n-th mail to `to` (mails go out after the HTTP answer). */
-    async waitFor(to: string, count = 1, timeoutMs = 5000): Promise<CaughtMail> {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const matching = mails.filter((m) => m.to.includes(to));
-        if (matching.length >= count) return matching[count - 1];
-        if (Date.now() > deadline) throw new Error(`no mail #${count} to ${to} within ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+    waitFor(to: string, count = 1, timeoutMs = 5000): Promise<CaughtMail> {
+      return new Promise((resolve, reject) => {
+        const arrived = () => {
+          const matching = mails.filter((m) => m.to.includes(to));
+          if (matching.length < count) return;
+          finish();
+          resolve(matching[count - 1]);
+        };
+        const timer = setTimeout(() => {
+          finish();
+          reject(new Error(`no mail #${count} to ${to} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const finish = () => {
+          clearTimeout(timer);
+          arrivals.delete(arrived);
+        };
+        arrivals.add(arrived);
+        arrived();
+      });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -24,12 +24,16 @@ export function scratchDatabases(prefix: string) {
   };
 }
 
-/** Counts turns of the event loop until the returned function is called, which answers the count. */
-export function loopTurns() {
+/**
+ * Counts turns of the event loop until the returned function is called, which answers the count;
+ * `then` runs on turn `at`.
+ */
+export function loopTurns(at?: number, then?: () => void) {
   let turns = 0;
   let running = true;
   const spin = () => {
     turns++;
+    if (turns === at) then?.();
     if (running) setImmediate(spin);
   };
   setImmediate(spin);

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, resolveConfig } from '../../packages/server/src/index.js';
+import { ConfigError, loadConfig, resolveConfig } from '../../packages/server/src/config/index.js';
 import { parseDuration } from '../../packages/server/src/config/duration.js';
 import { isKnownExample } from '../../packages/server/src/config/known-examples.js';
 import { configProblems } from '../helpers/config-problems.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../packages/server/src/index.js';
+import { resolveConfig } from '../../packages/server/src/config/index.js';
 import { parseByteRange } from '../../packages/server/src/http/routes/media/byte-range.js';
 import { sanitizeFilename } from '../../packages/server/src/domain/media/sanitize-filename.js';
 import { mimeAccepted } from '../../packages/server/src/domain/shared/mime-accepted.js';

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../packages/server/src/index.js';
+import { resolveConfig } from '../../packages/server/src/config/index.js';
 import { backupCodeHash, newBackupCodes } from '../../packages/server/src/domain/mfa/backup-codes.js';
 import { loadSecretBox, secretBox } from '../../packages/server/src/domain/mfa/secret-box.js';
 import type { Database } from '../../packages/server/src/storage/database.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseScope, scopedPermissions } from '../../packages/server/src/domain/oauth2/scopes.js';
-import { resolveConfig } from '../../packages/server/src/index.js';
+import { resolveConfig } from '../../packages/server/src/config/index.js';
 import { configProblems } from '../helpers/config-problems.js';
 
 const sorted = (s: Set<string>) => [...s].sort();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, resolveConfig } from '../../packages/server/src/index.js';
+import { ConfigError, resolveConfig } from '../../packages/server/src/config/index.js';
 
 /** `openapi.public` (docs/api.md, "OpenAPI" and "Configuration"). */
 describe('openapi.public', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../packages/server/src/index.js';
+import { resolveConfig } from '../../packages/server/src/config/index.js';
 import { configProblems } from '../helpers/config-problems.js';
 
 const passkey = (p: Record<string, unknown>) => ({ security: { passkey: p } });

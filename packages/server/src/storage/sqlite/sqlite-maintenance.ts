@@ -43,6 +43,8 @@ const mergeStep = () => {
   // (FTS5 documentation, "The 'merge' Command").
   return statements.changes.get().n - before >= 2;
 };
+let turns = 0; // merge turns taken, and the turn each 'afterTurns' asker waits for (tests)
+const waiting = [];
 let stopped = false;
 // data_version changes when another connection commits: while it stays, the index is as merged
 // as it was last found, and no step (a write, which takes the lock) is tried.
@@ -59,10 +61,19 @@ const merge = () => {
     // Busy (the writer holds the lock: it goes first), or no search table yet: the next turn.
   }
 };
-const mergeTimer = setInterval(merge, workerData.mergeEveryMs);
+const mergeTurn = () => {
+  merge();
+  turns++;
+  while (waiting.length > 0 && waiting[0] <= turns) {
+    waiting.shift();
+    parentPort.postMessage({ stepsAfterTurns: steps });
+  }
+};
+const mergeTimer = setInterval(mergeTurn, workerData.mergeEveryMs);
 const checkpointTimer = setInterval(checkpoint, workerData.checkpointEveryMs);
 parentPort.on('message', (m) => {
   if (m === 'steps') return parentPort.postMessage({ steps });
+  if (typeof m === 'object' && m !== null && 'afterTurns' in m) return waiting.push(turns + m.afterTurns);
   if (m !== 'stop') return;
   stopped = true;
   clearInterval(mergeTimer);
@@ -129,6 +140,22 @@ export class SqliteMaintenance {
       };
       this.worker.on('message', answer);
       this.worker.postMessage('steps');
+    });
+  }
+
+  /**
+   * The count of merge statements once `turns` more merge turns have run (tests: whether the thread
+   * rests is seen over its own turns, not over a wall-clock wait). One asker at a time.
+   */
+  mergeStepsAfterTurns(turns: number): Promise<number> {
+    return new Promise((resolve) => {
+      const answer = (m: unknown) => {
+        if (typeof m !== 'object' || m === null || !('stepsAfterTurns' in m)) return;
+        this.worker.off('message', answer);
+        resolve((m as { stepsAfterTurns: number }).stepsAfterTurns);
+      };
+      this.worker.on('message', answer);
+      this.worker.postMessage({ afterTurns: turns });
     });
   }
 

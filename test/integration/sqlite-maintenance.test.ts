@@ -1,5 +1,4 @@
 import { statSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -19,15 +18,14 @@ const withDatabase = scratchDatabases('vellum-maintenance-');
 const one = async <T>(database: Database, query: ReturnType<typeof sql<T>>) => (await query.execute(database.db)).rows[0];
 
 /**
- * The thread's count of merge statements once it stops moving between two looks 300 ms apart
- * (both threads on the file may still finish a merge under load); at most 20 looks, so a thread
- * that never rests reaches the test's own assertion instead of hanging.
+ * The thread's count of merge statements once it stops moving over ten of its merge turns (both
+ * threads on the file may still finish a merge under load); at most 20 looks, so a thread that
+ * never rests reaches the test's own assertion instead of hanging.
  */
 async function settled(maintenance: SqliteMaintenance): Promise<number> {
   let last = await maintenance.mergeSteps();
   for (let look = 0; look < 20; look++) {
-    await sleep(300);
-    const now = await maintenance.mergeSteps();
+    const now = await maintenance.mergeStepsAfterTurns(10);
     if (now === last) return now;
     last = now;
   }
@@ -93,14 +91,12 @@ describe('the SQLite maintenance thread', () => {
         await expect.poll(async () => (await one(database, segments)).n, { timeout: 10_000 }).toBeLessThanOrEqual(3);
         // Merged: a no-op 'merge' still counts one change, which must not read as work done.
         const merged = await settled(maintenance);
-        await sleep(500); // ten of the thread's merge turns
-        expect(await maintenance.mergeSteps()).toBe(merged);
+        expect(await maintenance.mergeStepsAfterTurns(10)).toBe(merged);
         // A write by another connection is new work: the thread looks again, then rests again.
         await inTransaction(database, (conn) => sql`insert into documents_fts (rowid, body) values (13, 'common late')`.execute(conn.db));
         await expect.poll(() => maintenance.mergeSteps(), { timeout: 10_000 }).toBeGreaterThan(merged);
         const again = await settled(maintenance);
-        await sleep(500);
-        expect(await maintenance.mergeSteps()).toBe(again);
+        expect(await maintenance.mergeStepsAfterTurns(10)).toBe(again);
       } finally {
         await maintenance.close();
       }
@@ -120,10 +116,9 @@ describe('the SQLite writer and a lock held by another connection', () => {
         const other = new BetterSqlite3(file);
         try {
           other.exec('begin immediate');
-          // Released by a timer of this event loop: a writer asleep in SQLite's busy handler would
-          // hold the loop, the timer could not fire, and the write would fail after busyTimeoutMs.
-          setTimeout(() => other.exec('commit'), 300);
-          const stop = loopTurns();
+          // Released on the 50th turn of this event loop: a writer asleep in SQLite's busy handler
+          // would hold the loop, the turns could not come, and the write would fail after busyTimeoutMs.
+          const stop = loopTurns(50, () => other.exec('commit'));
           await write(database);
           expect(stop()).toBeGreaterThan(10);
           expect((await one(database, sql<{ n: number }>`select count(*) as n from t`)).n).toBe(1);
