@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { SchemaDef } from '../../packages/server/src/config/types.js';
 import { parseListQuery } from '../../packages/server/src/domain/documents/parse-list-query.js';
+import { listParamsOf } from '../../packages/server/src/http/routes/documents/list-params.js';
 import { SchemaRegistry } from '../../packages/server/src/domain/schemas/schema-registry.js';
 import { AppError } from '../../packages/server/src/errors.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 // The list query rules of docs/api.md ("List queries") called directly: what is accepted, typed
-// as the field is stored, and what is refused naming its parameter. No app, no database.
+// as the field is stored, and what is refused naming its parameter. No app, no database: the
+// query string is read as the HTTP layer reads it (`listParamsOf`), then checked against the schema.
 const registry = new SchemaRegistry(TEST_SCHEMAS as SchemaDef[]);
 const post = registry.get('post')!;
-const parse = (query: Record<string, unknown>) => parseListQuery(post, query);
+const parse = (query: Record<string, unknown>) => parseListQuery(post, listParamsOf(query));
 
 /** The parameter and message of the 400 a query gives. */
 function refusal(query: Record<string, unknown>) {
