@@ -4,6 +4,7 @@ import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { png } from '../helpers/media-fixtures.js';
 import { multipartUpload } from '../helpers/multipart-upload.js';
 import { postDocument } from '../helpers/post-document.js';
+import type { JsonObject } from '../helpers/json-object.js';
 
 /**
  * The `blocks` field (docs/api.md, "Blocks"): a list of objects tagged `_type` and `_key`, each
@@ -150,7 +151,7 @@ describe('blocks: queries', () => {
   const list = async (query: string) => {
     const res = await t.request({ method: 'GET', url: `/api/documents/page?${query}&limit=100`, token: admin });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().data as Array<Record<string, any>>;
+    return res.json().data as JsonObject[];
   };
   const ids = async (query: string) => (await list(query)).map((d) => d._id);
 

@@ -17,7 +17,8 @@ export default function ClaimPage() {
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = Object.fromEntries([...new FormData(e.currentTarget)].map(([k, v]) => [k, String(v)]));
-    claim.mutate(form, { onSuccess: () => navigate('/', { replace: true }) });
+    // Unawaited: the router handles a failed navigation itself.
+    claim.mutate(form, { onSuccess: () => void navigate('/', { replace: true }) });
   };
   return (
     <AuthLayout title="Set up Vellum">

@@ -70,7 +70,8 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
       if (isNew) {
         const created = await saveDocument.mutateAsync({ body });
         setValues(ownValues(created, fields));
-        navigate(`/documents/${type}/${String(created._id)}`, { replace: true });
+        // Unawaited: the router handles a failed navigation itself.
+        void navigate(`/documents/${type}/${String(created._id)}`, { replace: true });
         return 'saved';
       }
       await saveDocument.mutateAsync({ id, body, ifMatch: doc?._rev as number, overwrite: opts.overwrite });
