@@ -6,6 +6,7 @@ import { loopTurns, scratchDatabases } from '../helpers/sqlite-scratch.js';
 import { inTransaction } from '../../packages/server/src/storage/connection.js';
 import type { Database } from '../../packages/server/src/storage/database.js';
 import { SqliteMaintenance } from '../../packages/server/src/storage/sqlite/sqlite-maintenance.js';
+import { SqliteReadWorker } from '../../packages/server/src/storage/sqlite/sqlite-read-worker.js';
 
 /**
  * SQLite upkeep off the event loop (docs/architecture.md, "Writes on SQLite" and "Reads on
@@ -83,7 +84,8 @@ describe('the SQLite maintenance thread', () => {
         );
       }
       // A thread of its own on the same file, so its merge statements can be counted.
-      const maintenance = new SqliteMaintenance(file, (err) => {
+      const thread = new SqliteReadWorker(file, 5_000);
+      const maintenance = new SqliteMaintenance(thread.worker, file, (err) => {
         throw err;
       });
       try {
@@ -99,6 +101,7 @@ describe('the SQLite maintenance thread', () => {
         expect(await maintenance.mergeStepsAfterTurns(10)).toBe(again);
       } finally {
         await maintenance.close();
+        await thread.close();
       }
     });
   });

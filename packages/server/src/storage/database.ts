@@ -61,12 +61,12 @@ function openSqlite(path: string, busyTimeoutMs: number): Database {
     reader.pragma('query_only = ON');
   }
   const db = new Kysely<Tables>({ dialect: sqliteKyselyDialect(writer, reader, busyTimeoutMs) });
-  // Reads that may be slow run on a thread of their own (read-rows.ts), with a third connection.
+  // Reads that may be slow run on a thread of their own (read-rows.ts), with a third connection;
+  // checkpoints and search-index merges run on that thread too, not inside a request's COMMIT.
   const slowReads = path === ':memory:' ? undefined : new SqliteReadWorker(path, busyTimeoutMs);
-  // Checkpoints and search-index merges run on a thread of their own, not inside a request's COMMIT.
   let maintenance: SqliteMaintenance | undefined;
-  if (path !== ':memory:') {
-    maintenance = new SqliteMaintenance(path, () => {
+  if (slowReads) {
+    maintenance = new SqliteMaintenance(slowReads.worker, path, () => {
       writer.pragma('wal_autocheckpoint = 1000');
       try {
         writer.exec("insert into documents_fts (documents_fts, rank) values ('automerge', 4)");
@@ -77,8 +77,9 @@ function openSqlite(path: string, busyTimeoutMs: number): Database {
     writer.pragma('wal_autocheckpoint = 0');
   }
   const close = async () => {
-    await slowReads?.close();
+    // The upkeep's last checkpoint first: closing the read worker ends the thread they share.
     await maintenance?.close();
+    await slowReads?.close();
     await db.destroy();
   };
   return { db, dialect: sqliteDialect, batcher: new WriteBatcher(db, sqliteDialect), slowReads, close };

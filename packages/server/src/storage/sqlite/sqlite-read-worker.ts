@@ -1,19 +1,24 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { databaseUnavailable, isSqliteBusy } from '../database-unavailable.js';
+import { MAINTENANCE_SOURCE } from './sqlite-maintenance.js';
 
 /**
  * The worker's code, run as a CommonJS script (`eval`): one read-only connection of its own on the
- * database file, a statement cache by SQL text, and one message per query. Kept as text so the
- * same code runs from the compiled package and from the TypeScript sources under test.
+ * database file, a statement cache by SQL text, and one message per query; then the database's
+ * upkeep, which waits on this thread until told to start (sqlite-maintenance.ts). Kept as text so
+ * the same code runs from the compiled package and from the TypeScript sources under test.
  */
 const WORKER_SOURCE = `
+{
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
 const statements = new Map();
-parentPort.on('message', ({ id, sql, params }) => {
+parentPort.on('message', (m) => {
+  if (typeof m !== 'object' || m === null || typeof m.sql !== 'string') return; // the upkeep's
+  const { id, sql, params } = m;
   try {
     let stmt = statements.get(sql);
     if (!stmt) {
@@ -26,7 +31,8 @@ parentPort.on('message', ({ id, sql, params }) => {
     parentPort.postMessage({ id, error: { message: String(err && err.message), code: err && err.code } });
   }
 });
-`;
+}
+${MAINTENANCE_SOURCE}`;
 
 interface Pending {
   resolve: (rows: unknown[]) => void;
@@ -41,7 +47,8 @@ interface Pending {
  * construction (an index range of a page) stay on the main thread, where they cost no hop.
  */
 export class SqliteReadWorker {
-  private readonly worker: Worker;
+  /** The thread, which the database's upkeep shares (sqlite-maintenance.ts). */
+  readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private next = 0;
   /** Why the worker is gone, once it is: later reads fail at once instead of waiting forever. */
@@ -52,6 +59,7 @@ export class SqliteReadWorker {
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, busyTimeoutMs } });
     // An idle worker must not keep the process alive; requests in flight hold their own promises.
     this.worker.unref();
+    // The upkeep's answers ('stopped', {steps}) carry no id: no read is waiting for them.
     this.worker.on('message', (m: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
       const p = this.pending.get(m.id);
       if (!p) return;
