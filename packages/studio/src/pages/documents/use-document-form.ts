@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { useDocument } from '../../queries/use-document-queries';
 import { useRestoreRevision, useSaveDocument } from '../../queries/use-document-writes';
 import { cleanValues, defaultValues, ownValues, sameValues } from './document-values';
-import type { FieldErrors } from './field-input';
+import type { FieldErrors } from './fields/field-props';
 import type { Doc, Field } from './schema';
 
 /** The path `new` opens an empty form; saving it creates the document. */
