@@ -86,8 +86,11 @@ export default function DocumentEditPage() {
         </div>
       )}
       {form.failure !== undefined && Object.keys(errors).length === 0 && <ErrorMessage error={form.failure} />}
-      <DocumentConflicts form={form} conflicts={conflicts} // Unawaited: the router handles a failed navigation itself.
-        onLeave={() => void navigate(`/documents/${type}`)} />
+      <DocumentConflicts
+        form={form}
+        conflicts={conflicts} // Unawaited: the router handles a failed navigation itself.
+        onLeave={() => void navigate(`/documents/${type}`)}
+      />
       {form.notice && (
         <p role="status" className="muted">
           {form.notice}
