@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateTypes } from '../../packages/cli/src/types/generate-types.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { servedTypes } from '../helpers/served-types.js';
 import { typeCheckFiles } from '../helpers/type-check.js';
 
 /** Type-checks `files` (name → source) together, strict, from a temp folder; returns the diagnostics as text. */
@@ -18,7 +19,7 @@ function typeCheck(files: Record<string, string>): string[] {
 }
 
 describe('generateTypes', () => {
-  const source = generateTypes(TEST_SCHEMAS);
+  const source = generateTypes(servedTypes(TEST_SCHEMAS));
 
   it('maps each field type as docs/api.md "Schemas" describes what it stores; required fields are not optional', () => {
     expect(source).toContain('export interface Post extends VellumDocument {\n  _type: "post";\n');
@@ -53,13 +54,15 @@ describe('generateTypes', () => {
   });
 
   it('gives clashing or odd names their own interface name and quotes odd property names', () => {
-    const out = generateTypes([
-      { name: 'vellumDocument', fields: [{ name: 'a-b', type: 'string' }] },
-      {
-        name: 'blog_post',
-        fields: [{ name: 'x', type: 'object', fields: [{ name: 'y', type: 'array', of: { type: 'select', options: ['a'] } }] }],
-      },
-    ]);
+    const out = generateTypes(
+      servedTypes([
+        { name: 'vellumDocument', fields: [{ name: 'a-b', type: 'string' }] },
+        {
+          name: 'blog_post',
+          fields: [{ name: 'x', type: 'object', fields: [{ name: 'y', type: 'array', of: { type: 'select', options: ['a'] } }] }],
+        },
+      ]),
+    );
     expect(out).toContain('export interface VellumDocumentDocument extends VellumDocument {');
     expect(out).toContain('  "a-b"?: string;');
     expect(out).toContain('export interface BlogPost extends VellumDocument {');
@@ -85,27 +88,29 @@ export { post, wrongCategory, noTitle };
   });
 
   it('gives a blocks field a union discriminated by _type, each block with its _key and fields', () => {
-    const out = generateTypes([
-      {
-        name: 'page',
-        fields: [
-          {
-            name: 'sections',
-            type: 'blocks',
-            of: [
-              { name: 'hero', fields: [{ name: 'heading', type: 'string', required: true }] },
-              {
-                name: 'quote',
-                fields: [
-                  { name: 'text', type: 'text', required: true },
-                  { name: 'author', type: 'reference', to: 'page' },
-                ],
-              },
-            ],
-          },
-        ],
-      },
-    ]);
+    const out = generateTypes(
+      servedTypes([
+        {
+          name: 'page',
+          fields: [
+            {
+              name: 'sections',
+              type: 'blocks',
+              of: [
+                { name: 'hero', fields: [{ name: 'heading', type: 'string', required: true }] },
+                {
+                  name: 'quote',
+                  fields: [
+                    { name: 'text', type: 'text', required: true },
+                    { name: 'author', type: 'reference', to: 'page' },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ]),
+    );
     expect(out).toContain(
       '  sections?: Array<\n    | {\n        _type: "hero";\n        _key: string;\n        heading: string;\n      }\n    | {\n        _type: "quote";',
     );

@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { generateTypes, type SchemaInput } from '../../packages/cli/src/types/generate-types.js';
+import { generateTypes } from '../../packages/cli/src/types/generate-types.js';
 import type { SchemaDef } from '../../packages/server/src/config/types.js';
 import { documentJsonSchema, type JsonSchema } from '../../packages/server/src/domain/schemas/document-json-schema.js';
 import { SchemaRegistry } from '../../packages/server/src/domain/schemas/schema-registry.js';
 import { componentNames } from '../../packages/server/src/http/openapi/document-types.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
+import { servedTypes } from '../helpers/served-types.js';
 import { typeCheckFiles } from '../helpers/type-check.js';
 
 /**
@@ -49,7 +50,7 @@ function asTs(s: JsonSchema): string {
 
 it('every type schema and its generated interface are the same type', () => {
   const registry = new SchemaRegistry(TEST_SCHEMAS as SchemaDef[]);
-  writeFileSync(join(dir, 'types.ts'), generateTypes(TEST_SCHEMAS as SchemaInput[]));
+  writeFileSync(join(dir, 'types.ts'), generateTypes(servedTypes(TEST_SCHEMAS)));
   const names = componentNames(registry.list().map((s) => s.name));
   const checks = registry.list().map((s) => {
     const n = names.get(s.name)!;

@@ -23,14 +23,50 @@ interface Server {
   mediaDir: string;
 }
 
-async function startServer(): Promise<Server> {
+async function startServer(schemas: object[] = TEST_SCHEMAS): Promise<Server> {
   const mediaDir = mkdtempSync(join(tmpdir(), 'vellum-cli-transfer-media-'));
-  const t = await startTestApp({ schemas: TEST_SCHEMAS, media: { dir: mediaDir } });
+  const t = await startTestApp({ schemas, media: { dir: mediaDir } });
   await t.app.server.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(t.app.server.server.address() as AddressInfo).port}/api`;
   const token = await t.login(ADMIN.username, ADMIN.password);
   return { t, baseUrl, token, client: new VellumClient({ baseUrl, token }), mediaDir };
 }
+
+/**
+ * A page builder (docs/api.md, "Blocks") whose blocks hold an image and references: the export
+ * and import find them inside the blocks. `page` is listed first although it references `person`.
+ */
+const BLOCK_SCHEMAS = [
+  {
+    name: 'page',
+    title: 'Page',
+    fields: [
+      { name: 'title', type: 'string', required: true },
+      {
+        name: 'sections',
+        type: 'blocks',
+        of: [
+          {
+            name: 'hero',
+            fields: [
+              { name: 'heading', type: 'string' },
+              { name: 'image', type: 'image' },
+            ],
+          },
+          {
+            name: 'quote',
+            fields: [
+              { name: 'text', type: 'text' },
+              { name: 'author', type: 'reference', to: 'person' },
+              { name: 'more', type: 'object', fields: [{ name: 'next', type: 'reference', to: 'page' }] },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+  { name: 'person', title: 'Person', fields: [{ name: 'name', type: 'string', required: true }] },
+];
 
 const view = (d: Document) =>
   Object.fromEntries(Object.entries(d).filter(([k]) => !['_createdAt', '_updatedAt', '_createdBy', '_updatedBy'].includes(k)));
@@ -157,5 +193,72 @@ describe('vellum export and vellum import (the real binary)', () => {
     });
     expect([refused.code, refused.stdout]).toEqual([77, '']);
     expect(refused.stderr.trimEnd().split('\n').at(-1)).toMatch(/^vellum: 401 UNAUTHORIZED: /);
+  });
+});
+
+describe('vellum export and vellum import of blocks (the real binary)', () => {
+  let source: Server;
+  let target: Server;
+  let work: string;
+
+  const cli = (server: Server, args: string[]) =>
+    runCli(args, { env: { VELLUM_URL: server.baseUrl, VELLUM_TOKEN: server.token, VELLUM_CONFIG_DIR: join(work, 'config') } });
+
+  beforeAll(async () => {
+    assertCliBuilt();
+    work = mkdtempSync(join(tmpdir(), 'vellum-cli-transfer-blocks-'));
+    source = await startServer(BLOCK_SCHEMAS);
+    target = await startServer(BLOCK_SCHEMAS);
+  });
+
+  afterAll(async () => {
+    for (const s of [source, target]) {
+      await s?.t.close();
+      if (s) rmSync(s.mediaDir, { recursive: true, force: true });
+    }
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('keeps the references and the image inside blocks, a reference to a later document included', async () => {
+    const c = source.client;
+    const hero = await c.uploadMedia(new Blob([await png(120, 60)]), { filename: 'hero.png' });
+    await c.create('person', { _id: 'ann', name: 'Ann', _status: 'published' });
+    await c.create('page', {
+      _id: 'home',
+      title: 'Home',
+      sections: [
+        { _type: 'hero', _key: 'h1', heading: 'Welcome', image: hero._id },
+        { _type: 'quote', _key: 'q1', text: 'Hello', author: 'ann' },
+      ],
+    });
+    // A page created after home, then referenced from a block of home: a reference forward in the file.
+    await c.create('page', { _id: 'about', title: 'About', sections: [{ _type: 'quote', _key: 'q2', author: 'ann' }] });
+    await c.patch('page', 'home', {
+      sections: [
+        { _type: 'hero', _key: 'h1', heading: 'Welcome', image: hero._id },
+        { _type: 'quote', _key: 'q1', text: 'Hello', author: 'ann', more: { next: 'about' } },
+      ],
+    });
+
+    const file = join(work, 'blocks.ndjson');
+    const exported = await cli(source, ['export', '-o', file]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ types: ['person', 'page'] });
+
+    const imported = await cli(target, ['import', file]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toBe('Documents: 3 created, 0 updated, 0 unchanged. Media: 1 uploaded, 0 unchanged. 0 failures.\n');
+    expect(imported.stderr).toContain('deferred page home (references written later)\n');
+
+    for (const type of ['person', 'page']) {
+      const a = (await source.client.list(type, { orderBy: '_createdAt', order: 'asc' })).data;
+      const b = (await target.client.list(type, { orderBy: '_createdAt', order: 'asc' })).data;
+      expect(b.map(view)).toEqual(a.map(view));
+    }
+    const home = await target.client.get('page', 'home', 'sections.author');
+    const [first, second] = home.sections as Array<Record<string, unknown>>;
+    expect((second!.author as Document).name).toBe('Ann');
+    expect(second!.more).toEqual({ next: 'about' });
+    expect((await target.client.getMedia(first!.image as string)).sha256).toBe(hero.sha256);
   });
 });

@@ -21,13 +21,14 @@ const EQUALITY = new Set([
   ts.SyntaxKind.ExclamationEqualsToken,
 ]);
 
-const isTypeName = (n: ts.Node): n is ts.StringLiteralLike => ts.isStringLiteralLike(n) && NAMES.has(n.text);
+const isTypeName = (n: ts.Node, names: ReadonlySet<string>): n is ts.StringLiteralLike => ts.isStringLiteralLike(n) && names.has(n.text);
 const isDotType = (n: ts.Node) =>
   (ts.isPropertyAccessExpression(n) && n.name.text === 'type') ||
   (ts.isElementAccessExpression(n) && ts.isStringLiteralLike(n.argumentExpression) && n.argumentExpression.text === 'type');
 
-/** The offences in one source text, as `file:line what`. */
-export function typeNamesOutsideRegistry(file: string, text: string): string[] {
+/** The offences in one source text, as `file:line what`; `names` are the type names looked for. */
+export function typeNamesOutsideRegistry(file: string, text: string, names: ReadonlySet<string> = NAMES): string[] {
+  const isName = (n: ts.Node): n is ts.StringLiteralLike => isTypeName(n, names);
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const report = (node: ts.Node, what: string) =>
@@ -35,15 +36,14 @@ export function typeNamesOutsideRegistry(file: string, text: string): string[] {
   const visit = (node: ts.Node) => {
     if (ts.isBinaryExpression(node) && EQUALITY.has(node.operatorToken.kind)) {
       const [a, b] = [node.left, node.right];
-      if ((isDotType(a) && isTypeName(b)) || (isDotType(b) && isTypeName(a))) report(node, `compares .type with ${node.getText(source)}`);
+      if ((isDotType(a) && isName(b)) || (isDotType(b) && isName(a))) report(node, `compares .type with ${node.getText(source)}`);
     }
     if (ts.isSwitchStatement(node) && isDotType(node.expression)) {
       for (const clause of node.caseBlock.clauses) {
-        if (ts.isCaseClause(clause) && isTypeName(clause.expression))
-          report(clause, `switches .type on ${clause.expression.getText(source)}`);
+        if (ts.isCaseClause(clause) && isName(clause.expression)) report(clause, `switches .type on ${clause.expression.getText(source)}`);
       }
     }
-    if (ts.isArrayLiteralExpression(node) && node.elements.filter(isTypeName).length >= 2) {
+    if (ts.isArrayLiteralExpression(node) && node.elements.filter(isName).length >= 2) {
       report(node, `lists type names ${node.getText(source).slice(0, 80)}`);
     }
     ts.forEachChild(node, visit);
@@ -74,6 +74,16 @@ describe('field types are named only in the registry', () => {
       .flatMap((path) => typeNamesOutsideRegistry(relative(ROOT, path), readFileSync(path, 'utf8')))
       .filter((offence) => !NOT_FIELD_TYPES.has(offence.replace(/:\d+ /, ' ')));
     expect(found, `field types named outside packages/server/src/field-types/:\n  ${found.join('\n  ')}`).toEqual([]);
+  });
+
+  it('the CLI code that reads the served JSON Schemas (types, transfer) names no field type', () => {
+    // JSON Schema's own `type` words, which some field types share: that is the vocabulary the CLI reads.
+    const jsonSchemaTypes = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);
+    const names = new Set([...NAMES].filter((n) => !jsonSchemaTypes.has(n)));
+    const files = ['json-schema', 'types', 'transfer'].flatMap((dir) => sourceFiles(join(ROOT, 'packages/cli/src', dir)));
+    expect(files.length).toBeGreaterThan(10);
+    const found = files.flatMap((path) => typeNamesOutsideRegistry(relative(ROOT, path), readFileSync(path, 'utf8'), names));
+    expect(found, `field types named in the CLI:\n  ${found.join('\n  ')}`).toEqual([]);
   });
 
   it('the check fails on each form it looks for, and not on other uses of the same words', () => {

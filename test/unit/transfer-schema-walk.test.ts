@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { orderTypes, referencesIn, type SchemaDef } from '../../packages/cli/src/transfer/schema-walk.js';
+import { servedTypes } from '../helpers/served-types.js';
 
-const schema = (name: string, fields: SchemaDef['fields']): SchemaDef => ({ name, type: 'document', fields });
+/** A type as the server serves it to the walk: its name and its documents' JSON Schema. */
+const schema = (name: string, fields: object[]): SchemaDef => servedTypes([{ name, title: name, fields }])[0]!;
 
 describe('schema walk (the order of an export, the references of an import)', () => {
   it('puts a type after the types it references, at any depth, and cuts cycles', () => {
@@ -39,5 +41,53 @@ describe('schema walk (the order of an export, the references of an import)', ()
       { field: 'seo', id: 'pg1', to: ['page'] },
     ]);
     expect(referencesIn(post, { title: 'x', seo: null })).toEqual([]);
+  });
+
+  it('follows references into blocks, by the _type of each item, and into the objects and lists of a block', () => {
+    const page = schema('page', [
+      { name: 'title', type: 'string' },
+      {
+        name: 'sections',
+        type: 'blocks',
+        of: [
+          {
+            name: 'hero',
+            fields: [
+              { name: 'heading', type: 'string' },
+              { name: 'image', type: 'image' },
+              // Named like the quote's reference, but text: the item's _type decides which block's fields apply.
+              { name: 'author', type: 'string' },
+            ],
+          },
+          {
+            name: 'quote',
+            fields: [
+              { name: 'author', type: 'reference', to: 'person' },
+              { name: 'links', type: 'object', fields: [{ name: 'see', type: 'array', of: { type: 'reference', to: ['page', 'post'] } }] },
+            ],
+          },
+        ],
+      },
+    ]);
+    const data = {
+      title: 'Home',
+      sections: [
+        { _type: 'hero', _key: 'a', heading: 'Hi', image: 'm1', author: 'Someone' },
+        { _type: 'quote', _key: 'b', author: 'ann', links: { see: ['p1', 'p2'] } },
+        { _type: 'quote', _key: 'c', author: null },
+        { _type: 'removed', _key: 'd', author: 'x' },
+      ],
+    };
+    expect(referencesIn(page, data)).toEqual([
+      { field: 'sections', id: 'ann', to: ['person'] },
+      { field: 'sections', id: 'p1', to: ['page', 'post'] },
+      { field: 'sections', id: 'p2', to: ['page', 'post'] },
+    ]);
+    expect(referencesIn(page, { title: 'x', sections: [] })).toEqual([]);
+
+    // The types a block references come first in an export.
+    const order = orderTypes([page, schema('person', [{ name: 'name', type: 'string' }]), schema('post', [])], ['page', 'person', 'post']);
+    expect(order.indexOf('person')).toBeLessThan(order.indexOf('page'));
+    expect(order.indexOf('post')).toBeLessThan(order.indexOf('page'));
   });
 });

@@ -34,7 +34,6 @@ export interface StructureGroup {
   items: Array<{ kind: 'list' | 'singleton'; schema: string; title: string }>;
 }
 
-/** A schema of the content model; fields are `{name, title?, type, required?, …}` plus their type's options (docs/api.md, "Schemas"). */
 /** What the server's field-type table says about showing a field (docs/api.md, "Schemas"). */
 export interface FieldStudioHints {
   /** The studio control by name (`string`, `text`, `slug`, `media`, `blocks`, …). */
@@ -59,12 +58,18 @@ export interface FieldDefinition {
   [option: string]: unknown;
 }
 
+/** A schema of the content model; fields are `{name, title?, type, required?, …}` plus their type's options (docs/api.md, "Schemas"). */
 export interface SchemaDefinition {
   name: string;
   title: string;
   type: 'document' | 'singleton';
   public: boolean;
   fields: FieldDefinition[];
+  /**
+   * A document of the type as JSON Schema 2020-12, the OpenAPI document's component schema
+   * (docs/api.md, "OpenAPI"); references carry `x-vellum-reference`, the types they point at.
+   */
+  jsonSchema: Record<string, unknown>;
 }
 
 /** `/config/*`. */

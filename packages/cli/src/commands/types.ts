@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { CliError, EXIT, type Command } from '../command.js';
+import { fetchTypeSchemas } from '../json-schema/type-schemas.js';
 import { connect, SERVER_OPTIONS } from '../profiles/resolve-connection.js';
-import { generateTypes, type SchemaInput } from '../types/generate-types.js';
+import { generateTypes } from '../types/generate-types.js';
 
 /** `vellum types`: TypeScript interfaces for the server's content model (docs/cli.md, "Types"). */
 export const typesCommand: Command = {
@@ -16,8 +17,8 @@ export const typesCommand: Command = {
   notes: 'One interface per schema plus VellumSchemas ({ post: Post; … }). Example: vellum types -o src/vellum-types.ts',
   async run({ flags }) {
     const { client } = await connect(flags);
-    const { data } = await client.request<{ data: SchemaInput[] }>('GET', '/config/schemas');
-    const source = generateTypes(data);
+    const schemas = await fetchTypeSchemas(client);
+    const source = generateTypes(schemas);
     const out = flags.string('out');
     if (out === undefined) {
       process.stdout.write(source);
@@ -28,7 +29,7 @@ export const typesCommand: Command = {
     } catch (err) {
       throw new CliError(`cannot write ${out}: ${(err as Error).message}`, EXIT.cantCreate);
     }
-    process.stderr.write(`wrote ${data.length} schema types to ${out}\n`);
+    process.stderr.write(`wrote ${schemas.length} schema types to ${out}\n`);
     return EXIT.ok;
   },
 };

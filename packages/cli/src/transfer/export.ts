@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { Document, Media, VellumClient } from '@vellum/client/node';
-import { orderTypes, type SchemaDef } from './schema-walk.js';
+import { fetchTypeSchemas } from '../json-schema/type-schemas.js';
+import { orderTypes } from './schema-walk.js';
 import {
   EXPORT_VERSION,
   MEDIA_CHUNK_BYTES,
@@ -37,7 +38,7 @@ const PAGE = 100;
  */
 export async function exportTo(client: VellumClient, out: Writable, opts: ExportOptions): Promise<ExportCounts> {
   const write = lineWriter(out);
-  const { data: schemas } = await client.request<{ data: SchemaDef[] }>('GET', '/config/schemas');
+  const schemas = await fetchTypeSchemas(client);
   const known = schemas.map((s) => s.name);
   const unknown = (opts.types ?? []).filter((t) => !known.includes(t));
   if (unknown.length > 0) throw new UnknownTypesError(`unknown type${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);

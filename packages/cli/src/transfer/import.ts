@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { Media, VellumClient } from '@vellum/client/node';
+import { fetchTypeSchemas } from '../json-schema/type-schemas.js';
 import { DocumentImporter } from './import-documents.js';
 import { errorText, isItemFailure } from './error-text.js';
 import { MediaImporter, type MediaOutcome } from './import-media.js';
 import { readLines } from './read-lines.js';
-import type { SchemaDef } from './schema-walk.js';
 import { EXPORT_VERSION, type DocumentLine, type ExportCounts, type ExportLine, type HeaderLine } from './transfer-format.js';
 import type { OnProgress } from './transfer-progress.js';
 
@@ -165,8 +165,7 @@ class ImportRun {
     this.header = line;
     this.sourceClient = this.opts.source?.(line.source);
     this.problem = 'the file ends before its trailer (it was cut short)';
-    const { data: schemas } = await this.client.request<{ data: SchemaDef[] }>('GET', '/config/schemas');
-    this.documents = new DocumentImporter(this.client, schemas);
+    this.documents = new DocumentImporter(this.client, await fetchTypeSchemas(this.client));
   }
 
   private async mediaRecord(record: Media): Promise<void> {

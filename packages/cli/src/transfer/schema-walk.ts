@@ -1,32 +1,29 @@
+import {
+  childSchemas,
+  isSchema,
+  propertiesOf,
+  referenceTargets,
+  schemasAt,
+  typesOf,
+  unionOf,
+  type JsonSchema,
+} from '../json-schema/json-schema.js';
+import type { TypeSchema } from '../json-schema/type-schemas.js';
+
 /**
- * What an export and an import need to know of the schemas (`GET /config/schemas`, docs/api.md
- * "Schemas"): which fields hold references, so documents are written after what they point at.
+ * What an export and an import need to know of the schemas: which values are references, so
+ * documents are written after what they point at. Read from each type's JSON Schema
+ * (`GET /config/schemas`, docs/api.md "OpenAPI"), where a reference carries `x-vellum-reference`,
+ * wherever it sits: in a list, an object, a block of a blocks field (a `oneOf` member chosen by
+ * its `_type`). Media ids need no walk: an export holds every media record before the documents,
+ * and the import writes them first (docs/cli.md, "Export and import").
  */
+export type SchemaDef = TypeSchema;
 
-export interface FieldDef {
-  name?: string;
-  type: string;
-  /** `reference`: one or more schema names. */
-  to?: string | string[];
-  /** `array`: the item's definition. */
-  of?: FieldDef;
-  /** `object`: its fields. */
-  fields?: FieldDef[];
-}
-
-export interface SchemaDef {
-  name: string;
-  type: string;
-  fields: FieldDef[];
-}
-
-const asList = (to: string | string[] | undefined): string[] => (to === undefined ? [] : Array.isArray(to) ? to : [to]);
-
-/** The schema names a field's references may point at, at any depth. */
-function targetsOf(field: FieldDef, out: Set<string>): void {
-  if (field.type === 'reference') for (const t of asList(field.to)) out.add(t);
-  if (field.of) targetsOf(field.of, out);
-  for (const f of field.fields ?? []) targetsOf(f, out);
+/** The schema names a schema's references may point at, at any depth. */
+function targetsIn(schema: JsonSchema, out: Set<string>): void {
+  for (const t of referenceTargets(schema) ?? []) out.add(t);
+  for (const child of childSchemas(schema)) targetsIn(child, out);
 }
 
 /**
@@ -42,7 +39,7 @@ export function orderTypes(schemas: readonly SchemaDef[], wanted: readonly strin
     if (state.has(name) || !byName.has(name)) return;
     state.set(name, 'visiting');
     const targets = new Set<string>();
-    for (const f of byName.get(name)!.fields) targetsOf(f, targets);
+    targetsIn(byName.get(name)!.jsonSchema, targets);
     for (const t of targets) if (wanted.includes(t)) visit(t);
     state.set(name, 'done');
     order.push(name);
@@ -51,17 +48,53 @@ export function orderTypes(schemas: readonly SchemaDef[], wanted: readonly strin
   return order;
 }
 
+export interface FoundReference {
+  /** The top-level field it sits in (an import holds back the whole field). */
+  field: string;
+  id: string;
+  /** The types it may point at. */
+  to: string[];
+}
+
 /** Every reference held by a document's data, with the top-level field it sits in and the types it may point at. */
-export function referencesIn(schema: SchemaDef, data: Record<string, unknown>): Array<{ field: string; id: string; to: string[] }> {
-  const out: Array<{ field: string; id: string; to: string[] }> = [];
-  const walk = (top: string, def: FieldDef, value: unknown) => {
+export function referencesIn(schema: SchemaDef, data: Record<string, unknown>): FoundReference[] {
+  const out: FoundReference[] = [];
+  const walk = (top: string, s: JsonSchema, value: unknown) => {
     if (value === null || value === undefined) return;
-    if (def.type === 'reference' && typeof value === 'string') out.push({ field: top, id: value, to: asList(def.to) });
-    else if (def.type === 'array' && def.of && Array.isArray(value)) for (const item of value) walk(top, def.of, item);
-    else if (def.type === 'object' && def.fields && typeof value === 'object') {
-      for (const f of def.fields) if (f.name !== undefined) walk(top, f, (value as Record<string, unknown>)[f.name]);
+    const to = referenceTargets(s);
+    if (to && typeof value === 'string') out.push({ field: top, id: value, to });
+    for (const part of schemasAt(s, 'allOf')) walk(top, part, value);
+    const member = unionOf(s)?.find((m) => fits(m, value));
+    if (member) walk(top, member, value);
+    if (Array.isArray(value)) {
+      if (isSchema(s.items)) for (const item of value) walk(top, s.items, item);
+    } else if (isObject(value)) {
+      for (const [name, p] of propertiesOf(s)) walk(top, p, value[name]);
     }
   };
-  for (const f of schema.fields) if (f.name !== undefined) walk(f.name, f, data[f.name]);
+  for (const [name, p] of propertiesOf(schema.jsonSchema)) walk(name, p, data[name]);
   return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** JSON's kind of a value, as JSON Schema's `type` names it (an integer is a number too). */
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return isObject(v) ? 'object' : typeof v;
+}
+
+/**
+ * Whether a union's member may be the one a value matches: its `type`, `const` and `enum`, and the
+ * `const` of its properties (a block's `_type`: the discriminator) do not rule it out.
+ */
+function fits(member: JsonSchema, value: unknown): boolean {
+  const types = typesOf(member);
+  const kind = kindOf(value);
+  if (types.length > 0 && !types.includes(kind) && !(kind === 'number' && types.includes('integer'))) return false;
+  if ('const' in member && member.const !== value) return false;
+  if (Array.isArray(member.enum) && !member.enum.includes(value)) return false;
+  if (!isObject(value)) return true;
+  return propertiesOf(member).every(([name, p]) => !('const' in p) || p.const === value[name]);
 }

@@ -1,6 +1,12 @@
 import type { FieldTypeSpec } from './field-type-spec.js';
 import { fail, ID_PATTERN, stringScalar, studio, targetsOf } from './common.js';
 
+/**
+ * The extension keyword of a reference's JSON Schema naming the types it may point at
+ * (docs/api.md, "OpenAPI"): what `vellum types` and `vellum export`/`import` read.
+ */
+const REFERENCE_KEYWORD = 'x-vellum-reference';
+
 /** The id of a document of the `to` type(s); `expand` replaces it with the document. */
 export const reference: FieldTypeSpec = stringScalar({
   options: ['to'],
@@ -19,5 +25,6 @@ export const reference: FieldTypeSpec = stringScalar({
   },
   alwaysIndexed: true,
   expands: 'documents',
+  jsonSchema: (f) => ({ type: 'string', [REFERENCE_KEYWORD]: [f.to ?? []].flat() }),
   studio: studio('reference', { listFilter: 'documents' }),
 });

@@ -1,10 +1,10 @@
 /**
  * JSON Schema (2020-12, as OpenAPI 3.1 uses it) for the documents of one configured type: what
- * a field stores, as docs/api.md ("Schemas") describes it. It agrees field by field with the
- * TypeScript `vellum types` writes (packages/cli/src/types/generate-types.ts): same property
- * names, same required list, same shapes. Constraints (`maxLength`, `min`, ...) are left out,
- * as they are there: the server's validator is what enforces them. Each field's shape is its
- * type's (field-types/).
+ * a field stores, as docs/api.md ("Schemas") describes it. It is the OpenAPI component of the
+ * type and the `jsonSchema` of `GET /config/schemas`, which `vellum types` prints as TypeScript
+ * (packages/cli/src/types/generate-types.ts), so the two agree field by field. Constraints
+ * (`maxLength`, `min`, ...) are left out: the server's validator is what enforces them. Each
+ * field's shape is its type's (field-types/).
  */
 import { fieldJsonSchema, objectJsonSchema as objectOf, type JsonSchema } from '../../field-types/index.js';
 import type { CompiledSchema } from './schema-registry.js';
@@ -35,7 +35,7 @@ export function documentJsonSchema(schema: CompiledSchema): JsonSchema {
   return {
     type: 'object',
     title: schema.title,
-    ...(schema.singleton ? { description: `${schema.title} (singleton)` } : {}),
+    ...(schema.singleton ? { description: 'A singleton: the type has one document' } : {}),
     properties: { ...system.properties, ...(own.properties as Record<string, JsonSchema>) },
     required: [...system.required, ...((own.required as string[] | undefined) ?? [])],
   };

@@ -1,10 +1,13 @@
 import { withStudioHints } from '../../field-types/index.js';
 import type { Services } from '../services.js';
+import { documentJsonSchema } from './document-json-schema.js';
 
 /**
  * `GET /config/schemas`: the registered schemas as configured (hooks and secrets never live
  * here), each field with `studio`, what the field-type table says about showing it (its control,
- * list sort and filter), so the studio keeps no copy of the table.
+ * list sort and filter), so the studio keeps no copy of the table; and `jsonSchema`, a served
+ * document of the type as JSON Schema (the OpenAPI component's), from which `vellum types` and
+ * `vellum export`/`import` read shapes and references, so the CLI keeps none either.
  */
 export function listSchemas(svc: Services) {
   return svc.schemas.list().map((s) => ({
@@ -13,5 +16,6 @@ export function listSchemas(svc: Services) {
     type: s.singleton ? 'singleton' : 'document',
     public: s.public,
     fields: s.fields.map(withStudioHints),
+    jsonSchema: documentJsonSchema(s),
   }));
 }

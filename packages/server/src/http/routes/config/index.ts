@@ -13,6 +13,7 @@ const Schema = Type.Object({
   type: Type.String(),
   public: Type.Boolean(),
   fields: Type.Array(Type.Any()),
+  jsonSchema: Type.Record(Type.String(), Type.Unknown()),
 });
 
 const Settings = Type.Object(
