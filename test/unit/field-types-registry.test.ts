@@ -7,7 +7,8 @@ import { FIELD_TYPE_NAMES } from '../../packages/server/src/field-types/index.js
 
 /**
  * A field type is known in one place, packages/server/src/field-types/ (docs/architecture.md, the
- * `field-types/` floor): the server's domain/ and http/ read the table and never name a type. Checked on
+ * `field-types/` floor): the server's domain/ and http/ read the table and never name a type, and the
+ * studio reads the table's hints in `GET /config/schemas` (docs/api.md, "Schemas"). Checked on
  * the syntax tree (no type-check, so it is fast): a type name compared with or switched on a
  * `.type`, or two type names listed together (a Set or array of types), is an offence.
  */
@@ -62,7 +63,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
     if (e.isDirectory()) return sourceFiles(path);
-    return e.name.endsWith('.ts') ? [path] : [];
+    return /\.tsx?$/.test(e.name) ? [path] : [];
   });
 }
 
@@ -86,6 +87,13 @@ describe('field types are named only in the registry', () => {
     expect(found, `field types named in the CLI:\n  ${found.join('\n  ')}`).toEqual([]);
   });
 
+  it('no file of the studio names a field type: it reads the hints of GET /config/schemas', () => {
+    const files = sourceFiles(join(ROOT, 'packages/studio/src'));
+    expect(files.filter((f) => f.endsWith('.tsx')).length).toBeGreaterThan(50);
+    const found = files.flatMap((path) => typeNamesOutsideRegistry(relative(ROOT, path), readFileSync(path, 'utf8')));
+    expect(found, `field types named in the studio instead of read from its hints:\n  ${found.join('\n  ')}`).toEqual([]);
+  });
+
   it('the check fails on each form it looks for, and not on other uses of the same words', () => {
     const planted = [
       "if (field.type === 'slug') x();",
@@ -96,6 +104,12 @@ describe('field types are named only in the registry', () => {
       "if (field['type'] == 'image') x();",
     ];
     for (const line of planted) expect(typeNamesOutsideRegistry('planted.ts', line), line).toHaveLength(1);
+    // The studio's forms, in JSX.
+    const plantedTsx = [
+      "export const N = (p: P) => <input type=\"number\" step={p.field.type === 'integer' ? 1 : 'any'} />;",
+      "export const A = () => <button onClick={() => add(of.type === 'object' ? {} : undefined)}>Add</button>;",
+    ];
+    for (const line of plantedTsx) expect(typeNamesOutsideRegistry('planted.tsx', line), line).toHaveLength(1);
     const innocent = [
       "if (typeof v === 'string') x();",
       "if (schema.type === 'singleton') x();",

@@ -44,6 +44,16 @@ export interface FieldStudioHints {
   column: boolean;
   /** Offered as a filter on the document list: a choice of its options, or of the documents it may point at. */
   listFilter?: 'options' | 'documents';
+  /** The HTML input type of the one-line control (`email`, `url`, `date`); absent: `text`. */
+  input?: string;
+  /** The number control's step (`1` for whole numbers); absent: any number. */
+  step?: number;
+  /** A stored string shown, not edited, in the browser's locale: `date` a day, `datetime` a moment. */
+  display?: 'date' | 'datetime';
+  /** The MIME prefixes a media field takes when it names no `accept` (`['image/']`). */
+  accept?: string[];
+  /** A new item of a list of this type starts as this value (`{}` for an object); absent: no value. */
+  emptyValue?: unknown;
   /** `orderBy` takes it. */
   orderable: boolean;
   /** The `filter[field][op]` operators it takes. */

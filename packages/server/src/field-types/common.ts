@@ -42,11 +42,12 @@ export function structured(spec: Partial<FieldTypeSpec> & Pick<FieldTypeSpec, 'v
   };
 }
 
-export const studio = (control: string, list: Partial<Omit<StudioHints, 'control'>> = {}): StudioHints => ({
+/** A type's studio hints: its control by name, not sorted or shown as a column unless `hints` says so. */
+export const studio = (control: string, hints: Partial<Omit<StudioHints, 'control'>> = {}): StudioHints => ({
   control,
   sortable: false,
   column: false,
-  ...list,
+  ...hints,
 });
 
 /** The field's `to` as a list. */

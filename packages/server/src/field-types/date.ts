@@ -15,7 +15,7 @@ export const date: FieldTypeSpec = stringScalar({
     return raw;
   },
   jsonSchema: () => ({ type: 'string', format: 'date' }),
-  studio: studio('string', { sortable: true, column: true }),
+  studio: studio('string', { sortable: true, column: true, input: 'date', display: 'date' }),
 });
 
 export const datetime: FieldTypeSpec = stringScalar({
@@ -32,7 +32,7 @@ export const datetime: FieldTypeSpec = stringScalar({
     return new Date(ms).toISOString();
   },
   jsonSchema: () => ({ type: 'string', format: 'date-time' }),
-  studio: studio('datetime', { sortable: true, column: true }),
+  studio: studio('datetime', { sortable: true, column: true, display: 'datetime' }),
 });
 
 function isRealDate(y: number, m: number, d: number): boolean {

@@ -91,6 +91,16 @@ export interface StudioHints {
   column: boolean;
   /** Offered as a filter on the document list: a choice of the options, or of documents it may point at. */
   listFilter?: 'options' | 'documents';
+  /** The HTML input type of the one-line control (absent: `text`), so the browser checks and offers what the type stores. */
+  input?: 'email' | 'url' | 'date';
+  /** The number control's step (absent: any number). */
+  step?: number;
+  /** A stored string shown, not edited (list columns, revision diffs), in the browser's locale: a day or a moment. */
+  display?: 'date' | 'datetime';
+  /** The MIME prefixes a media field takes when it names no `accept`: the upload's file filter and the library's. */
+  accept?: readonly string[];
+  /** A new item of a list of this type starts as this value (an object's fields are filled in it); absent: no value. */
+  emptyValue?: Record<string, never>;
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { AnyFieldDef, FieldTypeSpec, ValueContext } from './field-type-spec.js';
 import { fail, ID_PATTERN, stringScalar, studio } from './common.js';
 
+/** What an image field takes when it names no `accept`. */
+const IMAGES: readonly string[] = ['image/'];
+
 function mediaId(defaultAccept: readonly string[]) {
   return (field: AnyFieldDef, value: unknown, path: string, ctx: ValueContext) => {
     if (typeof value !== 'string' || !ID_PATTERN.test(value)) return fail(ctx, path, 'must be a media id');
@@ -24,4 +27,4 @@ const file_: FieldTypeSpec = stringScalar({
 export { file_ as file };
 
 /** A media id whose `accept` defaults to images. */
-export const image: FieldTypeSpec = { ...file_, validate: mediaId(['image/']) };
+export const image: FieldTypeSpec = { ...file_, validate: mediaId(IMAGES), studio: { ...file_.studio, accept: IMAGES } };

@@ -54,6 +54,7 @@ export const integer: FieldTypeSpec = {
   },
   // TypeScript has only `number`; JSON Schema can say more.
   jsonSchema: () => ({ type: 'integer' }),
+  studio: { ...base.studio, step: 1 },
 };
 
 export const boolean: FieldTypeSpec = {

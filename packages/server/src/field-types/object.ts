@@ -16,5 +16,5 @@ export const object: FieldTypeSpec = structured({
   },
   jsonSchema: (f, ctx) => (f.fields && f.fields.length > 0 ? ctx.object(f.fields) : { type: 'object' }),
   mapChildren: (f, map) => (f.fields ? { ...f, fields: f.fields.map((c) => map(c) as typeof c) } : f),
-  studio: studio('object'),
+  studio: studio('object', { emptyValue: {} }),
 });

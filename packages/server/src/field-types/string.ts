@@ -51,7 +51,7 @@ export const email: FieldTypeSpec = stringScalar({
   validate: (_f, value, path, ctx) =>
     typeof value !== 'string' || value.length > 254 || !EMAIL.test(value) ? fail(ctx, path, 'must be an email address') : value,
   slugSource: true,
-  studio: studio('string', { sortable: true }),
+  studio: studio('string', { sortable: true, input: 'email' }),
 });
 
 export const url: FieldTypeSpec = stringScalar({
@@ -67,7 +67,7 @@ export const url: FieldTypeSpec = stringScalar({
     return value;
   },
   slugSource: true,
-  studio: studio('string', { sortable: true }),
+  studio: studio('string', { sortable: true, input: 'url' }),
 });
 
 export const select: FieldTypeSpec = stringScalar({

@@ -6,11 +6,20 @@ import { useMedia, useMediaList, useRememberMedia, useUploadMedia } from '../../
 import { errorText } from '../../ui/error-message';
 import { allows, type Field } from './schema';
 
+/** What the field's type takes when the field names no `accept` (the server's `accept` hint: `image/` for images). */
+const typeAccept = (field: Field): string[] => field.studio?.accept ?? [];
+
 /** The MIME types an image or file field accepts (`accept`), as the file input's `accept`. */
 function acceptOf(field: Field): string | undefined {
   const accept = Array.isArray(field.accept) ? (field.accept as string[]) : field.accept ? [String(field.accept)] : [];
-  const list = accept.length ? accept : field.type === 'image' ? ['image/'] : [];
+  const list = accept.length ? accept : typeAccept(field);
   return list.length ? list.map((a) => (a.endsWith('/') ? `${a}*` : a)).join(',') : undefined;
+}
+
+/** The library shows what the type takes when that is one MIME prefix (`GET /media?type=` names one). */
+function libraryType(field: Field): string | undefined {
+  const accept = typeAccept(field);
+  return accept.length === 1 ? accept[0] : undefined;
 }
 
 /**
@@ -26,10 +35,9 @@ export function MediaPicker(props: { field: Field; value?: string; onChange(v: u
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search.trim());
   const [progress, setProgress] = useState<number>();
-  const isImage = field.type === 'image';
 
   const media = useMedia(value);
-  const library = useMediaList({ limit: 12, type: isImage ? 'image/' : undefined, search: deferred || undefined }, { enabled: browsing });
+  const library = useMediaList({ limit: 12, type: libraryType(field), search: deferred || undefined }, { enabled: browsing });
 
   function upload(file: File) {
     setProgress(0);

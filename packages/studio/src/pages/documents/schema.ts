@@ -9,7 +9,11 @@ export interface Field {
   title?: string;
   description?: string;
   required?: boolean;
-  /** What the server's field-type table says about showing it. */
+  /**
+   * What the server's field-type table says about showing it (docs/api.md, "Schemas"): the control,
+   * the list's hints, the input type, step, display, default `accept` and a new item's value. The
+   * studio reads these, never the field's `type` (test/unit/field-types-registry.test.ts).
+   */
   studio?: FieldStudioHints;
   [option: string]: unknown;
 }

@@ -4,14 +4,16 @@ import type { Field } from './schema';
 
 /**
  * A field's stored value as text where it is shown, not edited (the list's columns, the revision
- * diff): `datetime` and `date` in the browser's locale as the other times of the studio are
- * (`when`, `day`), text as it is, anything else as JSON. Nothing is empty text.
+ * diff): a moment or a day (the server's `display` hint, docs/api.md "Schemas") in the browser's
+ * locale as the other times of the studio are (`when`, `day`), text as it is, anything else as
+ * JSON. Nothing is empty text.
  */
 export function valueText(field: Field, value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') {
-    if (field.type === 'datetime' && !Number.isNaN(new Date(value).getTime())) return when(value);
-    if (field.type === 'date') return day(value);
+    const display = field.studio?.display;
+    if (display === 'datetime' && !Number.isNaN(new Date(value).getTime())) return when(value);
+    if (display === 'date') return day(value);
     return value;
   }
   return stable(value);

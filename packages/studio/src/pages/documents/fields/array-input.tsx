@@ -3,6 +3,9 @@ import { fieldLabel, type Field } from '../schema';
 import type { FieldProps } from './field-props';
 import { FieldGroup } from './field-wrapper';
 
+/** A new item: the server's `emptyValue` hint for the item type (an object's `{}`), a copy so no two items share it; else no value. */
+const newItem = (of: Field): unknown => structuredClone(of.studio?.emptyValue);
+
 /** `array`: items of the `of` type, each with move up, move down and remove; "Add" appends one. */
 export function ArrayInput(p: FieldProps) {
   const items = Array.isArray(p.value) ? (p.value as unknown[]) : [];
@@ -58,7 +61,7 @@ export function ArrayInput(p: FieldProps) {
         <button
           type="button"
           disabled={p.disabled || (max !== undefined && items.length >= max)}
-          onClick={() => set([...items, of.type === 'object' ? {} : undefined])}
+          onClick={() => set([...items, newItem(of)])}
         >
           Add to {label}
         </button>

@@ -2,12 +2,12 @@ import { selectOptions } from '../schema';
 import { bindText } from './field-props';
 import { wrapped } from './field-wrapper';
 
-/** The input types of the one-line fields by field type; any type this studio does not know gets `text`. */
-const INPUT_TYPES: Record<string, string> = { email: 'email', url: 'url', date: 'date' };
-
-/** `string`, `email`, `url`, `date`, and the fallback for unknown types: a one-line input. */
+/**
+ * The one-line control (`string`, `email`, `url`, `date`, and the fallback for a control this studio
+ * does not have): its input type is the server's `input` hint (docs/api.md, "Schemas"), else `text`.
+ */
 export const StringInput = wrapped((p, control) => (
-  <input {...control} type={INPUT_TYPES[p.field.type] ?? 'text'} maxLength={p.field.maxLength as number | undefined} {...bindText(p)} />
+  <input {...control} type={p.field.studio?.input ?? 'text'} maxLength={p.field.maxLength as number | undefined} {...bindText(p)} />
 ));
 
 /** `text`: several lines. */
