@@ -19,6 +19,15 @@ export type DocumentRow = Omit<DocumentsTable, 'seq'>;
 
 export const DOCUMENT_COLUMNS = ['id', 'type', 'status', 'rev', 'created_at', 'updated_at', 'created_by', 'updated_by', 'data'] as const;
 
+/**
+ * A new document's row as the parameters of an insert, in DOCUMENT_COLUMNS order (the inverse of
+ * `toStoredDocument`). `data` is passed as the statement reads it: the dialect's `encodeData`, or
+ * the object itself where it travels inside a JSON parameter.
+ */
+export function documentRowParams(doc: StoredDocument, data: unknown): unknown[] {
+  return [doc.id, doc.type, doc.status, doc.rev, doc.createdAt, doc.updatedAt, doc.createdBy, doc.updatedBy, data];
+}
+
 export function toStoredDocument(conn: Conn, row: DocumentRow): StoredDocument {
   return {
     id: row.id,

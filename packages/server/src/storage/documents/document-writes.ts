@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Conn } from '../connection.js';
+import type { Conn, TransactionSource } from '../connection.js';
+import type { OutboxRow } from '../webhooks/webhook-outbox.js';
 import type { StoredDocument } from './document-rows.js';
 import { preparedQuery } from '../prepared-query.js';
 
@@ -23,6 +24,28 @@ export interface InsertGuards {
   /** Each id must name an existing media item. */
   media: readonly string[];
 }
+
+/**
+ * The guarded writes' signatures: the entry points of guarded-writes.ts and the engine's writes
+ * they choose between. True when written, false when nothing was (a guard failed, the revision
+ * moved on, a unique index refused a value); an engine's update may throw a unique index's
+ * refusal instead, which `updateDocumentChecked` answers as false.
+ */
+export type GuardedInsert = (
+  database: TransactionSource,
+  doc: StoredDocument,
+  side: SideRows,
+  guards: InsertGuards,
+  outbox: readonly OutboxRow[],
+) => Promise<boolean>;
+export type GuardedUpdate = (
+  database: TransactionSource,
+  doc: StoredDocument,
+  expectedRev: number,
+  side: SideRows,
+  guards: InsertGuards,
+  outbox: readonly OutboxRow[],
+) => Promise<boolean>;
 
 /** Inserts a document (its first revision is the row itself) with its references and search text. */
 // Run for every create: prepared once.

@@ -1,7 +1,4 @@
-import type { TransactionSource } from '../connection.js';
-import type { OutboxRow } from '../webhooks/webhook-outbox.js';
-import type { StoredDocument } from './document-rows.js';
-import type { InsertGuards, SideRows } from './document-writes.js';
+import type { GuardedInsert, GuardedUpdate, InsertGuards } from './document-writes.js';
 import { postgresGuardedInsert, postgresGuardedUpdate } from './postgres-guarded-writes.js';
 import { sqliteGuardedInsert, sqliteGuardedUpdate } from './sqlite-guarded-writes.js';
 
@@ -17,16 +14,10 @@ export type { InsertGuards };
  * This is the create fast path: one statement on PostgreSQL (`postgres-guarded-writes.ts`), a
  * few in one batched transaction on SQLite (`sqlite-guarded-writes.ts`).
  */
-export function insertDocumentChecked(
-  database: TransactionSource,
-  doc: StoredDocument,
-  side: SideRows,
-  guards: InsertGuards,
-  outbox: readonly OutboxRow[] = [],
-): Promise<boolean> {
+export const insertDocumentChecked: GuardedInsert = (database, doc, side, guards, outbox) => {
   const insert = database.dialect.dataModifyingCtes ? postgresGuardedInsert : sqliteGuardedInsert;
   return insert(database, doc, side, guards, outbox);
-}
+};
 
 /**
  * Writes `doc` as the next version of a document still at `expectedRev`: the replaced version
@@ -39,14 +30,7 @@ export function insertDocumentChecked(
  * The update fast path: on PostgreSQL one statement without BEGIN/COMMIT (with the read before
  * it, two round trips instead of nine); on SQLite the ordinary statements in one transaction.
  */
-export async function updateDocumentChecked(
-  database: TransactionSource,
-  doc: StoredDocument,
-  expectedRev: number,
-  side: SideRows,
-  guards: InsertGuards,
-  outbox: readonly OutboxRow[] = [],
-): Promise<boolean> {
+export const updateDocumentChecked: GuardedUpdate = async (database, doc, expectedRev, side, guards, outbox) => {
   const update = database.dialect.dataModifyingCtes ? postgresGuardedUpdate : sqliteGuardedUpdate;
   try {
     return await update(database, doc, expectedRev, side, guards, outbox);
@@ -55,4 +39,4 @@ export async function updateDocumentChecked(
     if (database.dialect.isUniqueViolation(err)) return false;
     throw err;
   }
-}
+};

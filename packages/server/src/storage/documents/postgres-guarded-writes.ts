@@ -3,55 +3,27 @@ import type { TransactionSource } from '../connection.js';
 import { nameStatement } from '../postgres/named-statements.js';
 import { SEARCH_CONFIG } from '../postgres/postgres-dialect.js';
 import { postgresOutboxCte, type OutboxRow } from '../webhooks/webhook-outbox.js';
-import type { StoredDocument } from './document-rows.js';
-import type { InsertGuards, SideRows } from './document-writes.js';
+import { DOCUMENT_COLUMNS, documentRowParams } from './document-rows.js';
+import type { GuardedInsert, GuardedUpdate, InsertGuards, SideRows } from './document-writes.js';
 
 /**
  * The guarded writes on PostgreSQL (guarded-writes.ts): each one statement of data-modifying CTEs,
  * atomic on its own, so no BEGIN/COMMIT — one round trip instead of six for a create, two with
  * the read before it instead of nine for an update. The outbox rows are a CTE of the same statement.
  */
-export async function postgresGuardedInsert(
-  database: TransactionSource,
-  doc: StoredDocument,
-  side: SideRows,
-  guards: InsertGuards,
-  outbox: readonly OutboxRow[],
-): Promise<boolean> {
-  const params = [
-    doc.id,
-    doc.type,
-    doc.status,
-    doc.rev,
-    doc.createdAt,
-    doc.updatedAt,
-    doc.createdBy,
-    doc.updatedBy,
-    database.dialect.encodeData(doc.data),
-    ...sideParams(side, guards, outbox),
-  ];
-  return (await database.db.executeQuery(CompiledQuery.raw(POSTGRES_INSERT, params))).rows.length === 1;
-}
+export const postgresGuardedInsert: GuardedInsert = (database, doc, side, guards, outbox) => {
+  const row = documentRowParams(doc, database.dialect.encodeData(doc.data));
+  return writesOneRow(database, POSTGRES_INSERT, [...row, ...sideParams(side, guards, outbox)]);
+};
 
-export async function postgresGuardedUpdate(
-  database: TransactionSource,
-  doc: StoredDocument,
-  expectedRev: number,
-  side: SideRows,
-  guards: InsertGuards,
-  outbox: readonly OutboxRow[],
-): Promise<boolean> {
-  const params = [
-    doc.id,
-    expectedRev,
-    doc.status,
-    doc.rev,
-    doc.updatedAt,
-    doc.updatedBy,
-    database.dialect.encodeData(doc.data),
-    ...sideParams(side, guards, outbox),
-  ];
-  return (await database.db.executeQuery(CompiledQuery.raw(POSTGRES_UPDATE, params))).rows.length === 1;
+export const postgresGuardedUpdate: GuardedUpdate = (database, doc, expectedRev, side, guards, outbox) => {
+  const changes = [doc.id, expectedRev, doc.status, doc.rev, doc.updatedAt, doc.updatedBy, database.dialect.encodeData(doc.data)];
+  return writesOneRow(database, POSTGRES_UPDATE, [...changes, ...sideParams(side, guards, outbox)]);
+};
+
+/** Runs one of the statements below: each answers the written document's `seq`, so one row back means written. */
+async function writesOneRow(database: TransactionSource, statement: string, params: unknown[]): Promise<boolean> {
+  return (await database.db.executeQuery(CompiledQuery.raw(statement, params))).rows.length === 1;
 }
 
 /**
@@ -85,7 +57,7 @@ const postgresGuards = (references: string, media: string) => `
 // The foreign keys of the side rows are checked at the end of the statement, when `ins` is there.
 const POSTGRES_INSERT = `
 with guard as (select ${postgresGuards('$11', '$12')} as ok), ins as (
-  insert into documents (id, type, status, rev, created_at, updated_at, created_by, updated_by, data, search)
+  insert into documents (${DOCUMENT_COLUMNS.join(', ')}, search)
   select $1, $2, $3, $4::integer, $5, $6, $7, $8, $9::jsonb, to_tsvector('${SEARCH_CONFIG}', $10) from guard where ok
   on conflict do nothing
   returning seq, id

@@ -1,31 +1,15 @@
 import { CompiledQuery } from 'kysely';
-import { inTransaction, type TransactionSource } from '../connection.js';
-import { insertOutbox, type OutboxRow } from '../webhooks/webhook-outbox.js';
-import type { StoredDocument } from './document-rows.js';
-import { updateDocument, type InsertGuards, type SideRows } from './document-writes.js';
+import { inTransaction } from '../connection.js';
+import { insertOutbox } from '../webhooks/webhook-outbox.js';
+import { DOCUMENT_COLUMNS, documentRowParams } from './document-rows.js';
+import { updateDocument, type GuardedInsert, type GuardedUpdate } from './document-writes.js';
 
 /**
  * The guarded writes on SQLite (guarded-writes.ts): a few prepared statements in one transaction
  * of the write batcher, the guards a condition of the insert itself or one query before the update.
  */
-export function sqliteGuardedInsert(
-  database: TransactionSource,
-  doc: StoredDocument,
-  side: SideRows,
-  guards: InsertGuards,
-  outbox: readonly OutboxRow[],
-): Promise<boolean> {
-  const row = [
-    doc.id,
-    doc.type,
-    doc.status,
-    doc.rev,
-    doc.createdAt,
-    doc.updatedAt,
-    doc.createdBy,
-    doc.updatedBy,
-    database.dialect.encodeData(doc.data),
-  ];
+export const sqliteGuardedInsert: GuardedInsert = (database, doc, side, guards, outbox) => {
+  const row = documentRowParams(doc, database.dialect.encodeData(doc.data));
   return inTransaction(database, async (conn) => {
     const guardLists = [JSON.stringify(guards.references), JSON.stringify(guards.media)];
     const inserted = await conn.db.executeQuery<{ seq: number }>(CompiledQuery.raw(SQLITE_INSERT, [...row, ...guardLists]));
@@ -36,17 +20,10 @@ export function sqliteGuardedInsert(
     await insertOutbox(conn, outbox);
     return true;
   });
-}
+};
 
-export function sqliteGuardedUpdate(
-  database: TransactionSource,
-  doc: StoredDocument,
-  expectedRev: number,
-  side: SideRows,
-  guards: InsertGuards,
-  outbox: readonly OutboxRow[],
-): Promise<boolean> {
-  return inTransaction(database, async (conn) => {
+export const sqliteGuardedUpdate: GuardedUpdate = (database, doc, expectedRev, side, guards, outbox) =>
+  inTransaction(database, async (conn) => {
     if (guards.references.length > 0 || guards.media.length > 0) {
       const params = [JSON.stringify(guards.references), JSON.stringify(guards.media)];
       const guard = await conn.db.executeQuery<{ ok: number }>(CompiledQuery.raw(SQLITE_GUARDS, params));
@@ -56,7 +33,6 @@ export function sqliteGuardedUpdate(
     await insertOutbox(conn, outbox);
     return true;
   });
-}
 
 /** True when every reference guard (JSON `[{id, types}]`, first parameter) and media guard (JSON `[id]`, second) holds. */
 const SQLITE_GUARD_CONDITION = `
@@ -68,8 +44,8 @@ const SQLITE_GUARD_CONDITION = `
 
 // SQLite needs a WHERE on an INSERT … SELECT before ON CONFLICT (its parser's rule); the guards are it.
 const SQLITE_INSERT = `
-insert into documents (id, type, status, rev, created_at, updated_at, created_by, updated_by, data)
-select ?, ?, ?, ?, ?, ?, ?, ?, ?
+insert into documents (${DOCUMENT_COLUMNS.join(', ')})
+select ${DOCUMENT_COLUMNS.map(() => '?').join(', ')}
 where ${SQLITE_GUARD_CONDITION}
 on conflict do nothing
 returning seq`;

@@ -1,4 +1,5 @@
 import type { Conn } from '../connection.js';
+import { newestFirstPage } from '../newest-first-page.js';
 import type { ApiTokensTable } from '../tables.js';
 
 export interface StoredApiToken {
@@ -47,20 +48,9 @@ export async function findApiTokenByHash(conn: Conn, hash: string): Promise<Stor
   return row ? toToken(row) : undefined;
 }
 
-export async function listApiTokens(conn: Conn, limit: number, offset: number): Promise<{ rows: StoredApiToken[]; total: number }> {
-  const rows = await conn.db
-    .selectFrom('api_tokens')
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  const { n } = await conn.db
-    .selectFrom('api_tokens')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows: rows.map(toToken), total: Number(n) };
+/** Newest first, as the other management lists. */
+export function listApiTokens(conn: Conn, limit: number, offset: number): Promise<{ rows: StoredApiToken[]; total: number }> {
+  return newestFirstPage(conn, 'api_tokens', limit, offset, toToken);
 }
 
 export async function deleteApiToken(conn: Conn, id: string): Promise<StoredApiToken | undefined> {

@@ -1,4 +1,5 @@
 import type { Conn } from '../connection.js';
+import { newestFirstPage } from '../newest-first-page.js';
 import type { WebhooksTable } from './webhook-tables.js';
 
 export interface StoredWebhook {
@@ -63,20 +64,8 @@ export async function findWebhook(conn: Conn, id: string): Promise<StoredWebhook
 }
 
 /** Newest first, as the other management lists. */
-export async function listWebhooks(conn: Conn, limit: number, offset: number): Promise<{ rows: StoredWebhook[]; total: number }> {
-  const rows = await conn.db
-    .selectFrom('webhooks')
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  const { n } = await conn.db
-    .selectFrom('webhooks')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows: rows.map(toWebhook), total: Number(n) };
+export function listWebhooks(conn: Conn, limit: number, offset: number): Promise<{ rows: StoredWebhook[]; total: number }> {
+  return newestFirstPage(conn, 'webhooks', limit, offset, toWebhook);
 }
 
 export interface WebhookChanges {
