@@ -84,7 +84,7 @@ describe('the SQLite maintenance thread', () => {
         );
       }
       // A thread of its own on the same file, so its merge statements can be counted.
-      const thread = new SqliteReadWorker(file, 5_000);
+      const thread = new SqliteReadWorker(file, 5_000, -1024);
       const maintenance = new SqliteMaintenance(thread.worker, file, (err) => {
         throw err;
       });

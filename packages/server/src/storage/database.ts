@@ -41,6 +41,14 @@ export async function openDatabase(url: string, settings: Partial<Omit<DatabaseC
   return url.startsWith('sqlite:') ? openSqlite(sqlitePath(url), config.busyTimeoutMs) : openPostgres(config);
 }
 
+/**
+ * The page cache of each connection that only reads (the reader here, the read worker's): 1 MB
+ * instead of SQLite's 2 MB. The pages they read stay in the operating system's cache anyway; a
+ * connection's own cache is kept once filled and counts in the server's RSS
+ * (docs/decisions/memory.md).
+ */
+const READ_CACHE_KIB = -1024;
+
 function openSqlite(path: string, busyTimeoutMs: number): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const writer = new BetterSqlite3(path);
@@ -59,11 +67,12 @@ function openSqlite(path: string, busyTimeoutMs: number): Database {
     reader.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
     // A write routed here by mistake fails instead of running beside the writer's lock.
     reader.pragma('query_only = ON');
+    reader.pragma(`cache_size = ${READ_CACHE_KIB}`);
   }
   const db = new Kysely<Tables>({ dialect: sqliteKyselyDialect(writer, reader, busyTimeoutMs) });
   // Reads that may be slow run on a thread of their own (read-rows.ts), with a third connection;
   // checkpoints and search-index merges run on that thread too, not inside a request's COMMIT.
-  const slowReads = path === ':memory:' ? undefined : new SqliteReadWorker(path, busyTimeoutMs);
+  const slowReads = path === ':memory:' ? undefined : new SqliteReadWorker(path, busyTimeoutMs, READ_CACHE_KIB);
   let maintenance: SqliteMaintenance | undefined;
   if (slowReads) {
     maintenance = new SqliteMaintenance(slowReads.worker, path, () => {

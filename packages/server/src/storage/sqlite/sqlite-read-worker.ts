@@ -15,6 +15,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
+db.pragma('cache_size = ' + workerData.cacheSize);
 const statements = new Map();
 parentPort.on('message', (m) => {
   if (typeof m !== 'object' || m === null || typeof m.sql !== 'string') return; // the upkeep's
@@ -54,9 +55,10 @@ export class SqliteReadWorker {
   /** Why the worker is gone, once it is: later reads fail at once instead of waiting forever. */
   private stopped: Error | undefined;
 
-  constructor(path: string, busyTimeoutMs: number) {
+  /** `cacheSize`: the connection's `cache_size` pragma (negative: KiB). */
+  constructor(path: string, busyTimeoutMs: number, cacheSize: number) {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, busyTimeoutMs } });
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, busyTimeoutMs, cacheSize } });
     // An idle worker must not keep the process alive; requests in flight hold their own promises.
     this.worker.unref();
     // The upkeep's answers ('stopped', {steps}) carry no id: no read is waiting for them.
