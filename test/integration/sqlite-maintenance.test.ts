@@ -50,6 +50,34 @@ describe('the SQLite maintenance thread', () => {
     });
   });
 
+  it('keeps the write-ahead log bounded under a steady stream of writes: the writer starts it over once the thread has copied it', async () => {
+    await withDatabase('restart.db', async (database, file) => {
+      const wal = `${file}-wal`;
+      let largest = 0;
+      const watch = setInterval(() => (largest = Math.max(largest, statSync(wal, { throwIfNoEntry: false })?.size ?? 0)), 20);
+      try {
+        // Four writers, 20 KB a write, 4 000 writes: about 90 MB through the log, with the next write
+        // always queued. A log that only a PASSIVE checkpoint beside the writer copies is never
+        // wholly copied when the next write begins, so SQLite never starts it over and it grows
+        // by every page written (about 90 MB here).
+        const writer = async () => {
+          for (let i = 0; i < 1000; i++) {
+            await inTransaction(database, (conn) => sql`insert into t (x) values (randomblob(20000))`.execute(conn.db));
+            await new Promise((r) => setTimeout(r, 1));
+          }
+        };
+        await Promise.all(Array.from({ length: 4 }, writer));
+      } finally {
+        clearInterval(watch);
+      }
+      largest = Math.max(largest, statSync(wal).size);
+      expect((await one(database, sql<{ n: number }>`select count(*) as n from t`)).n).toBe(4_000);
+      // The log restarts past 16 MB (sqlite-maintenance.ts, RESTART_LOG_PAGES) once the thread's
+      // checkpoint (every 200 ms) has copied it; what is written until then comes on top.
+      expect(largest).toBeLessThan(56 * 1024 * 1024);
+    });
+  });
+
   it("merges the search index's segments on its own thread, with the index's automatic merging off", async () => {
     await withDatabase('search.db', async (database) => {
       await sql`create virtual table documents_fts using fts5(body)`.execute(database.db);

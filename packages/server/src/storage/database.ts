@@ -12,7 +12,8 @@ import { sqliteKyselyDialect } from './sqlite/sqlite-driver.js';
 import { openPostgresPool } from './postgres/postgres-pool.js';
 import { WriteBatcher } from './sqlite/write-batcher.js';
 import { SqliteReadWorker } from './sqlite/sqlite-read-worker.js';
-import { SqliteMaintenance } from './sqlite/sqlite-maintenance.js';
+import { RESTART_LOG_PAGES, SqliteMaintenance } from './sqlite/sqlite-maintenance.js';
+import { LogRestart } from './sqlite/log-restart.js';
 
 export interface Database {
   db: Kysely<Tables>;
@@ -60,6 +61,9 @@ function openSqlite(path: string, busyTimeoutMs: number): Database {
   writer.pragma('foreign_keys = ON');
   // WAL + NORMAL stays consistent after a crash; it can only lose the last transactions on power loss.
   writer.pragma('synchronous = NORMAL');
+  // A log started over is cut back to four times the length at which it restarts (a burst left it
+  // longer); cut back to that length itself, the file would shrink and grow again at every restart.
+  writer.pragma(`journal_size_limit = ${4 * RESTART_LOG_PAGES * 4096}`);
   // Reads outside a transaction go to a second connection, so they never wait for the write
   // batcher's open transaction (sqlite-driver.ts). An in-memory database cannot be shared.
   const reader = path === ':memory:' ? undefined : new BetterSqlite3(path);
@@ -69,20 +73,26 @@ function openSqlite(path: string, busyTimeoutMs: number): Database {
     reader.pragma('query_only = ON');
     reader.pragma(`cache_size = ${READ_CACHE_KIB}`);
   }
-  const db = new Kysely<Tables>({ dialect: sqliteKyselyDialect(writer, reader, busyTimeoutMs) });
+  const logRestart = reader ? new LogRestart() : undefined;
+  const db = new Kysely<Tables>({ dialect: sqliteKyselyDialect(writer, reader, busyTimeoutMs, logRestart) });
   // Reads that may be slow run on a thread of their own (read-rows.ts), with a third connection;
   // checkpoints and search-index merges run on that thread too, not inside a request's COMMIT.
   const slowReads = path === ':memory:' ? undefined : new SqliteReadWorker(path, busyTimeoutMs, READ_CACHE_KIB);
   let maintenance: SqliteMaintenance | undefined;
   if (slowReads) {
-    maintenance = new SqliteMaintenance(slowReads.worker, path, () => {
-      writer.pragma('wal_autocheckpoint = 1000');
-      try {
-        writer.exec("insert into documents_fts (documents_fts, rank) values ('automerge', 4)");
-      } catch {
-        // No search table (yet): its default, merging in COMMITs, is what it will have.
-      }
-    });
+    maintenance = new SqliteMaintenance(
+      slowReads.worker,
+      path,
+      () => {
+        writer.pragma('wal_autocheckpoint = 1000');
+        try {
+          writer.exec("insert into documents_fts (documents_fts, rank) values ('automerge', 4)");
+        } catch {
+          // No search table (yet): its default, merging in COMMITs, is what it will have.
+        }
+      },
+      () => logRestart?.request(() => maintenance?.copyLog() ?? Promise.resolve()),
+    );
     writer.pragma('wal_autocheckpoint = 0');
   }
   const close = async () => {

@@ -12,6 +12,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import { SqliteStatements, sqliteGuard, whenUnlocked } from './sqlite-statements.js';
+import type { LogRestart } from './log-restart.js';
 
 /**
  * Kysely's SQLite dialect over two connections to one file: a writer and a reader.
@@ -35,9 +36,10 @@ export function sqliteKyselyDialect(
   writer: BetterSqlite3.Database,
   reader: BetterSqlite3.Database | undefined,
   busyTimeoutMs: number,
+  logRestart?: LogRestart,
 ): Dialect {
   return {
-    createDriver: () => new SqliteDriver(writer, reader, busyTimeoutMs),
+    createDriver: () => new SqliteDriver(writer, reader, busyTimeoutMs, logRestart),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createAdapter: () => new SqliteAdapter(),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
@@ -74,6 +76,7 @@ class SqliteDriver implements Driver {
     writer: BetterSqlite3.Database,
     reader: BetterSqlite3.Database | undefined,
     private readonly busyTimeoutMs: number,
+    private readonly logRestart?: LogRestart,
   ) {
     this.writer = new SqliteStatements(writer);
     if (reader) this.reader = new SqliteStatements(reader);
@@ -89,6 +92,8 @@ class SqliteDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await (connection as RoutedConnection).holdWriter();
+    // Between two transactions, with the writer held: the one moment the log can start over.
+    await this.logRestart?.beforeTransaction();
     const begin = this.writer.prepare('begin immediate');
     await whenUnlocked(() => begin.run(), this.busyTimeoutMs);
   }

@@ -7,6 +7,8 @@ import type { Worker } from 'node:worker_threads';
  * connection of its own that never waits for a lock (`busy_timeout = 0`: what it cannot do now,
  * it does on a later turn):
  * - every checkpointEveryMs a PASSIVE checkpoint copies the write-ahead log into the database
+ *   file; once a log of restartLogPages or more is copied whole, it tells the writer, which starts
+ *   the log over before its next transaction (see `SqliteMaintenance`);
  *   file (it never waits for the writer or a reader, and neither waits for it);
  * - every mergeEveryMs it merges the search index's segments (FTS5 'merge', mergePages pages a
  *   step, steps while there is work, for at most mergeBudgetMs), with the index's own automatic
@@ -24,9 +26,26 @@ const start = (settings) => {
   // A merge step writes 16 pages and a checkpoint copies the log past the page cache: SQLite's
   // default cache, 2 MB kept once filled, would mostly hold pages nothing here reads again.
   db.pragma('cache_size = -256');
+  const passive = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
   const checkpoint = () => {
     try {
-      db.pragma('wal_checkpoint(PASSIVE)');
+      let r = passive();
+      // SQLite starts the log over only at a write that finds it wholly copied, which writes that
+      // never pause never do. Past restartLogPages the thread copies again what came meanwhile
+      // until a pass finds little new, then asks the writer to copy the rest and start the log
+      // over: it holds off its next transaction while this thread copies what came since the last
+      // pass (a few pages), and that transaction starts the log over. Writes that outpace the
+      // copying are asked after four passes anyway: they then wait for one pass's worth, the
+      // back-pressure SQLite's own automatic checkpoint would apply, off the event loop.
+      if (r.log < settings.restartLogPages || r.checkpointed !== r.log) return;
+      for (let pass = 0; pass < 4; pass++) {
+        const again = passive();
+        if (again.checkpointed !== again.log) return; // a reader holds older pages: the next turn
+        const fresh = again.log - r.log;
+        r = again;
+        if (fresh <= settings.restartLogPages / 16) break;
+      }
+      parentPort.postMessage({ logCopied: r.log });
     } catch {
       // Busy (another checkpoint runs, say a second process's): the next turn tries again.
     }
@@ -90,6 +109,14 @@ const start = (settings) => {
   parentPort.on('message', (m) => {
     if (m === 'steps') return parentPort.postMessage({ steps });
     if (typeof m === 'object' && m !== null && 'afterTurns' in m) return waiting.push(turns + m.afterTurns);
+    if (m === 'copy') {
+      try {
+        passive();
+      } catch {
+        // Busy: the writer goes on; the log starts over at a later ask.
+      }
+      return parentPort.postMessage({ copied: true });
+    }
     if (m !== 'stop') return;
     stopped = true;
     clearInterval(mergeTimer);
@@ -105,6 +132,11 @@ parentPort.on('message', (m) => m && m.maintain && start(m.maintain));
 
 /** How often the log is copied into the database file: the log holds at most this long of writes. */
 const CHECKPOINT_EVERY_MS = 200;
+/**
+ * A log this long (pages; 16 MB at SQLite's 4 KiB pages), once copied, is started over by the
+ * writer: the file then stays about this size (`journal_size_limit`) plus the writes of one turn.
+ */
+export const RESTART_LOG_PAGES = 4096;
 /** How often the search index is merged: each write adds a small segment, so writes make work often. */
 const MERGE_EVERY_MS = 50;
 /**
@@ -123,6 +155,11 @@ const MERGE_BUDGET_MS = 20;
  * - Checkpoints. SQLite's automatic checkpoint runs inside the COMMIT that finds the log past
  *   1 000 pages, copying megabytes into the database file and syncing it (tens of milliseconds at
  *   a million documents, while every request waits). The writer's automatic checkpoint is off.
+ *   But SQLite starts the log over only when a write begins with the log wholly copied, and
+ *   under writes that never pause (an import, a benchmark) a checkpoint beside the writer always
+ *   trails it: the log grew by every page written, past a gigabyte in a ten-second benchmark. So
+ *   once the thread has copied a long log whole, the writer checkpoints what came since (a few
+ *   pages) with RESTART before its next transaction, and the log starts over.
  * - Search-index merges. FTS5 writes each transaction's terms as a new segment and merges
  *   segments inside later writes' COMMITs; a merge that reaches a term in every document rewrites
  *   that term's whole list (tens of milliseconds to seconds at a million documents). Its automatic
@@ -137,66 +174,75 @@ export class SqliteMaintenance {
    * a few milliseconds at a time (docs/benchmarks.md, "Server memory").
    * `onFailure`: the thread died; the writer then checkpoints and merges for itself again, so
    * neither the log nor the search index's segments grow without end.
+   * `onLogCopied`: a long log was copied whole; the writer may start it over.
    */
   constructor(
     private readonly thread: Worker,
     path: string,
     onFailure: (err: Error) => void,
+    onLogCopied: () => void = () => {},
   ) {
     const maintain = {
       driver: createRequire(import.meta.url).resolve('better-sqlite3'),
       path,
       checkpointEveryMs: CHECKPOINT_EVERY_MS,
+      restartLogPages: RESTART_LOG_PAGES,
       mergeEveryMs: MERGE_EVERY_MS,
       mergePages: MERGE_PAGES,
       mergeBudgetMs: MERGE_BUDGET_MS,
     };
     this.thread.once('error', onFailure);
     this.thread.once('exit', () => (this.exited = true));
+    this.thread.on('message', (m: unknown) => {
+      if (typeof m === 'object' && m !== null && 'logCopied' in m) onLogCopied();
+    });
     this.thread.postMessage({ maintain });
   }
 
   /** How many merge statements the thread has run (tests and diagnostics: it must stay idle while nothing is written). */
-  mergeSteps(): Promise<number> {
-    return new Promise((resolve) => {
-      const answer = (m: unknown) => {
-        if (typeof m !== 'object' || m === null || !('steps' in m)) return;
-        this.thread.off('message', answer);
-        resolve((m as { steps: number }).steps);
-      };
-      this.thread.on('message', answer);
-      this.thread.postMessage('steps');
-    });
+  async mergeSteps(): Promise<number> {
+    return (await this.ask<number>('steps', 'steps')) ?? 0;
   }
 
   /**
    * The count of merge statements once `turns` more merge turns have run (tests: whether the thread
    * rests is seen over its own turns, not over a wall-clock wait). One asker at a time.
    */
-  mergeStepsAfterTurns(turns: number): Promise<number> {
-    return new Promise((resolve) => {
-      const answer = (m: unknown) => {
-        if (typeof m !== 'object' || m === null || !('stepsAfterTurns' in m)) return;
-        this.thread.off('message', answer);
-        resolve((m as { stepsAfterTurns: number }).stepsAfterTurns);
-      };
-      this.thread.on('message', answer);
-      this.thread.postMessage({ afterTurns: turns });
-    });
+  async mergeStepsAfterTurns(turns: number): Promise<number> {
+    return (await this.ask<number>({ afterTurns: turns }, 'stepsAfterTurns')) ?? 0;
+  }
+
+  /**
+   * One more PASSIVE checkpoint, on the thread, answered once done: the writer waits for it (and
+   * holds off its next transaction) so that transaction finds the log wholly copied and starts it
+   * over (log-restart.ts).
+   */
+  async copyLog(): Promise<void> {
+    await this.ask('copy', 'copied');
   }
 
   /** A last checkpoint, and the upkeep's connection closed; the thread itself is the read worker's to end. */
   async close(): Promise<void> {
-    if (this.exited) return;
-    await new Promise<void>((resolve) => {
-      const answer = (m: unknown) => {
-        if (m !== 'stopped') return;
+    await this.ask('stop', 'stopped');
+  }
+
+  /** Posts `message` and waits for the answer carrying `key` (its value), or for the thread's end (undefined). */
+  private ask<T>(message: unknown, key: string): Promise<T | undefined> {
+    if (this.exited) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const done = (value: T | undefined) => {
         this.thread.off('message', answer);
-        resolve();
+        this.thread.off('exit', gone);
+        resolve(value);
       };
+      const answer = (m: unknown) => {
+        if (m === key) done(undefined);
+        else if (typeof m === 'object' && m !== null && key in m) done((m as Record<string, T>)[key]);
+      };
+      const gone = () => done(undefined);
       this.thread.on('message', answer);
-      this.thread.once('exit', () => resolve());
-      this.thread.postMessage('stop');
+      this.thread.once('exit', gone);
+      this.thread.postMessage(message);
     });
   }
 }
