@@ -91,6 +91,35 @@ describe('document writes on the stream', () => {
     }
   });
 
+  it('draft writes and discards reach readers with permission as document.draft.*; an anonymous stream never sees them', async () => {
+    const events = 'events=document.draft.updated,document.draft.deleted,document.updated';
+    const s = await openStream(t, { token: admin, query: `types=author&${events}` });
+    const anonymous = await openStream(t, { query: `types=author&${events}` });
+    try {
+      const doc = await postDocument(t, admin, 'author', { name: 'Live name', _status: 'published' });
+      const draft = await t.request({
+        method: 'PATCH',
+        url: `/api/documents/author/${doc._id}?draft=true`,
+        token: admin,
+        payload: { name: 'Draft name' },
+      });
+      expect(draft.statusCode, draft.body).toBe(200);
+      const discard = await t.request({ method: 'DELETE', url: `/api/documents/author/${doc._id}/draft`, token: admin });
+      expect(discard.statusCode).toBe(200);
+      // A later public change, so the anonymous stream has something it may see to wait for.
+      await t.request({ method: 'PATCH', url: `/api/documents/author/${doc._id}`, token: admin, payload: { name: 'New live name' } });
+      const got = await s.waitForMessages(3);
+      expect(got.map((m) => m.event)).toEqual(['document.draft.updated', 'document.draft.deleted', 'document.updated']);
+      expect(payloads(got)[0].document).toMatchObject({ _id: doc._id, _version: 'draft', name: 'Draft name' });
+      const anon = await anonymous.waitForMessages(1);
+      expect(anon.map((m) => m.event)).toEqual(['document.updated']);
+      expect(anonymous.messages.some((m) => m.data.includes('Draft name'))).toBe(false);
+    } finally {
+      s.close();
+      anonymous.close();
+    }
+  });
+
   it('Last-Event-ID resumes with exactly the writes made while away', async () => {
     const first = await openStream(t, { token: admin, query: `types=company&${WRITES}` });
     await postDocument(t, admin, 'company', { name: 'Seen' });

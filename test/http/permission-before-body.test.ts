@@ -47,11 +47,13 @@ const GUARDED: Record<string, string> = {
   'PUT /api/documents/{type}/{id}': '<type>:write (publishing is checked after the body)',
   'PATCH /api/documents/{type}/{id}': '<type>:write (publishing is checked after the body)',
   'DELETE /api/documents/{type}/{id}': '<type>:delete',
+  'DELETE /api/documents/{type}/{id}/draft': '<type>:write',
   'POST /api/documents/{type}/{id}/revisions/{rev}/restore': '<type>:write',
   'POST /api/collections/{type}': '<type>:write (publishing is checked after the body)',
   'PUT /api/collections/{type}/{id}': '<type>:write (publishing is checked after the body)',
   'PATCH /api/collections/{type}/{id}': '<type>:write (publishing is checked after the body)',
   'DELETE /api/collections/{type}/{id}': '<type>:delete',
+  'DELETE /api/collections/{type}/{id}/draft': '<type>:write',
   'POST /api/collections/{type}/{id}/revisions/{rev}/restore': '<type>:write',
 };
 

@@ -3,7 +3,7 @@ import { eventMatches, isEventPattern, subscribesTo, WEBHOOK_EVENTS } from '../.
 import { newWebhookSecret } from '../../packages/server/src/domain/webhooks/sign-payload.js';
 
 describe('webhook event names and patterns', () => {
-  it('lists the document, media and user events', () => {
+  it('lists the document (drafts too), media and user events', () => {
     expect([...WEBHOOK_EVENTS].sort()).toEqual(
       [
         'document.created',
@@ -11,6 +11,8 @@ describe('webhook event names and patterns', () => {
         'document.deleted',
         'document.published',
         'document.unpublished',
+        'document.draft.updated',
+        'document.draft.deleted',
         'media.created',
         'media.updated',
         'media.deleted',

@@ -22,6 +22,8 @@ export interface DocumentsTable {
 
 export interface DocumentRevisionsTable {
   doc_id: string;
+  /** 'main' or 'draft' (migration 016): a draft's saves are numbered by the draft's own `rev`. */
+  kind: Generated<string>;
   rev: number;
   status: string;
   data: unknown;
@@ -41,6 +43,26 @@ export interface DocumentRefsTable {
   source_id: string;
   target_id: string;
   path: string;
+}
+
+/** A published document's pending draft (migration 016): the main row's identity, its own `rev`. */
+export interface DocumentDraftsTable {
+  id: string;
+  seq: number | string;
+  type: string;
+  rev: number;
+  base_rev: number;
+  created_at: string;
+  created_by: string | null;
+  updated_at: string;
+  updated_by: string | null;
+  data: unknown;
+}
+
+export interface DocumentDraftMediaTable {
+  source_id: string;
+  path: string;
+  media_id: string;
 }
 
 export interface UsersTable {
@@ -248,6 +270,9 @@ export interface Tables {
   documents: DocumentsTable;
   document_revisions: DocumentRevisionsTable;
   document_refs: DocumentRefsTable;
+  document_drafts: DocumentDraftsTable;
+  document_draft_refs: DocumentRefsTable;
+  document_draft_media: DocumentDraftMediaTable;
   document_counts: DocumentCountsTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -132,7 +132,7 @@ export function requireMediaAction(p: Principal, action: 'upload' | 'edit' | 'de
  * revision, no data) or `none` (no event at all). Documents follow the `/documents` read rule:
  * readers of every status see everything; readers of published documents only see changes to
  * published documents, and learn that one was unpublished (they could read it until then), but
- * never see a draft. Media follow the media read rule; users need `users:read`.
+ * never see a draft (nor a published document's pending draft). Media follow the media read rule; users need `users:read`.
  */
 export function changeVisibility(
   p: Principal,
@@ -146,6 +146,8 @@ export function changeVisibility(
   const scope = readScope(p, rules.schema, 'documents', rules.publicRead);
   if (scope === 'all') return 'full';
   if (scope === 'none') return 'none';
+  // A pending draft is not public content, whatever the status of the main version beside it.
+  if (change.type.startsWith('document.draft.')) return 'none';
   if (change.type === 'document.unpublished') return 'subject';
   return s.status === 'published' ? 'full' : 'none';
 }

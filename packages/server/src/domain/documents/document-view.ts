@@ -17,13 +17,23 @@ export function toApiDocument(doc: StoredDocument): ApiDocument {
   };
 }
 
+/** A published document's pending draft as served: its own `_rev`, and `_version: 'draft'` (docs/drafts.md). */
+export function toDraftView(doc: StoredDocument): ApiDocument {
+  const { _id, _type, _status, _rev, ...rest } = toApiDocument(doc);
+  return { _id, _type, _status, _rev, _version: 'draft', ...rest };
+}
+
 export const SYSTEM_FIELDS = ['_id', '_type', '_status', '_rev', '_createdAt', '_updatedAt', '_createdBy', '_updatedBy'] as const;
+
+/** Markers some views carry beside the system fields (docs/drafts.md). */
+const MARKERS = ['_version', '_draft'] as const;
 
 /** `fields=title,slug`: only those fields plus the system fields. */
 export function projectFields(doc: ApiDocument, fields: readonly string[] | undefined): ApiDocument {
   if (!fields) return doc;
   const out: Record<string, unknown> = {};
   for (const key of SYSTEM_FIELDS) out[key] = doc[key];
+  for (const key of MARKERS) if (Object.hasOwn(doc, key)) out[key] = doc[key];
   for (const key of fields) if (Object.hasOwn(doc, key) && !key.startsWith('_')) out[key] = doc[key];
   return out as ApiDocument;
 }

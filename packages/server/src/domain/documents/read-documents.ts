@@ -1,5 +1,6 @@
 import { errors } from '../../errors.js';
-import { findDocument } from '../../storage/documents/document-rows.js';
+import { findDocument, type StoredDocument } from '../../storage/documents/document-rows.js';
+import { findDraftMarkers } from '../../storage/documents/draft-rows.js';
 import { anchorable, findPageAnchor, listDocuments as listRows } from '../../storage/documents/list-documents-query.js';
 import type { ListQuery, PageAnchor } from './list-query.js';
 import { ANCHOR_STEP, type ListCacheEntry } from './list-cache.js';
@@ -8,7 +9,9 @@ import { encodeCursor } from './list-cursor.js';
 import { denyRead, readScope, type DocumentAccessMode } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
-import { projectFields, toApiDocument, type ApiDocument } from './document-view.js';
+import { projectFields, toApiDocument, toDraftView, type ApiDocument } from './document-view.js';
+import type { Perspective } from './perspective.js';
+import { readPendingDraft } from './write/pending-draft.js';
 import { expandDocuments, fieldsWithExpanded, parseExpand } from './expand.js';
 import { parseListQuery, type ListParams } from './parse-list-query.js';
 import { schemaOr404 } from './schema-or-404.js';
@@ -85,18 +88,36 @@ async function pageRows(svc: Services, q: ListQuery, anchors: Map<number, PageAn
 export async function getDocument(
   svc: Services,
   actor: Principal,
-  input: { type: string; id: string; mode: DocumentAccessMode; expand?: string; fields?: string },
+  input: { type: string; id: string; mode: DocumentAccessMode; expand?: string; fields?: string; perspective?: Perspective },
 ): Promise<ApiDocument> {
   const schema = schemaOr404(svc, input.type);
   const scope = readScope(actor, schema, input.mode, svc.config.documents.publicRead);
   if (scope === 'none') denyRead(actor, input.mode);
+  // Pending drafts are never public: anonymous 401, without read permission 403.
+  if (input.perspective === 'drafts' && scope !== 'all') denyRead(actor, 'collections');
   const expand = parseExpand(svc.schemas, schema.name, input.expand);
   const fields = input.fields ? parseListQuery(schema, { filters: [], fields: input.fields }).fields : undefined;
   const stored = await findDocument(svc.database, input.id);
-  if (!stored || stored.type !== schema.name || (scope === 'published' && stored.status !== 'published')) {
+  const published = scope === 'published' || input.perspective === 'published';
+  if (!stored || stored.type !== schema.name || (published && stored.status !== 'published')) {
     throw errors.notFound('Document not found');
   }
-  const doc = toApiDocument(stored);
+  const draft =
+    input.perspective === 'drafts' && stored.status === 'published' ? await readPendingDraft(svc.database, stored.id) : undefined;
+  const doc = draft ? toDraftView(draft) : await withDraftMarker(svc, scope, stored, input.perspective);
   await expandDocuments(svc, actor, input.mode, [doc], expand);
   return projectFields(doc, fieldsWithExpanded(fields, expand));
+}
+
+/**
+ * A main version as served: `_version: 'main'` when a perspective was asked for, and `_draft` when
+ * it has a pending draft and the caller may read every status (docs/drafts.md, "Markers").
+ */
+async function withDraftMarker(svc: Services, scope: 'all' | 'published', stored: StoredDocument, perspective?: Perspective) {
+  const doc = toApiDocument(stored);
+  if (perspective) doc._version = 'main';
+  if (scope !== 'all' || stored.status !== 'published') return doc;
+  const marker = (await findDraftMarkers(svc.database, [stored.id])).get(stored.id);
+  if (marker) doc._draft = { _rev: marker.rev, _updatedAt: marker.updatedAt, _updatedBy: marker.updatedBy };
+  return doc;
 }

@@ -7,18 +7,26 @@ import { mergePatch } from '../shared/merge-patch.js';
 import type { Services } from '../services.js';
 import type { WriteInput } from './create-document.js';
 import { asObject, statusOf, stripSystem } from './document-body.js';
-import { toApiDocument, type ApiDocument } from './document-view.js';
+import { toApiDocument, toDraftView, type ApiDocument } from './document-view.js';
 import { revisionMatches, type RevisionCondition } from './revision-condition.js';
 import { schemaOr404 } from './schema-or-404.js';
 import { validateDocument } from './validate-document.js';
 import type { WriteDecision } from './write/document-change.js';
 import { mainVersion } from './write/main-version.js';
+import { draftState, pendingDraft } from './write/pending-draft.js';
 import { writeDocument } from './write/write-pipeline.js';
 
 export interface UpdateInput extends WriteInput {
   id: string;
   /** The revisions the write may apply to (`If-Match`); absent: any. */
   expectedRev?: RevisionCondition;
+  /**
+   * `?draft=true`: a published document's pending draft is written (made from the main version
+   * on the first write); on a document that is not published, the same as without it.
+   */
+  draft?: boolean;
+  /** The pending draft's revisions the write may apply to (`If-Match` with draft ETags); absent: any. */
+  expectedDraftRev?: RevisionCondition;
 }
 
 /** `PUT /documents/:type/:id`: replaces every non-system field; `_status` kept unless given. */
@@ -52,11 +60,22 @@ export async function updateWith(
   const body = asObject(input.body);
 
   // 2. From the stored version to the next: If-Match, the status rule, the new fields validated as a whole.
+  let servesDraft = false;
   const decide = (current: StoredDocument | undefined): WriteDecision => {
     if (!current || current.type !== schema.name) throw errors.notFound('Document not found');
-    if (input.expectedRev !== undefined && !revisionMatches(input.expectedRev, current.rev)) throw errors.preconditionFailed();
+    const draft = input.draft ? draftState(current) : undefined;
+    servesDraft = draft?.stored === true;
+    // A draft not stored yet is made from the main version: If-Match then names the main version.
+    const [condition, rev] = draft?.stored
+      ? [input.expectedDraftRev, current.rev]
+      : [input.expectedRev, draft ? draft.baseRev : current.rev];
+    if (condition !== undefined && !revisionMatches(condition, rev)) throw errors.preconditionFailed();
+    if (draft && '_status' in body) {
+      throw errors.validation([{ field: '_status', message: 'a draft write cannot change the status: publish or unpublish the document' }]);
+    }
     const status = statusOf(body, current.status);
-    requirePublishIfNeeded(actor, schema.name, current.status, status);
+    // A draft write leaves the live content as it is: write permission is enough (docs/drafts.md).
+    if (!draft) requirePublishIfNeeded(actor, schema.name, current.status, status);
     const fields = validateDocument(schema, nextData(current, body), false);
     if (fields.errors.length > 0) throw errors.validation(fields.errors);
     if (
@@ -65,8 +84,10 @@ export async function updateWith(
       fields.emptySlugs.length === 0 &&
       jsonEqual(fields.data, current.data)
     ) {
-      return { kind: 'none', current };
+      // No draft is made for a write that changes nothing: the answer is the version stored.
+      return { kind: 'none', current: draft && !draft.stored ? { ...current, rev: draft.baseRev } : current };
     }
+    servesDraft = draft !== undefined;
     const doc: StoredDocument = {
       ...current,
       status,
@@ -80,6 +101,7 @@ export async function updateWith(
 
   // 3. Written by the pipeline: the guarded write applies only while the document is still at the
   //    revision read; the locking path has the last word.
-  const written = await writeDocument(svc, { schema, target: mainVersion, kind: 'update', id: input.id, fastPath: true, decide });
-  return toApiDocument(written.doc);
+  const target = input.draft ? pendingDraft : mainVersion;
+  const written = await writeDocument(svc, { schema, target, kind: 'update', id: input.id, fastPath: !input.draft, decide });
+  return servesDraft ? toDraftView(written.doc) : toApiDocument(written.doc);
 }

@@ -8,6 +8,8 @@ export const WEBHOOK_EVENTS = [
   'document.deleted',
   'document.published',
   'document.unpublished',
+  'document.draft.updated',
+  'document.draft.deleted',
   'media.created',
   'media.updated',
   'media.deleted',

@@ -15,7 +15,11 @@ function versions(conn: Conn, docId: string) {
     .select(['rev', 'status', 'updated_at', 'updated_by', 'data'])
     .where('id', '=', docId)
     .unionAll(
-      conn.db.selectFrom('document_revisions').select(['rev', 'status', 'updated_at', 'updated_by', 'data']).where('doc_id', '=', docId),
+      conn.db
+        .selectFrom('document_revisions')
+        .select(['rev', 'status', 'updated_at', 'updated_by', 'data'])
+        .where('doc_id', '=', docId)
+        .where('kind', '=', 'main'),
     );
 }
 
@@ -37,6 +41,7 @@ export async function listRevisions(
     .selectFrom('document_revisions')
     .select((eb) => eb.fn.countAll().as('n'))
     .where('doc_id', '=', docId)
+    .where('kind', '=', 'main')
     .executeTakeFirstOrThrow();
   // Called for an existing document, so its current version counts too.
   return { rows: rows.map((r) => toRevision(conn, r)), total: Number(n) + 1 };

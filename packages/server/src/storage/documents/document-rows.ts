@@ -70,18 +70,21 @@ export async function findDocumentsByIds(conn: Conn, ids: readonly string[]): Pr
   return rows.map((r) => toStoredDocument(conn, r));
 }
 
-/** Documents whose fields point at `targetId`. */
+/**
+ * Documents whose fields point at `targetId`, in their main version or their pending draft (a
+ * reference held only by a draft protects its target too: docs/drafts.md).
+ */
 export async function findReferrers(
   conn: Conn,
   targetId: string,
   limit: number,
 ): Promise<Array<{ id: string; type: string; path: string }>> {
+  const held = (table: 'document_refs' | 'document_draft_refs') =>
+    conn.db.selectFrom(table).select(['source_id', 'path']).where('target_id', '=', targetId).where('source_id', '!=', targetId);
   return conn.db
-    .selectFrom('document_refs')
-    .innerJoin('documents', 'documents.id', 'document_refs.source_id')
-    .select(['documents.id as id', 'documents.type as type', 'document_refs.path as path'])
-    .where('document_refs.target_id', '=', targetId)
-    .where('document_refs.source_id', '!=', targetId)
+    .selectFrom(held('document_refs').union(held('document_draft_refs')).as('r'))
+    .innerJoin('documents', 'documents.id', 'r.source_id')
+    .select(['documents.id as id', 'documents.type as type', 'r.path as path'])
     .orderBy('documents.id')
     .limit(limit)
     .execute();

@@ -152,21 +152,25 @@ export async function updateMedia(
 
 export async function deleteMediaRow(conn: Conn, id: string): Promise<boolean> {
   const row = await conn.db.deleteFrom('media').where('id', '=', id).returning('id').executeTakeFirst();
-  if (row) await conn.db.deleteFrom('document_media').where('media_id', '=', id).execute();
+  if (row) {
+    await conn.db.deleteFrom('document_media').where('media_id', '=', id).execute();
+    await conn.db.deleteFrom('document_draft_media').where('media_id', '=', id).execute();
+  }
   return row !== undefined;
 }
 
-/** Documents whose image or file fields hold this media id. */
+/** Documents whose image or file fields hold this media id, in their main version or their pending draft. */
 export async function findMediaUsers(
   conn: Conn,
   mediaId: string,
   limit: number,
 ): Promise<Array<{ id: string; type: string; path: string }>> {
+  const held = (table: 'document_media' | 'document_draft_media') =>
+    conn.db.selectFrom(table).select(['source_id', 'path']).where('media_id', '=', mediaId);
   return conn.db
-    .selectFrom('document_media')
-    .innerJoin('documents', 'documents.id', 'document_media.source_id')
-    .select(['documents.id as id', 'documents.type as type', 'document_media.path as path'])
-    .where('document_media.media_id', '=', mediaId)
+    .selectFrom(held('document_media').union(held('document_draft_media')).as('u'))
+    .innerJoin('documents', 'documents.id', 'u.source_id')
+    .select(['documents.id as id', 'documents.type as type', 'u.path as path'])
     .orderBy('documents.id')
     .limit(limit)
     .execute();

@@ -16,6 +16,7 @@ import { oauth2 } from './012-oauth2.js';
 import { webhooks } from './013-webhooks.js';
 import { documentCounts } from './014-document-counts.js';
 import { fieldIndexNullOrder } from './015-field-index-null-order.js';
+import { documentDrafts } from './016-document-drafts.js';
 
 /** Migrations in order; names never change once released. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -35,6 +36,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '013-webhooks': webhooks(),
     '014-document-counts': documentCounts(dialect),
     '015-field-index-null-order': fieldIndexNullOrder(dialect),
+    '016-document-drafts': documentDrafts(dialect),
   };
 }
 

@@ -11,7 +11,8 @@ import { checkReferences, checkUnique, mediaProblems } from './write-checks.js';
  * them), media, then slugs and unique values. Those are asked for before the write, except where
  * a refused statement leaves the transaction usable (SQLite): there the unique indexes answer
  * during the write itself, each empty slug is tried as its plain form, and only a refusal costs
- * the queries that find the taken value or the next free slug, and one more try.
+ * the queries that find the taken value or the next free slug, and one more try. Without `unique`
+ * (a pending draft) only references and media are checked.
  */
 export async function checkAndWrite<T>(
   conn: Conn,
@@ -19,6 +20,7 @@ export async function checkAndWrite<T>(
   result: ValidationResult,
   selfId: string,
   write: () => Promise<T>,
+  unique = true,
 ): Promise<T> {
   await checkReferences(conn, schema, result, selfId);
   const media = await mediaProblems(conn, result);
@@ -27,8 +29,16 @@ export async function checkAndWrite<T>(
   const missing = [...bases].filter(([field, base]) => !base && field.required);
   if (missing.length > 0) throw errors.validation(missing.map(([field]) => ({ field: field.name, message: 'is required' })));
 
-  const first = await tryWriteFirst(conn, () => {
+  const plainSlugs = () => {
     for (const [field, base] of bases) if (base) result.data[field.name] = { current: base.slug };
+  };
+  // Where no unique index applies (a pending draft), the plain slugs stand until it is published.
+  if (!unique) {
+    plainSlugs();
+    return write();
+  }
+  const first = await tryWriteFirst(conn, () => {
+    plainSlugs();
     return write();
   });
   if (first.written) return first.value;

@@ -16,7 +16,7 @@ import type { WriteTarget } from './write-target.js';
 /** One write of one document, as the pipeline runs it (docs/architecture.md, "The document write pipeline"). */
 export interface DocumentWrite {
   schema: CompiledSchema;
-  /** Where the write lands: a document's main version today (`mainVersion`). */
+  /** Where the write lands: a document's main version (`mainVersion`) or its pending draft (`pendingDraft`). */
   target: WriteTarget;
   kind: DocumentChange['kind'];
   /** The document written to; absent for a create, which reads nothing. */
@@ -115,8 +115,13 @@ async function lockingPath(svc: Services, write: DocumentWrite, hooks: HookMap):
       written = await write.target.remove(conn, decision, effects.of(decision));
     } else {
       const change: VersionChange = decision;
-      written = await checkAndWrite(conn, write.schema, change.fields, change.doc.id, () =>
-        write.target.write(conn, change, sideRows(write.schema, change.fields), effects.of(change)),
+      written = await checkAndWrite(
+        conn,
+        write.schema,
+        change.fields,
+        change.doc.id,
+        () => write.target.write(conn, change, sideRows(write.schema, change.fields), effects.of(change)),
+        write.target.checksUnique?.(change) ?? true,
       );
     }
     // Under the lock only a write that bypassed it could move the revision: answer, never overwrite.

@@ -9,8 +9,8 @@ import type { WebhookEvent } from '../../webhooks/webhook-events.js';
 import type { DocumentChange, VersionChange } from './document-change.js';
 
 /**
- * Where a write lands, and what that means for storage and for events. Today there is one
- * target, a document's main version (`main-version.ts`); a pending draft beside it is the next
+ * Where a write lands, and what that means for storage and for events: a document's main version
+ * (`main-version.ts`) or a published document's pending draft beside it (`pending-draft.ts`)
  * (docs/architecture.md, "The document write pipeline"): the same pipeline, other statements and
  * other events.
  */
@@ -19,6 +19,12 @@ export interface WriteTarget {
   read(conn: Conn, id: string, forUpdate: boolean): Promise<StoredDocument | undefined>;
   /** The events a change of `kind` may announce: asked before the write, to learn which hooks take them. */
   mayAnnounce(kind: DocumentChange['kind']): readonly WebhookEvent[];
+  /**
+   * Whether a new version here is held to the unique values and slugs of the schema (absent: it
+   * is). A pending draft is not: no unique index covers it, and its values are checked when it is
+   * published.
+   */
+  checksUnique?(change: VersionChange): boolean;
   /** The events of a change, built from the version as stored. */
   events(change: DocumentChange): ChangeEvent[];
   /**

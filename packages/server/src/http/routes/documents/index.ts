@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { DocumentAccessMode } from '../../../domain/access/policy.js';
 import { deleteDocument } from '../../../domain/documents/delete-document.js';
+import { discardDraft } from '../../../domain/documents/discard-draft.js';
 import { requireDocumentAction } from '../../../domain/documents/document-permission.js';
 import type { ApiDocument } from '../../../domain/documents/document-view.js';
 import { getDocument, listDocuments } from '../../../domain/documents/read-documents.js';
@@ -18,8 +19,19 @@ import { listParamsOf } from './list-params.js';
 import * as S from './schemas.js';
 
 type DocRequest = FastifyRequest<{ Params: Static<typeof S.DocParams> }>;
+type WriteRequest = FastifyRequest<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.WriteQuery> }>;
 
 const ifMatch = (req: FastifyRequest) => parseIfMatch(req.headers['if-match']);
+
+/** A PUT or PATCH's input: the body, `If-Match` read both as main and as draft tags, `?draft=true`. */
+const writeInput = (req: WriteRequest, mode: DocumentAccessMode) => ({
+  ...req.params,
+  mode,
+  body: documentBody(req),
+  expectedRev: ifMatch(req),
+  draft: req.query.draft === 'true',
+  expectedDraftRev: parseIfMatch(req.headers['if-match'], 'draft'),
+});
 
 /** The document is the body: a write without one (or with an empty JSON body) is malformed, 400. */
 function documentBody(req: FastifyRequest): unknown {
@@ -27,8 +39,13 @@ function documentBody(req: FastifyRequest): unknown {
   return req.body;
 }
 
+const versionOf = (doc: ApiDocument) => (doc._version === 'draft' ? 'draft' : 'main');
+
 function sendDocument(reply: FastifyReply, doc: ApiDocument, status = 200) {
-  return reply.status(status).header('etag', documentEtag(doc._rev)).send({ data: doc });
+  return reply
+    .status(status)
+    .header('etag', documentEtag(doc._rev, versionOf(doc)))
+    .send({ data: doc });
 }
 
 /**
@@ -60,7 +77,11 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
     async (req, reply) => {
       const doc = await getDocument(svc, req.principal, { ...req.params, mode, ...req.query });
       const inm = req.headers['if-none-match'];
-      if (inm && etagMatches(inm, doc._rev)) return reply.status(304).header('etag', documentEtag(doc._rev)).send();
+      if (inm && etagMatches(inm, doc._rev, versionOf(doc)))
+        return reply
+          .status(304)
+          .header('etag', documentEtag(doc._rev, versionOf(doc)))
+          .send();
       return sendDocument(reply, doc);
     },
   );
@@ -75,19 +96,18 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
     },
   );
 
-  app.put(`${base}/:id`, { config: may('write'), schema: { params: S.DocParams, ...responses } }, async (req: DocRequest, reply) =>
-    sendDocument(
-      reply,
-      await replaceDocument(svc, req.principal, { ...req.params, mode, body: documentBody(req), expectedRev: ifMatch(req) }),
-    ),
+  const writeSchema = { config: may('write'), schema: { params: S.DocParams, querystring: S.WriteQuery, ...responses } };
+  app.put(`${base}/:id`, writeSchema, async (req: WriteRequest, reply) =>
+    sendDocument(reply, await replaceDocument(svc, req.principal, writeInput(req, mode))),
+  );
+  app.patch(`${base}/:id`, writeSchema, async (req: WriteRequest, reply) =>
+    sendDocument(reply, await patchDocument(svc, req.principal, writeInput(req, mode))),
   );
 
-  app.patch(`${base}/:id`, { config: may('write'), schema: { params: S.DocParams, ...responses } }, async (req: DocRequest, reply) =>
-    sendDocument(
-      reply,
-      await patchDocument(svc, req.principal, { ...req.params, mode, body: documentBody(req), expectedRev: ifMatch(req) }),
-    ),
-  );
+  app.delete(`${base}/:id/draft`, { config: may('write'), schema: { params: S.DocParams, ...responses } }, async (req: DocRequest) => {
+    await discardDraft(svc, req.principal, { ...req.params, expectedDraftRev: parseIfMatch(req.headers['if-match'], 'draft') });
+    return { success: true };
+  });
 
   app.delete<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.DeleteQuery> }>(
     `${base}/:id`,

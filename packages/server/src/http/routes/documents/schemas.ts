@@ -7,8 +7,18 @@ export const RevParams = Type.Object({
   id: Type.String({ maxLength: 256 }),
   rev: Type.String({ pattern: '^[0-9]{1,9}$' }),
 });
+const Perspective = Type.Union([Type.Literal('published'), Type.Literal('drafts')]);
 export const GetQuery = Type.Object(
-  { expand: Type.Optional(Type.String({ maxLength: 1000 })), fields: Type.Optional(Type.String({ maxLength: 1000 })) },
+  {
+    expand: Type.Optional(Type.String({ maxLength: 1000 })),
+    fields: Type.Optional(Type.String({ maxLength: 1000 })),
+    perspective: Type.Optional(Perspective),
+  },
+  { additionalProperties: false },
+);
+/** `?draft=true` on PUT and PATCH: the write goes to a published document's pending draft (docs/drafts.md). */
+export const WriteQuery = Type.Object(
+  { draft: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) },
   { additionalProperties: false },
 );
 export const DeleteQuery = Type.Object(

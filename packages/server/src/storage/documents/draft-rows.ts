@@ -1,0 +1,127 @@
+import { sql } from 'kysely';
+import type { Conn } from '../connection.js';
+import type { SideRows } from './document-writes.js';
+
+/** A published document's pending draft as stored (docs/drafts.md). */
+export interface StoredDraft {
+  id: string;
+  type: string;
+  /** The draft's own revision counter: its saves are revisions of kind 'draft'. */
+  rev: number;
+  /** The main version's `_rev` the draft was made from. */
+  baseRev: number;
+  updatedAt: string;
+  updatedBy: string | null;
+  data: Record<string, unknown>;
+}
+
+const DRAFT_COLUMNS = ['id', 'type', 'rev', 'base_rev', 'updated_at', 'updated_by', 'data'] as const;
+
+export async function findDraft(conn: Conn, id: string, opts: { forUpdate?: boolean } = {}): Promise<StoredDraft | undefined> {
+  let q = conn.db.selectFrom('document_drafts').select(DRAFT_COLUMNS).where('id', '=', id);
+  if (opts.forUpdate && conn.dialect.supportsForUpdate) q = q.forUpdate();
+  const row = await q.executeTakeFirst();
+  return row
+    ? {
+        id: row.id,
+        type: row.type,
+        rev: Number(row.rev),
+        baseRev: Number(row.base_rev),
+        updatedAt: row.updated_at,
+        updatedBy: row.updated_by,
+        data: conn.dialect.decodeData(row.data),
+      }
+    : undefined;
+}
+
+/** Which of `ids` have a pending draft, with its revision and last save (the `_draft` marker). */
+export async function findDraftMarkers(
+  conn: Conn,
+  ids: readonly string[],
+): Promise<Map<string, { rev: number; updatedAt: string; updatedBy: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await conn.db
+    .selectFrom('document_drafts')
+    .select(['id', 'rev', 'updated_at', 'updated_by'])
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, { rev: Number(r.rev), updatedAt: r.updated_at, updatedBy: r.updated_by }]));
+}
+
+/**
+ * The revision a new draft of `id` starts after: the highest draft revision kept (a discarded or
+ * published draft's saves stay in the history), so draft revisions never repeat a number.
+ */
+export async function lastDraftRev(conn: Conn, id: string): Promise<number> {
+  const row = await conn.db
+    .selectFrom('document_revisions')
+    .select((eb) => eb.fn.max('rev').as('rev'))
+    .where('doc_id', '=', id)
+    .where('kind', '=', 'draft')
+    .executeTakeFirst();
+  return Number(row?.rev ?? 0);
+}
+
+/**
+ * Writes a pending draft: a new one when `expectedRev` is undefined, else the next save of the one
+ * stored at `expectedRev` (which becomes a revision of kind 'draft'); false when another write won.
+ * `seq`, `created_*` come from the main row, so a list over drafts orders them as their documents.
+ */
+export async function writeDraft(conn: Conn, draft: StoredDraft, expectedRev: number | undefined, side: SideRows): Promise<boolean> {
+  const data = conn.dialect.encodeData(draft.data);
+  if (expectedRev === undefined) {
+    const inserted = await sql<{ id: string }>`insert into document_drafts
+        (id, seq, type, rev, base_rev, created_at, created_by, updated_at, updated_by, data)
+      select id, seq, type, ${draft.rev}, ${draft.baseRev}, created_at, created_by, ${draft.updatedAt}, ${draft.updatedBy}, ${data}
+      from documents where id = ${draft.id}
+      returning id`.execute(conn.db);
+    if (inserted.rows.length === 0) return false;
+  } else {
+    await keepAsRevision(conn, draft.id, expectedRev);
+    const updated = await conn.db
+      .updateTable('document_drafts')
+      .set({ rev: draft.rev, updated_at: draft.updatedAt, updated_by: draft.updatedBy, data })
+      .where('id', '=', draft.id)
+      .where('rev', '=', expectedRev)
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) return false;
+    await conn.db.deleteFrom('document_draft_refs').where('source_id', '=', draft.id).execute();
+    await conn.db.deleteFrom('document_draft_media').where('source_id', '=', draft.id).execute();
+  }
+  if (side.refs.length > 0) {
+    await conn.db
+      .insertInto('document_draft_refs')
+      .values(side.refs.map((r) => ({ source_id: draft.id, target_id: r.targetId, path: r.path })))
+      .execute();
+  }
+  if (side.media.length > 0) {
+    await conn.db
+      .insertInto('document_draft_media')
+      .values(side.media.map((r) => ({ source_id: draft.id, media_id: r.targetId, path: r.path })))
+      .execute();
+  }
+  return true;
+}
+
+/**
+ * Drops a pending draft (its references and media go with it); its last save stays in the history
+ * as a revision of kind 'draft'. False when there was none at `expectedRev`.
+ */
+export async function deleteDraft(conn: Conn, id: string, expectedRev: number): Promise<boolean> {
+  await keepAsRevision(conn, id, expectedRev);
+  const row = await conn.db
+    .deleteFrom('document_drafts')
+    .where('id', '=', id)
+    .where('rev', '=', expectedRev)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The draft stored at `rev` copied into the history (kind 'draft'); nothing when it moved on. */
+async function keepAsRevision(conn: Conn, id: string, rev: number): Promise<void> {
+  await sql`insert into document_revisions (doc_id, kind, rev, status, data, updated_at, updated_by)
+    select d.id, 'draft', d.rev, m.status, d.data, d.updated_at, d.updated_by
+    from document_drafts d join documents m on m.id = d.id where d.id = ${id} and d.rev = ${rev}`.execute(conn.db);
+}

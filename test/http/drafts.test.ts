@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { createUser } from '../helpers/create-user.js';
+import { postDocument } from '../helpers/post-document.js';
+import { useContentApp } from '../helpers/use-content-app.js';
+
+/** Pending drafts of published documents (docs/drafts.md): writes, reads by id, ETags, discard, delete protection. */
+let t: TestApp;
+let admin: string;
+let writer: string;
+
+useContentApp((app, token) => {
+  t = app;
+  admin = token;
+});
+
+const published = (title: string, extra: Record<string, unknown> = {}) =>
+  postDocument(t, admin, 'post', { title, _status: 'published', ...extra });
+const url = (id: string, query = '') => `/api/documents/post/${id}${query}`;
+/** `token` null: anonymous. */
+const get = (id: string, query = '', token: string | null = admin) =>
+  t.request({ method: 'GET', url: url(id, query), token: token ?? undefined });
+
+async function writerToken(): Promise<string> {
+  if (!writer) {
+    await createUser(t, admin, { username: 'draftwriter', password: 'correct horse battery', role: 'writer' });
+    writer = await t.login('draftwriter', 'correct horse battery');
+  }
+  return writer;
+}
+
+describe('draft writes', () => {
+  it('PATCH ?draft=true on a published document writes its pending draft; the main version keeps serving', async () => {
+    const doc = await published('Live title');
+    const res = await t.request({
+      method: 'PATCH',
+      url: url(doc._id as string, '?draft=true'),
+      token: admin,
+      payload: { title: 'Unfinished' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ _id: doc._id, _version: 'draft', _status: 'published', _rev: 1, title: 'Unfinished' });
+    expect(res.headers.etag).toBe('"d1"');
+
+    // The public read is the main version, unchanged.
+    const live = await get(doc._id as string, '', null);
+    expect(live.json().data).toMatchObject({ _rev: 1, title: 'Live title' });
+    expect(live.json().data._draft).toBeUndefined();
+    expect(live.headers.etag).toBe('"1"');
+    // A reader with permission sees that a draft is pending.
+    const marked = await get(doc._id as string);
+    expect(marked.json().data._draft).toMatchObject({ _rev: 1 });
+    expect(marked.json().data._draft._updatedAt).toMatch(/Z$/);
+    // perspective=drafts serves the draft; published serves the main version.
+    const drafts = await get(doc._id as string, '?perspective=drafts');
+    expect(drafts.json().data).toMatchObject({ _version: 'draft', _rev: 1, title: 'Unfinished' });
+    expect(drafts.headers.etag).toBe('"d1"');
+    const pub = await get(doc._id as string, '?perspective=published');
+    expect(pub.json().data).toMatchObject({ _version: 'main', _rev: 1, title: 'Live title' });
+  });
+
+  it('later draft saves advance the draft revision; If-Match compares draft ETags (the main ETag before a draft exists)', async () => {
+    const doc = await published('Versioned');
+    const id = doc._id as string;
+    const stale = await t.request({
+      method: 'PATCH',
+      url: url(id, '?draft=true'),
+      token: admin,
+      payload: { views: 1 },
+      headers: { 'if-match': '"7"' },
+    });
+    expect(stale.statusCode).toBe(412);
+    const first = await t.request({
+      method: 'PATCH',
+      url: url(id, '?draft=true'),
+      token: admin,
+      payload: { views: 1 },
+      headers: { 'if-match': '"1"' },
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.headers.etag).toBe('"d1"');
+    const mainTag = await t.request({
+      method: 'PATCH',
+      url: url(id, '?draft=true'),
+      token: admin,
+      payload: { views: 2 },
+      headers: { 'if-match': '"1"' },
+    });
+    expect(mainTag.statusCode).toBe(412);
+    const second = await t.request({
+      method: 'PUT',
+      url: url(id, '?draft=true'),
+      token: admin,
+      payload: { title: 'Versioned', views: 2 },
+      headers: { 'if-match': '"d1"' },
+    });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().data).toMatchObject({ _rev: 2, views: 2, _version: 'draft' });
+    expect((await get(id, '', null)).json().data).toMatchObject({ _rev: 1 });
+    expect((await get(id, '', null)).json().data.views).toBeUndefined();
+  });
+
+  it('refuses _status in a draft write (422) and validates the draft as any write', async () => {
+    const doc = await published('Strict');
+    const status = await t.request({
+      method: 'PATCH',
+      url: url(doc._id as string, '?draft=true'),
+      token: admin,
+      payload: { _status: 'draft' },
+    });
+    expect(status.statusCode).toBe(422);
+    expect(status.json().error.code).toBe('VALIDATION_ERROR');
+    expect(status.json().error.details[0].field).toBe('_status');
+    const invalid = await t.request({ method: 'PATCH', url: url(doc._id as string, '?draft=true'), token: admin, payload: { views: -3 } });
+    expect(invalid.statusCode).toBe(422);
+    const missing = await t.request({
+      method: 'PATCH',
+      url: url(doc._id as string, '?draft=true'),
+      token: admin,
+      payload: { author: 'no-such-author' },
+    });
+    expect(missing.statusCode).toBe(422);
+    expect((await get(doc._id as string, '?perspective=drafts')).json().data._version).toBe('main');
+  });
+
+  it('on a document that is not published, ?draft=true writes the main version as usual', async () => {
+    const doc = await postDocument(t, admin, 'post', { title: 'Still a draft' });
+    const res = await t.request({
+      method: 'PATCH',
+      url: url(doc._id as string, '?draft=true'),
+      token: admin,
+      payload: { title: 'Edited' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ _rev: 2, _status: 'draft', title: 'Edited' });
+    expect(res.json().data._version).toBeUndefined();
+    expect(res.headers.etag).toBe('"2"');
+  });
+
+  it('a writer (no publish permission) proposes a change to a published page as a draft; without ?draft=true it is 403', async () => {
+    const token = await writerToken();
+    const doc = await published('Team page');
+    const direct = await t.request({ method: 'PATCH', url: url(doc._id as string), token, payload: { title: 'Writer edit' } });
+    expect(direct.statusCode).toBe(403);
+    const draft = await t.request({
+      method: 'PATCH',
+      url: url(doc._id as string, '?draft=true'),
+      token,
+      payload: { title: 'Writer edit' },
+    });
+    expect(draft.statusCode, draft.body).toBe(200);
+    expect(draft.json().data).toMatchObject({ _version: 'draft', title: 'Writer edit' });
+  });
+
+  it('perspective=drafts needs read permission: anonymous 401', async () => {
+    const doc = await published('Private draft');
+    const res = await get(doc._id as string, '?perspective=drafts', null);
+    expect(res.statusCode).toBe(401);
+    const bad = await get(doc._id as string, '?perspective=everything');
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('discarding a draft', () => {
+  it('DELETE …/draft drops the pending draft, 404 when there is none; the main version stays', async () => {
+    const doc = await published('Discard me');
+    const id = doc._id as string;
+    const none = await t.request({ method: 'DELETE', url: url(id, '/draft'), token: admin });
+    expect(none.statusCode).toBe(404);
+    await t.request({ method: 'PATCH', url: url(id, '?draft=true'), token: admin, payload: { title: 'Throwaway' } });
+    const gone = await t.request({ method: 'DELETE', url: url(id, '/draft'), token: admin });
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(gone.json()).toEqual({ success: true });
+    const after = await get(id, '?perspective=drafts');
+    expect(after.json().data).toMatchObject({ _version: 'main', title: 'Discard me' });
+    expect((await get(id)).json().data._draft).toBeUndefined();
+    // A new draft continues the draft revisions: numbers never repeat.
+    const again = await t.request({ method: 'PATCH', url: url(id, '?draft=true'), token: admin, payload: { title: 'Second try' } });
+    expect(again.json().data._rev).toBe(2);
+  });
+});
+
+describe('references held by a draft', () => {
+  it('protect their target from deletion, as the main version’s do', async () => {
+    const author = await postDocument(t, admin, 'author', { name: 'Draft-only author', _status: 'published' });
+    const doc = await published('Cites nobody yet');
+    await t.request({ method: 'PATCH', url: url(doc._id as string, '?draft=true'), token: admin, payload: { author: author._id } });
+    const del = await t.request({ method: 'DELETE', url: `/api/documents/author/${author._id}`, token: admin });
+    expect(del.statusCode).toBe(409);
+    expect(JSON.stringify(del.json().error.details)).toContain(doc._id as string);
+    // Discarded, the draft no longer holds it.
+    await t.request({ method: 'DELETE', url: url(doc._id as string, '/draft'), token: admin });
+    const ok = await t.request({ method: 'DELETE', url: `/api/documents/author/${author._id}`, token: admin });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('deleting the document drops its draft with it', async () => {
+    const doc = await published('Whole document');
+    await t.request({ method: 'PATCH', url: url(doc._id as string, '?draft=true'), token: admin, payload: { title: 'Its draft' } });
+    const del = await t.request({ method: 'DELETE', url: url(doc._id as string), token: admin });
+    expect(del.statusCode).toBe(200);
+    expect((await get(doc._id as string, '?perspective=drafts')).statusCode).toBe(404);
+  });
+});
