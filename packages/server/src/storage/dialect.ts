@@ -25,6 +25,8 @@ export interface Dialect {
   readonly dataModifyingCtes: boolean;
   /** `SELECT … FOR UPDATE` exists (PostgreSQL); SQLite serialises writers on its one connection. */
   readonly supportsForUpdate: boolean;
+  /** `ALTER TABLE … ADD CONSTRAINT … PRIMARY KEY` on an existing table (SQLite: the table is copied into its new shape). */
+  readonly altersPrimaryKey: boolean;
   /** LISTEN/NOTIFY carries messages between the nodes sharing the database (PostgreSQL): the realtime fan-out. */
   readonly listenNotify: boolean;
   /** Expression for the JSON value at `path` inside the `data` column, comparable with `value()`. */

@@ -43,7 +43,7 @@ export function documentDrafts(dialect: Dialect): Migration {
         await db.schema.createIndex(`${table}_${column}`).on(table).column(column).execute();
       }
 
-      if (dialect.name === 'postgres') {
+      if (dialect.altersPrimaryKey) {
         // PostgreSQL changes a primary key in place.
         await sql`alter table document_revisions add column kind text not null default 'main'`.execute(db);
         await sql`alter table document_revisions drop constraint document_revisions_pk`.execute(db);

@@ -43,6 +43,7 @@ export const postgresDialect: Dialect = {
   dataModifyingCtes: true,
   keepsTransactionAfterFailedStatement: false,
   supportsForUpdate: true,
+  altersPrimaryKey: true,
   listenNotify: true,
   // jsonb compares numbers numerically and strings as text, so one operator serves every scalar type.
   json: (path, table) => sql.raw(arrowPath(path, table)),

@@ -20,6 +20,7 @@ export const sqliteDialect: Dialect = {
   dataModifyingCtes: false,
   keepsTransactionAfterFailedStatement: true,
   supportsForUpdate: false,
+  altersPrimaryKey: false,
   listenNotify: false,
   json: (path, table) => sql.raw(`json_extract(${column(table)}, ${jsonPathLiteral(path)})`),
   jsonText: (path, table) => sql.raw(`json_extract(${column(table)}, ${jsonPathLiteral(path)})`),
