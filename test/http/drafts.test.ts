@@ -202,3 +202,148 @@ describe('references held by a draft', () => {
     expect((await get(doc._id as string, '?perspective=drafts')).statusCode).toBe(404);
   });
 });
+
+const publish = (type: string, id: string, payload?: Record<string, unknown>, query = '', token = admin) =>
+  t.request({ method: 'POST', url: `/api/documents/${type}/${id}/publish${query}`, token, ...(payload ? { payload } : {}) });
+
+describe('publishing', () => {
+  it('applies the pending draft to the main version: published, _rev + 1, one revision, the draft gone', async () => {
+    const doc = await published('Before');
+    const id = doc._id as string;
+    await t.request({ method: 'PATCH', url: url(id, '?draft=true'), token: admin, payload: { title: 'After' } });
+    const res = await publish('post', id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ _id: id, _status: 'published', _rev: 2, title: 'After' });
+    expect(res.json().data._version).toBeUndefined();
+    expect(res.headers.etag).toBe('"2"');
+    expect((await get(id, '', null)).json().data).toMatchObject({ _rev: 2, title: 'After' });
+    expect((await get(id)).json().data._draft).toBeUndefined();
+    expect((await get(id, '?perspective=drafts')).json().data._version).toBe('main');
+    const history = await t.request({ method: 'GET', url: url(id, '/revisions'), token: admin });
+    expect(history.json().data.map((r: { _rev: number; data: { title: string } }) => [r._rev, r.data.title])).toEqual([
+      [2, 'After'],
+      [1, 'Before'],
+    ]);
+  });
+
+  it('publishes a main version that is not published; a published one with nothing pending is answered as it is', async () => {
+    const doc = await postDocument(t, admin, 'post', { title: 'Unpublished' });
+    const res = await publish('post', doc._id as string, {});
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ _status: 'published', _rev: 2 });
+    const again = await publish('post', doc._id as string);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data._rev).toBe(2);
+  });
+
+  it('refuses a reference to an unpublished document (409 naming it), plans it with dryRun, publishes it withReferences', async () => {
+    const company = await postDocument(t, admin, 'company', { name: 'Unlisted Ltd' });
+    const author = await postDocument(t, admin, 'author', { name: 'New author', company: company._id });
+    const doc = await published('Needs an author');
+    const id = doc._id as string;
+    await t.request({ method: 'PATCH', url: url(id, '?draft=true'), token: admin, payload: { author: author._id } });
+
+    const refused = await publish('post', id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.code).toBe('CONFLICT');
+    expect(refused.json().error.details).toEqual([{ field: 'author', message: `references author ${author._id}, which is not published` }]);
+    expect((await get(id, '?perspective=drafts')).json().data._version).toBe('draft');
+
+    const plan = await publish('post', id, { dryRun: true });
+    expect(plan.statusCode).toBe(200);
+    expect(plan.json().data).toEqual({ publish: [], blockedBy: [{ type: 'author', id: author._id, field: 'author' }] });
+    const full = await publish('post', id, { dryRun: true, withReferences: true });
+    expect(full.json().data).toEqual({
+      publish: [
+        { type: 'post', id },
+        { type: 'author', id: author._id },
+        { type: 'company', id: company._id },
+      ],
+      blockedBy: [
+        { type: 'author', id: author._id, field: 'author' },
+        { type: 'company', id: company._id, field: 'company' },
+      ],
+    });
+    expect((await get(author._id as string, '', null)).statusCode).toBe(404);
+
+    const done = await publish('post', id, { withReferences: true });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().data).toMatchObject({ _status: 'published', author: author._id });
+    for (const [type, target] of [
+      ['author', author._id],
+      ['company', company._id],
+    ]) {
+      const read = await t.request({ method: 'GET', url: `/api/documents/${type}/${target}` });
+      expect(read.json().data._status).toBe('published');
+    }
+  });
+
+  it('withReferences needs the publish permission on every type it publishes: else 403 and nothing is published', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/tokens',
+      token: admin,
+      payload: { name: 'post publisher', permissions: ['post:read', 'post:write', 'post:publish'] },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const token = res.json().data.token as string;
+    const author = await postDocument(t, admin, 'author', { name: 'Held back' });
+    const doc = await postDocument(t, admin, 'post', { title: 'Draft post', author: author._id });
+    const denied = await publish('post', doc._id as string, { withReferences: true }, '', token);
+    expect(denied.statusCode).toBe(403);
+    expect((await get(doc._id as string)).json().data._status).toBe('draft');
+    expect((await t.request({ method: 'GET', url: `/api/documents/author/${author._id}`, token: admin })).json().data._status).toBe(
+      'draft',
+    );
+  });
+
+  it('a draft made from an older main version is 409 unless ?force=true', async () => {
+    const doc = await published('Base');
+    const id = doc._id as string;
+    await t.request({ method: 'PATCH', url: url(id, '?draft=true'), token: admin, payload: { title: 'Draft on base' } });
+    const direct = await t.request({ method: 'PATCH', url: url(id), token: admin, payload: { views: 5 } });
+    expect(direct.json().data._rev).toBe(2);
+    const stale = await publish('post', id);
+    expect(stale.statusCode).toBe(409);
+    expect((await get(id, '', null)).json().data).toMatchObject({ _rev: 2, title: 'Base' });
+    const forced = await publish('post', id, undefined, '?force=true');
+    expect(forced.statusCode, forced.body).toBe(200);
+    expect(forced.json().data).toMatchObject({ _rev: 3, title: 'Draft on base' });
+  });
+
+  it('a writer may not publish (403)', async () => {
+    const token = await writerToken();
+    const doc = await postDocument(t, admin, 'post', { title: 'Writer cannot publish' });
+    expect((await publish('post', doc._id as string, undefined, '', token)).statusCode).toBe(403);
+  });
+});
+
+describe('unpublishing', () => {
+  it('makes the document a draft holding its pending draft’s content, or its published content', async () => {
+    const withDraft = await published('Live A');
+    await t.request({ method: 'PATCH', url: url(withDraft._id as string, '?draft=true'), token: admin, payload: { title: 'Pending A' } });
+    const a = await t.request({ method: 'POST', url: url(withDraft._id as string, '/unpublish'), token: admin });
+    expect(a.statusCode, a.body).toBe(200);
+    expect(a.json().data).toMatchObject({ _status: 'draft', _rev: 2, title: 'Pending A' });
+    expect((await get(withDraft._id as string, '', null)).statusCode).toBe(404);
+    expect((await get(withDraft._id as string)).json().data._draft).toBeUndefined();
+
+    const plain = await published('Live B');
+    const b = await t.request({ method: 'POST', url: url(plain._id as string, '/unpublish'), token: admin });
+    expect(b.json().data).toMatchObject({ _status: 'draft', _rev: 2, title: 'Live B' });
+    const again = await t.request({ method: 'POST', url: url(plain._id as string, '/unpublish'), token: admin });
+    expect(again.json().data._rev).toBe(2);
+  });
+});
+
+describe('restoring a revision of a published document', () => {
+  it('writes its pending draft: the live version is untouched until published', async () => {
+    const doc = await published('First words');
+    const id = doc._id as string;
+    await t.request({ method: 'PATCH', url: url(id), token: admin, payload: { title: 'Second words' } });
+    const restored = await t.request({ method: 'POST', url: url(id, '/revisions/1/restore'), token: admin });
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.json().data).toMatchObject({ _version: 'draft', title: 'First words' });
+    expect((await get(id, '', null)).json().data).toMatchObject({ _rev: 2, title: 'Second words' });
+  });
+});

@@ -48,5 +48,7 @@ export async function restoreRevision(
   requireSchemaAction(actor, schema.name, 'write');
   const revision = await findRevision(svc.database, input.id, input.rev);
   if (!revision) throw errors.notFound('Revision not found');
-  return updateWith(svc, actor, { type: schema.name, id: input.id, mode: input.mode, body: {} }, () => revision.data);
+  // A published document's revision is restored into its pending draft (docs/drafts.md): the live
+  // content changes only when the draft is published.
+  return updateWith(svc, actor, { type: schema.name, id: input.id, mode: input.mode, body: {}, draft: true }, () => revision.data);
 }

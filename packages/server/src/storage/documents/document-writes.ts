@@ -111,23 +111,36 @@ export async function updateDocument(conn: Conn, doc: StoredDocument, expectedRe
   return true;
 }
 
+/** Where a version's references and media are kept: the main version's tables, or its pending draft's. */
+export interface SideTables {
+  refs: 'document_refs' | 'document_draft_refs';
+  media: 'document_media' | 'document_draft_media';
+}
+
+const MAIN_SIDE_TABLES: SideTables = { refs: 'document_refs', media: 'document_media' };
+
+/** The references and media of the version of document `id`, into `tables` (emptied by the caller when replacing). */
+export async function insertSideRows(conn: Conn, tables: SideTables, id: string, side: SideRows): Promise<void> {
+  if (side.refs.length > 0) {
+    await conn.db
+      .insertInto(tables.refs)
+      .values(side.refs.map((r) => ({ source_id: id, target_id: r.targetId, path: r.path })))
+      .execute();
+  }
+  if (side.media.length > 0) {
+    await conn.db
+      .insertInto(tables.media)
+      .values(side.media.map((r) => ({ source_id: id, media_id: r.targetId, path: r.path })))
+      .execute();
+  }
+}
+
 async function writeSideRows(conn: Conn, doc: StoredDocument, seq: number, side: SideRows, replace: boolean) {
   if (replace) {
     await conn.db.deleteFrom('document_refs').where('source_id', '=', doc.id).execute();
     await conn.db.deleteFrom('document_media').where('source_id', '=', doc.id).execute();
   }
-  if (side.refs.length > 0) {
-    await conn.db
-      .insertInto('document_refs')
-      .values(side.refs.map((r) => ({ source_id: doc.id, target_id: r.targetId, path: r.path })))
-      .execute();
-  }
-  if (side.media.length > 0) {
-    await conn.db
-      .insertInto('document_media')
-      .values(side.media.map((r) => ({ source_id: doc.id, media_id: r.targetId, path: r.path })))
-      .execute();
-  }
+  await insertSideRows(conn, MAIN_SIDE_TABLES, doc.id, side);
   await conn.dialect.writeSearchText(conn.db, seq, side.searchText, replace);
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Conn } from '../connection.js';
-import type { SideRows } from './document-writes.js';
+import { insertSideRows, type SideRows } from './document-writes.js';
 
 /** A published document's pending draft as stored (docs/drafts.md). */
 export interface StoredDraft {
@@ -89,18 +89,7 @@ export async function writeDraft(conn: Conn, draft: StoredDraft, expectedRev: nu
     await conn.db.deleteFrom('document_draft_refs').where('source_id', '=', draft.id).execute();
     await conn.db.deleteFrom('document_draft_media').where('source_id', '=', draft.id).execute();
   }
-  if (side.refs.length > 0) {
-    await conn.db
-      .insertInto('document_draft_refs')
-      .values(side.refs.map((r) => ({ source_id: draft.id, target_id: r.targetId, path: r.path })))
-      .execute();
-  }
-  if (side.media.length > 0) {
-    await conn.db
-      .insertInto('document_draft_media')
-      .values(side.media.map((r) => ({ source_id: draft.id, media_id: r.targetId, path: r.path })))
-      .execute();
-  }
+  await insertSideRows(conn, { refs: 'document_draft_refs', media: 'document_draft_media' }, draft.id, side);
   return true;
 }
 
@@ -124,4 +113,35 @@ async function keepAsRevision(conn: Conn, id: string, rev: number): Promise<void
   await sql`insert into document_revisions (doc_id, kind, rev, status, data, updated_at, updated_by)
     select d.id, 'draft', d.rev, m.status, d.data, d.updated_at, d.updated_by
     from document_drafts d join documents m on m.id = d.id where d.id = ${id} and d.rev = ${rev}`.execute(conn.db);
+}
+
+/** Drops a pending draft applied to its main version (published or unpublished): nothing is kept, the main version holds it now. */
+export async function dropDraft(conn: Conn, id: string): Promise<void> {
+  await conn.db.deleteFrom('document_drafts').where('id', '=', id).execute();
+}
+
+/**
+ * The references held by each version named: a pending draft's (`draft`) or a main version's, with
+ * the field path holding each.
+ */
+export async function findReferencesFrom(
+  conn: Conn,
+  versions: ReadonlyArray<{ id: string; draft: boolean }>,
+): Promise<Array<{ sourceId: string; targetId: string; path: string }>> {
+  const rows: Array<{ sourceId: string; targetId: string; path: string }> = [];
+  for (const [table, draft] of [
+    ['document_refs', false],
+    ['document_draft_refs', true],
+  ] as const) {
+    const ids = versions.filter((v) => v.draft === draft).map((v) => v.id);
+    if (ids.length === 0) continue;
+    const found = await conn.db
+      .selectFrom(table)
+      .select(['source_id', 'target_id', 'path'])
+      .where('source_id', 'in', ids)
+      .orderBy('path')
+      .execute();
+    rows.push(...found.map((r) => ({ sourceId: r.source_id, targetId: r.target_id, path: r.path })));
+  }
+  return rows;
 }

@@ -104,31 +104,53 @@ async function fastPath(svc: Services, write: DocumentWrite, hooks: HookMap): Pr
 }
 
 async function lockingPath(svc: Services, write: DocumentWrite, hooks: HookMap): Promise<WriteOutcome> {
-  return inTransaction(svc.database, async (conn) => {
-    const stored = write.id === undefined ? undefined : await write.target.read(conn, write.id, true);
-    const decision = write.decide(stored);
-    if (decision.kind === 'none') return { doc: decision.current, written: false };
-    await write.lockedChecks?.(conn, decision);
-    const effects = new Effects(write.target, hooks);
-    let written: boolean;
-    if (decision.kind === 'delete') {
-      written = await write.target.remove(conn, decision, effects.of(decision));
-    } else {
-      const change: VersionChange = decision;
-      written = await checkAndWrite(
-        conn,
-        write.schema,
-        change.fields,
-        change.doc.id,
-        () => write.target.write(conn, change, sideRows(write.schema, change.fields), effects.of(change)),
-        write.target.checksUnique?.(change) ?? true,
-      );
-    }
-    // Under the lock only a write that bypassed it could move the revision: answer, never overwrite.
-    if (!written) throw errors.conflict('The document was changed by another write; retry');
-    afterCommit(conn, () => effects.announce(svc));
-    return { doc: decision.kind === 'delete' ? decision.before : decision.doc, written: true };
-  });
+  return inTransaction(svc.database, (conn) => lockedWrite(svc, conn, write, hooks));
+}
+
+/** Step 3 inside a transaction that is already open: read with a lock, decide, check, write; announce after commit. */
+async function lockedWrite(svc: Services, conn: Conn, write: DocumentWrite, hooks: HookMap): Promise<WriteOutcome> {
+  const stored = write.id === undefined ? undefined : await write.target.read(conn, write.id, true);
+  const decision = write.decide(stored);
+  if (decision.kind === 'none') return { doc: decision.current, written: false };
+  await write.lockedChecks?.(conn, decision);
+  const effects = new Effects(write.target, hooks);
+  let written: boolean;
+  if (decision.kind === 'delete') {
+    written = await write.target.remove(conn, decision, effects.of(decision));
+  } else {
+    const change: VersionChange = decision;
+    written = await checkAndWrite(
+      conn,
+      write.schema,
+      change.fields,
+      change.doc.id,
+      () => write.target.write(conn, change, sideRows(write.schema, change.fields), effects.of(change)),
+      write.target.checksUnique?.(change) ?? true,
+    );
+  }
+  // Under the lock only a write that bypassed it could move the revision: answer, never overwrite.
+  if (!written) throw errors.conflict('The document was changed by another write; retry');
+  afterCommit(conn, () => effects.announce(svc));
+  return { doc: decision.kind === 'delete' ? decision.before : decision.doc, written: true };
+}
+
+/**
+ * Several writes in one transaction, all or nothing, each on the locking path in the order given
+ * (callers order them by id, so two such transactions lock rows in the same order): publishing a
+ * document with the documents it references. A unique value lost to a concurrent write is 409.
+ */
+export async function writeDocuments(svc: Services, writes: readonly DocumentWrite[]): Promise<WriteOutcome[]> {
+  const hooks: HookMap[] = [];
+  for (const write of writes) hooks.push(await hooksFor(svc, svc.database, write.target.mayAnnounce(write.kind), write.schema.name));
+  const outcomes = await retryLostRace(1, () =>
+    inTransaction(svc.database, async (conn) => {
+      const done: WriteOutcome[] = [];
+      for (const [i, write] of writes.entries()) done.push(await lockedWrite(svc, conn, write, hooks[i]));
+      return done;
+    }),
+  );
+  for (const [i, outcome] of outcomes.entries()) if (outcome.written) svc.changes.bump(writes[i].schema.name);
+  return outcomes;
 }
 
 /** A batch of new documents (a bulk insert), written by the pipeline in one transaction. */

@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { DocumentAccessMode } from '../../../domain/access/policy.js';
 import { deleteDocument } from '../../../domain/documents/delete-document.js';
 import { discardDraft } from '../../../domain/documents/discard-draft.js';
+import { publishDocument, unpublishDocument } from '../../../domain/documents/publish/publish-document.js';
 import { requireDocumentAction } from '../../../domain/documents/document-permission.js';
 import type { ApiDocument } from '../../../domain/documents/document-view.js';
 import { getDocument, listDocuments } from '../../../domain/documents/read-documents.js';
@@ -56,7 +57,7 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
   const base = `/${mode}/:type`;
   const responses = { response: errorResponses };
   // Writes ask for `<type>:write`/`delete` before the body is read (plugins/authenticate.ts).
-  const may = (action: 'write' | 'delete'): { permission: PermissionCheck } => ({
+  const may = (action: 'write' | 'delete' | 'publish'): { permission: PermissionCheck } => ({
     permission: (p, params) => requireDocumentAction(svc, p, params.type, action),
   });
   if (svc.config.documents.responseCache) {
@@ -102,6 +103,25 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
   );
   app.patch(`${base}/:id`, writeSchema, async (req: WriteRequest, reply) =>
     sendDocument(reply, await patchDocument(svc, req.principal, writeInput(req, mode))),
+  );
+
+  app.post<{ Params: Static<typeof S.DocParams>; Body: Static<typeof S.PublishBody>; Querystring: Static<typeof S.PublishQuery> }>(
+    `${base}/:id/publish`,
+    { config: may('publish'), schema: { params: S.DocParams, body: S.PublishBody, querystring: S.PublishQuery, ...responses } },
+    async (req, reply) => {
+      const result = await publishDocument(svc, req.principal, {
+        ...req.params,
+        ...req.body,
+        force: req.query.force === 'true',
+      });
+      return '_id' in result ? sendDocument(reply, result as ApiDocument) : { data: result };
+    },
+  );
+
+  app.post<{ Params: Static<typeof S.DocParams> }>(
+    `${base}/:id/unpublish`,
+    { config: may('publish'), schema: { params: S.DocParams, ...responses } },
+    async (req, reply) => sendDocument(reply, await unpublishDocument(svc, req.principal, req.params)),
   );
 
   app.delete(`${base}/:id/draft`, { config: may('write'), schema: { params: S.DocParams, ...responses } }, async (req: DocRequest) => {

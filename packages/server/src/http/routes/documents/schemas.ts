@@ -29,3 +29,12 @@ export const PagingQuery = Type.Object(
   { limit: Type.Optional(Type.String()), offset: Type.Optional(Type.String()) },
   { additionalProperties: false },
 );
+
+/** `POST …/publish`: the body is optional (`{}` when absent). */
+export const PublishBody = Type.Optional(
+  Type.Object({ withReferences: Type.Optional(Type.Boolean()), dryRun: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+);
+export const PublishQuery = Type.Object(
+  { force: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) },
+  { additionalProperties: false },
+);
