@@ -66,6 +66,8 @@ export interface Dialect {
   lockKey(db: Kysely<Tables>, key: string): Promise<void>;
   /** Extra column values of a document row for its search text (PostgreSQL's tsvector column). */
   searchColumns(text: string): Record<string, RawBuilder<unknown>>;
+  /** The columns of `documents` that `searchColumns` writes (none where the index is a table of its own). */
+  readonly searchColumnNames: readonly string[];
   /** Stores the search text outside the row, after it is written (SQLite's FTS5 table); `replace` when the row had one. */
   writeSearchText(db: Kysely<Tables>, seq: number, text: string, replace: boolean): Promise<void>;
   /** Removes the search text of a deleted row where it is kept outside the row. */

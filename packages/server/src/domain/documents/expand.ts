@@ -2,13 +2,14 @@ import type { FieldDef } from '../../config/types.js';
 import { errors } from '../../errors.js';
 import { specOf } from '../../field-types/index.js';
 import { findDocumentsByIds } from '../../storage/documents/document-rows.js';
+import { findDrafts } from '../../storage/documents/draft-rows.js';
 import { canReadMedia, readScope, type DocumentAccessMode } from '../access/policy.js';
 import { findMediaByIds } from '../../storage/media/media-store.js';
 import { toApiMedia, type ApiMedia } from '../media/media-view.js';
 import type { Principal } from '../access/principal.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import type { Services } from '../services.js';
-import { toApiDocument, type ApiDocument } from './document-view.js';
+import { toApiDocument, toDraftView, type ApiDocument } from './document-view.js';
 
 /** One reference to expand: where it sits in the document, what it may point at, what to expand below it. */
 interface ExpandNode {
@@ -107,6 +108,8 @@ export async function expandDocuments(
   mode: DocumentAccessMode,
   docs: ApiDocument[],
   roots: ExpandNode[],
+  /** `perspective=drafts`: a referenced document with a pending draft expands as its draft. */
+  drafts = false,
 ): Promise<void> {
   let level: Array<{ doc: Record<string, unknown>; nodes: ExpandNode[] }> = docs.map((doc) => ({ doc, nodes: roots }));
   const scopes = new Map<string, 'all' | 'published' | 'none'>();
@@ -133,6 +136,7 @@ export async function expandDocuments(
     const docSlots = slots.filter((s) => s.node.kind === 'documents');
     const ids = [...new Set(docSlots.map((s) => s.id))];
     const found = new Map((await findDocumentsByIds(svc.database, ids)).map((d) => [d.id, d]));
+    const pending = drafts ? new Map((await findDrafts(svc.database, ids)).map((d) => [d.id, d])) : undefined;
     const next: typeof level = [];
     // One expanded object per (node, id): the same target reached through different paths may expand differently below.
     const made = new Map<ExpandNode, Map<string, ApiDocument>>();
@@ -145,7 +149,11 @@ export async function expandDocuments(
       if (!perNode) made.set(slot.node, (perNode = new Map()));
       let expanded = perNode.get(slot.id);
       if (!expanded) {
-        expanded = toApiDocument(target);
+        // A draft only for callers who may read every status of the target's type.
+        const draft = scope === 'all' && target.status === 'published' ? pending?.get(target.id) : undefined;
+        expanded = draft
+          ? toDraftView({ ...target, rev: draft.rev, updatedAt: draft.updatedAt, updatedBy: draft.updatedBy, data: draft.data })
+          : toApiDocument(target);
         perNode.set(slot.id, expanded);
         if (slot.node.children.length > 0) next.push({ doc: expanded, nodes: slot.node.children });
       }

@@ -37,6 +37,11 @@ export interface ListQuery {
   type: string;
   /** Restricts to these statuses (anonymous readers see `published` only). */
   statuses?: readonly string[];
+  /**
+   * Serve each document's pending draft where it has one (`perspective=drafts`, docs/drafts.md):
+   * filters, order and anchors apply to the versions served.
+   */
+  drafts?: boolean;
   conditions: readonly Condition[];
   searchWords?: readonly string[];
   order: ListOrder;

@@ -9,6 +9,8 @@ import { searchWords } from './search-text.js';
 import { badParam as bad, filterValue, type FilterTarget } from './filter-value.js';
 import { decodeCursor } from './list-cursor.js';
 
+import { PERSPECTIVES, type Perspective } from './perspective.js';
+
 export interface ParsedListQuery {
   conditions: Condition[];
   order: ListOrder;
@@ -22,6 +24,8 @@ export interface ParsedListQuery {
   /** Present when searching; empty when the search had no word, which matches nothing. */
   searchWords?: string[];
   fields?: string[];
+  /** `perspective=published|drafts` (docs/drafts.md); absent: main versions, as before drafts. */
+  perspective?: Perspective;
 }
 
 const OPS = new Set<FilterOp>(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains', 'startsWith', 'exists']);
@@ -43,6 +47,7 @@ export interface ListParams {
   search?: string;
   fields?: string;
   after?: string;
+  perspective?: string;
 }
 
 /** Turns a list request's parameters into typed conditions, checked against the schema. */
@@ -74,7 +79,14 @@ export function parseListQuery(schema: CompiledSchema, query: ListParams): Parse
     // A search with no searchable word matches nothing rather than everything.
     searchWords: search !== undefined && search.trim() !== '' ? words : undefined,
     fields: parseFields(schema, query.fields),
+    perspective: parsePerspective(query.perspective),
   };
+}
+
+export function parsePerspective(raw: string | undefined): Perspective | undefined {
+  if (raw === undefined) return undefined;
+  if (!(PERSPECTIVES as readonly string[]).includes(raw)) throw bad('perspective', `must be one of ${PERSPECTIVES.join(', ')}`);
+  return raw as Perspective;
 }
 
 function parseFields(schema: CompiledSchema, raw: string | undefined): string[] | undefined {

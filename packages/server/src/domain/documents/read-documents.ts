@@ -37,20 +37,55 @@ export async function listDocuments(
   if (scope === 'none') denyRead(actor, input.mode);
   // 2. Query parameters, typed by the schema (400 on anything unknown or malformed).
   const q = parseListQuery(schema, input.query);
+  // Pending drafts are never public: anonymous 401, without read permission 403.
+  if (q.perspective === 'drafts' && scope !== 'all') denyRead(actor, 'collections');
   const expand = parseExpand(svc.schemas, schema.name, q.expand);
   // 3. One page and the total (both helped by the list cache), then expansion one level per query.
-  const listQuery: ListQuery = { type: schema.name, statuses: scope === 'published' ? ['published'] : undefined, ...q };
+  const published = scope === 'published' || q.perspective === 'published';
+  const listQuery: ListQuery = {
+    type: schema.name,
+    statuses: published ? ['published'] : undefined,
+    ...(q.perspective === 'drafts' ? { drafts: true } : {}),
+    ...q,
+  };
   const cached = svc.listCache.entry(cacheKey(listQuery), svc.changes.typeVersion(schema.name));
   const [page, { total, exact }] = await Promise.all([
     q.after ? listRows(svc.database, listQuery, q.after.anchor) : pageRows(svc, listQuery, cached.anchors),
     sharedTotal(svc, listQuery, cached),
   ]);
-  const data = page.rows.map(toApiDocument);
+  const data = await servedVersions(svc, scope, page, q.perspective);
   const nextCursor = page.more ? encodeCursor({ orderBy: q.orderBy, direction: q.order.direction }, page.end) : null;
-  await expandDocuments(svc, actor, input.mode, data, expand);
+  await expandDocuments(svc, actor, input.mode, data, expand, q.perspective === 'drafts');
   const fields = fieldsWithExpanded(q.fields, expand);
   const meta = { total, limit: q.limit, offset: q.offset, nextCursor, ...(exact ? {} : { totalExact: false as const }) };
   return { data: data.map((d) => projectFields(d, fields)), meta };
+}
+
+/**
+ * The page as served: pending drafts as drafts (`perspective=drafts`), main versions with
+ * `_version: 'main'` when a perspective was asked for, and with `_draft` when they have a pending
+ * draft and the caller may read every status (one query for the page; docs/drafts.md, "Markers").
+ */
+async function servedVersions(
+  svc: Services,
+  scope: 'all' | 'published',
+  page: { rows: StoredDocument[]; draftIds?: ReadonlySet<string> },
+  perspective?: Perspective,
+): Promise<ApiDocument[]> {
+  const docs = page.rows.map((r) => (page.draftIds?.has(r.id) ? toDraftView(r) : toApiDocument(r)));
+  const mains = docs.filter((d) => d._version !== 'draft');
+  if (perspective) for (const d of mains) d._version = 'main';
+  const candidates = scope === 'all' && perspective !== 'drafts' ? mains.filter((d) => d._status === 'published') : [];
+  if (candidates.length === 0) return docs;
+  const markers = await findDraftMarkers(
+    svc.database,
+    candidates.map((d) => d._id),
+  );
+  for (const d of candidates) {
+    const m = markers.get(d._id);
+    if (m) d._draft = { _rev: m.rev, _updatedAt: m.updatedAt, _updatedBy: m.updatedBy };
+  }
+  return docs;
 }
 
 /** The list's total, computed once per cache entry: requests arriving meanwhile wait for the same answer. */
@@ -68,7 +103,7 @@ function sharedTotal(svc: Services, q: ListQuery, cached: ListCacheEntry) {
 
 /** What identifies a list apart from its page: the cache key for its total and anchors. */
 function cacheKey(q: ListQuery): string {
-  return JSON.stringify([q.type, q.statuses, q.conditions, q.searchWords, q.order]);
+  return JSON.stringify([q.type, q.statuses, q.drafts === true, q.conditions, q.searchWords, q.order]);
 }
 
 /** A page, starting from the nearest anchor below the offset when the offset is deep. */
@@ -104,20 +139,8 @@ export async function getDocument(
   }
   const draft =
     input.perspective === 'drafts' && stored.status === 'published' ? await readPendingDraft(svc.database, stored.id) : undefined;
-  const doc = draft ? toDraftView(draft) : await withDraftMarker(svc, scope, stored, input.perspective);
-  await expandDocuments(svc, actor, input.mode, [doc], expand);
+  const page = draft ? { rows: [draft], draftIds: new Set([draft.id]) } : { rows: [stored] };
+  const [doc] = await servedVersions(svc, scope, page, input.perspective);
+  await expandDocuments(svc, actor, input.mode, [doc], expand, input.perspective === 'drafts');
   return projectFields(doc, fieldsWithExpanded(fields, expand));
-}
-
-/**
- * A main version as served: `_version: 'main'` when a perspective was asked for, and `_draft` when
- * it has a pending draft and the caller may read every status (docs/drafts.md, "Markers").
- */
-async function withDraftMarker(svc: Services, scope: 'all' | 'published', stored: StoredDocument, perspective?: Perspective) {
-  const doc = toApiDocument(stored);
-  if (perspective) doc._version = 'main';
-  if (scope !== 'all' || stored.status !== 'published') return doc;
-  const marker = (await findDraftMarkers(svc.database, [stored.id])).get(stored.id);
-  if (marker) doc._draft = { _rev: marker.rev, _updatedAt: marker.updatedAt, _updatedBy: marker.updatedBy };
-  return doc;
 }

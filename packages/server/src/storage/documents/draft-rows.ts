@@ -21,17 +21,29 @@ export async function findDraft(conn: Conn, id: string, opts: { forUpdate?: bool
   let q = conn.db.selectFrom('document_drafts').select(DRAFT_COLUMNS).where('id', '=', id);
   if (opts.forUpdate && conn.dialect.supportsForUpdate) q = q.forUpdate();
   const row = await q.executeTakeFirst();
-  return row
-    ? {
-        id: row.id,
-        type: row.type,
-        rev: Number(row.rev),
-        baseRev: Number(row.base_rev),
-        updatedAt: row.updated_at,
-        updatedBy: row.updated_by,
-        data: conn.dialect.decodeData(row.data),
-      }
-    : undefined;
+  return row ? toStoredDraft(conn, row) : undefined;
+}
+
+/** The pending drafts of those of `ids` that have one (one query: an expansion level's). */
+export async function findDrafts(conn: Conn, ids: readonly string[]): Promise<StoredDraft[]> {
+  if (ids.length === 0) return [];
+  const rows = await conn.db.selectFrom('document_drafts').select(DRAFT_COLUMNS).where('id', 'in', ids).execute();
+  return rows.map((r) => toStoredDraft(conn, r));
+}
+
+function toStoredDraft(
+  conn: Conn,
+  row: { id: string; type: string; rev: number; base_rev: number; updated_at: string; updated_by: string | null; data: unknown },
+): StoredDraft {
+  return {
+    id: row.id,
+    type: row.type,
+    rev: Number(row.rev),
+    baseRev: Number(row.base_rev),
+    updatedAt: row.updated_at,
+    updatedBy: row.updated_by,
+    data: conn.dialect.decodeData(row.data),
+  };
 }
 
 /** Which of `ids` have a pending draft, with its revision and last save (the `_draft` marker). */

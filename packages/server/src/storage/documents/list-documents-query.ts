@@ -8,6 +8,8 @@ import { readRows } from '../read-rows.js';
 /** One page and where it ends, so the next page can start right after it (a cursor). */
 export interface DocumentPage {
   rows: StoredDocument[];
+  /** With `drafts`: the ids of the rows served from their pending draft. */
+  draftIds?: ReadonlySet<string>;
   /** Rows follow the page: one more than `limit` was read to know. */
   more: boolean;
   /**
@@ -20,6 +22,23 @@ export interface DocumentPage {
 /** Fields that can be null: JSON fields (absent) and the authors of documents written by no one. */
 export function orderMayBeNull(field: FieldRef): boolean {
   return 'path' in field || field.system === '_createdBy' || field.system === '_updatedBy';
+}
+
+/**
+ * The relation a list reads, always named `documents`: the table itself, or with `drafts` each
+ * document with its pending draft's revision, last save and fields in place of the main
+ * version's (a left join: still one row per document, in the main row's `seq` and creation
+ * order, with the main version's status). `draft` says which rows are drafts. The search columns
+ * stay the main version's: a search under `drafts` matches the main versions' text
+ * (docs/drafts.md).
+ */
+function sourceSql(conn: Conn, q: ListQuery): RawBuilder<unknown> {
+  if (!q.drafts) return sql`documents`;
+  const search = conn.dialect.searchColumnNames.map((c) => `, d.${c}`).join('');
+  return sql`(select d.seq, d.id, d.type, d.status, coalesce(x.rev, d.rev) as rev, d.created_at, d.created_by,
+      coalesce(x.updated_at, d.updated_at) as updated_at, coalesce(x.updated_by, d.updated_by) as updated_by,
+      coalesce(x.data, d.data) as data${sql.raw(search)}, case when x.id is null then 0 else 1 end as draft
+    from documents d left join document_drafts x on x.id = d.id) documents`;
 }
 
 function whereSql(conn: Conn, q: ListQuery): RawBuilder<boolean> {
@@ -86,7 +105,7 @@ export function anchorable(q: ListQuery): boolean {
 /** Below this offset a page is read directly; above it, the page is chosen on the index first. */
 const DEFERRED_JOIN_FROM = 200;
 
-type PageRow = DocumentRow & { seq: number | string };
+type PageRow = DocumentRow & { seq: number | string; draft?: number | string | boolean };
 
 /**
  * Whether a list's SQL can take long whatever the indexes hold: a search, a JSON order, any filter
@@ -107,7 +126,9 @@ function maySlow(q: ListQuery): boolean {
 export async function listDocuments(conn: Conn, q: ListQuery, after?: PageAnchor): Promise<DocumentPage> {
   const parts = after ? afterAnchorParts(conn, q, after) : [];
   const whereWith = (part?: RawBuilder<boolean>) => (part ? sql`${whereSql(conn, q)} and ${part}` : whereSql(conn, q));
-  const columns = (table: string) => sql.raw([...DOCUMENT_COLUMNS, 'seq'].map((c) => `${table}.${c}`).join(', '));
+  const columns = (table: string) =>
+    sql.raw([...DOCUMENT_COLUMNS, 'seq', ...(q.drafts ? ['draft'] : [])].map((c) => `${table}.${c}`).join(', '));
+  const source = sourceSql(conn, q);
   // A page of no row (`limit=0`) past the start ends at the row before it: read that one too.
   const lead = q.limit === 0 && q.offset > 0 ? 1 : 0;
   const [read, offset] = [q.limit + 1 + lead, q.offset - lead];
@@ -115,12 +136,12 @@ export async function listDocuments(conn: Conn, q: ListQuery, after?: PageAnchor
   // DEFERRED_JOIN_FROM, limit at most 101): on PostgreSQL it is a named statement (read-rows.ts),
   // and a generic plan guesses a parameter's LIMIT as a tenth of the table, which on a small table
   // picks a scan and a sort over the index's first rows.
-  const slow = maySlow(q);
+  const slow = maySlow(q) || q.drafts === true;
   const n = (v: number) => (slow ? sql`${v}` : sql.lit(v));
   // Two ranges after the anchor (a null group and the values): each read up to the page's end on
   // its own, then put in order (the wrapping selects let SQLite order and limit each branch).
   const branch = (part: RawBuilder<boolean>) => sql`select * from (
-    select ${columns('documents')} from documents
+    select ${columns('documents')} from ${source}
     where ${whereWith(part)} order by ${orderSql(conn, q, 'documents')} limit ${n(read + offset)}) branch`;
   const where = whereWith(parts.length === 1 ? parts[0] : undefined);
   const query =
@@ -130,26 +151,28 @@ export async function listDocuments(conn: Conn, q: ListQuery, after?: PageAnchor
           order by ${orderSql(conn, q, 'page')} limit ${n(read)} offset ${n(offset)}`
       : offset < DEFERRED_JOIN_FROM
         ? sql<PageRow>`
-          select ${columns('documents')} from documents
+          select ${columns('documents')} from ${source}
           where ${where} order by ${orderSql(conn, q, 'documents')} limit ${n(read)} offset ${n(offset)}`
         : sql<PageRow>`
           select ${columns('d')}
-          from (select documents.seq from documents where ${where} order by ${orderSql(conn, q, 'documents')} limit ${read} offset ${offset}) page
-          join documents d on d.seq = page.seq
+          from (select documents.seq from ${source} where ${where} order by ${orderSql(conn, q, 'documents')} limit ${read} offset ${offset}) page
+          join ${q.drafts ? sourceSql(conn, q) : sql`documents`} d on d.seq = page.seq
           order by ${orderSql(conn, q, 'd')}`;
   const all = await readRows(conn, query, slow);
   const following = all.slice(lead);
-  const rows = following.slice(0, q.limit).map((r) => toStoredDocument(conn, r));
+  const served = following.slice(0, q.limit);
+  const rows = served.map((r) => toStoredDocument(conn, r));
+  const draftIds = q.drafts ? new Set(served.filter((r) => Number(r.draft) === 1 || r.draft === true).map((r) => r.id)) : undefined;
   const more = following.length > q.limit;
   const last = lead ? all[0] : following[Math.min(q.limit, following.length) - 1];
-  if (!last) return { rows, more, end: after };
-  return { rows, more, end: { value: sortValue(q.order.field, toStoredDocument(conn, last)), seq: Number(last.seq) } };
+  if (!last) return { rows, draftIds, more, end: after };
+  return { rows, draftIds, more, end: { value: sortValue(q.order.field, toStoredDocument(conn, last)), seq: Number(last.seq) } };
 }
 
 /** The sort key of the row at `position` (0-based), or undefined past the end or on an absent value. */
 export async function findPageAnchor(conn: Conn, q: ListQuery, position: number): Promise<PageAnchor | undefined> {
   const query = sql<{ v: JsonScalar | null; seq: number | string }>`
-    select ${operandSql(conn, q.order.field, 'documents')} as v, documents.seq as seq from documents
+    select ${operandSql(conn, q.order.field, 'documents')} as v, documents.seq as seq from ${sourceSql(conn, q)}
     where ${whereSql(conn, q)} order by ${orderSql(conn, q, 'documents')} limit 1 offset ${position}`;
   // Skips `position` index entries (a thousand or more): never on the event loop's thread.
   const [row] = await readRows(conn, query, true);
@@ -166,7 +189,7 @@ export async function countDocumentsUpTo(conn: Conn, q: ListQuery, limit: number
   // after `limit + 1` rows, rather than a scan of the table that happens to stop early.
   const query = sql<{ n: number | string }>`
     select count(*) as n from (
-      select 1 from documents where ${whereSql(conn, q)} order by ${orderSql(conn, q, 'documents')} limit ${limit + 1}
+      select 1 from ${sourceSql(conn, q)} where ${whereSql(conn, q)} order by ${orderSql(conn, q, 'documents')} limit ${limit + 1}
     ) matching`;
   const [row] = await readRows(conn, query, true);
   return Number(row?.n ?? 0);

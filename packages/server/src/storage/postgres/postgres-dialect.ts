@@ -77,6 +77,7 @@ export const postgresDialect: Dialect = {
   lockKey: async (db, key) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, ${SCHEMA_LOCK_KEY}))`.execute(db);
   },
+  searchColumnNames: ['search'],
   searchColumns: (text) => ({ search: sql`to_tsvector(${sql.lit(SEARCH_CONFIG)}, ${text})` }),
   writeSearchText: async () => undefined,
   // The tsvector is a column of the row: it goes with it.

@@ -44,6 +44,7 @@ export const sqliteDialect: Dialect = {
   // One writer at a time is SQLite's own rule; the transaction itself is the lock.
   lockSchema: async () => undefined,
   lockKey: async () => undefined,
+  searchColumnNames: [],
   searchColumns: () => ({}),
   writeSearchText: async (db, seq, text, replace) => {
     if (replace) await sql`delete from documents_fts where rowid = ${seq}`.execute(db);
