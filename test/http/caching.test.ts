@@ -3,16 +3,48 @@ import { createDocument } from '../../packages/server/src/domain/documents/creat
 import type { Principal } from '../../packages/server/src/domain/access/principal.js';
 import { ADMIN, type TestApp } from '../helpers/app.js';
 import { useContentApp } from '../helpers/use-content-app.js';
+import { spyQueries } from '../helpers/query-spy.js';
 import type { JsonObject } from '../helpers/json-object.js';
 
 let t: TestApp;
 let admin: string;
 const SYSTEM: Principal = { kind: 'user', id: 'seed', role: 'admin', permissions: new Set() };
+const titlesOf = (res: { json(): JsonObject }) => res.json().data.map((d: { name: string }) => d.name);
 const titles = (res: { json(): JsonObject }) => res.json().data.map((d: { title: string }) => d.title);
 
 useContentApp((app, token) => ((t = app), (admin = token)));
 
 describe('response cache', () => {
+  it('a draft write keeps the anonymous rendering (nothing it shows changed) and refreshes readers of drafts', async () => {
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/documents/company',
+      token: admin,
+      payload: { name: 'Cached Co', _status: 'published' },
+    });
+    const id = created.json().data._id as string;
+    const url = '/api/documents/company?filter[name]=Cached Co';
+    expect(titlesOf(await t.request({ method: 'GET', url }))).toEqual(['Cached Co']);
+    expect((await t.request({ method: 'GET', url, token: admin })).json().data[0]._draft).toBeUndefined();
+    const draft = await t.request({
+      method: 'PATCH',
+      url: `/api/documents/company/${id}?draft=true`,
+      token: admin,
+      payload: { name: 'Draft Co' },
+    });
+    expect(draft.statusCode, draft.body).toBe(200);
+    let queries = 0;
+    const restore = spyQueries(t, () => void queries++);
+    try {
+      expect(titlesOf(await t.request({ method: 'GET', url }))).toEqual(['Cached Co']);
+      expect(queries).toBe(0); // served from the cache: an autosave does not empty the public caches
+    } finally {
+      restore();
+    }
+    // The reader of every status sees the pending draft's marker at once.
+    expect((await t.request({ method: 'GET', url, token: admin })).json().data[0]._draft).toMatchObject({ _rev: 1 });
+  });
+
   it('a write is visible to the next anonymous read (no stale page)', async () => {
     const url = '/api/documents/company?filter[country]=fr';
     expect((await t.request({ method: 'GET', url })).json().meta.total).toBe(0);

@@ -17,6 +17,11 @@ export function etagMatches(header: string, rev: number, version: 'main' | 'draf
   return tagsOf(header).some((t) => t === '*' || t === tag);
 }
 
+/** True when an `If-Match` / `If-None-Match` list holds `etag` (as sent, main or draft) or is `*`. */
+export function etagListHas(header: string, etag: string): boolean {
+  return tagsOf(header).some((t) => t === '*' || t === etag);
+}
+
 /**
  * An `If-Match` header as the revisions it allows: `*` any, otherwise those its tags name. A tag
  * that names no revision of ours allows none, so the write answers 412 (RFC 9110 §13.1.1).

@@ -48,7 +48,7 @@ export async function listDocuments(
     ...(q.perspective === 'drafts' ? { drafts: true } : {}),
     ...q,
   };
-  const cached = svc.listCache.entry(cacheKey(listQuery), svc.changes.typeVersion(schema.name));
+  const cached = svc.listCache.entry(cacheKey(listQuery), svc.changes.typeVersion(schema.name, listQuery.drafts === true));
   const [page, { total, exact }] = await Promise.all([
     q.after ? listRows(svc.database, listQuery, q.after.anchor) : pageRows(svc, listQuery, cached.anchors),
     sharedTotal(svc, listQuery, cached),

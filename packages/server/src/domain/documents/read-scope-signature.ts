@@ -15,3 +15,6 @@ export function readScopeSignature(svc: Services, actor: Principal, mode: Docume
   for (const schema of svc.schemas.list()) sig += CODE[readScope(actor, schema, mode, svc.config.documents.publicRead)];
   return sig + (canReadMedia(actor, svc.config.media.publicRead) ? 'm' : '-');
 }
+
+/** Whether callers with this signature may read every status of some type, and so its pending drafts. */
+export const signatureReadsDrafts = (signature: string): boolean => signature.includes(CODE.all);

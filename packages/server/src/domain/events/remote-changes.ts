@@ -37,6 +37,8 @@ function subjectOnly({ subject: s }: ChangeEvent): Record<string, unknown> {
  * bumps them.
  */
 export function applyRemoteChange(svc: Services, event: ChangeEvent): void {
-  if (event.subject.kind === 'document') svc.changes.bump(event.subject.docType);
-  else if (event.subject.kind === 'media') svc.changes.bump(MEDIA_CHANGES);
+  if (event.subject.kind === 'document') {
+    if (event.type.startsWith('document.draft.')) svc.changes.bumpDraft(event.subject.docType);
+    else svc.changes.bump(event.subject.docType);
+  } else if (event.subject.kind === 'media') svc.changes.bump(MEDIA_CHANGES);
 }

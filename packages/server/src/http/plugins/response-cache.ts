@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DocumentAccessMode } from '../../domain/access/policy.js';
-import { readScopeSignature } from '../../domain/documents/read-scope-signature.js';
-import { etagMatches } from '../etag.js';
+import { readScopeSignature, signatureReadsDrafts } from '../../domain/documents/read-scope-signature.js';
+import { etagListHas } from '../etag.js';
 import type { Services } from '../../domain/services.js';
 
 interface Entry {
@@ -43,13 +43,16 @@ export function registerResponseCache(app: FastifyInstance, svc: Services, opts:
 
   app.addHook('preHandler', async (request: Marked, reply) => {
     if (request.method !== 'GET') return;
-    const key = `${readScopeSignature(svc, request.principal, opts.mode)} ${request.url}`;
+    const signature = readScopeSignature(svc, request.principal, opts.mode);
+    const key = `${signature} ${request.url}`;
     const entry = entries.get(key);
-    const version = svc.changes.version;
+    // A reader of every status of some type sees pending drafts (markers, perspective=drafts):
+    // draft writes date its entries too; a reader of published documents only, never.
+    const version = signatureReadsDrafts(signature) ? svc.changes.versionWithDrafts : svc.changes.version;
     if (entry && entry.version === version && entry.expires > Date.now()) {
       if (entry.etag) reply.header('etag', entry.etag);
       const inm = request.headers['if-none-match'];
-      if (entry.etag && inm && etagMatches(inm, Number(entry.etag.slice(1, -1)))) return reply.status(304).send();
+      if (entry.etag && inm && etagListHas(inm, entry.etag)) return reply.status(304).send();
       return reply.type('application/json; charset=utf-8').send(entry.body);
     }
     // The version is taken before reading: a write that lands meanwhile makes this render stale at once.

@@ -58,6 +58,8 @@ export const pendingDraft: WriteTarget = {
 
   checksUnique: (change) => change.kind === 'insert' || !draftState(change.before),
 
+  changesMain: (change) => change.kind === 'insert' || !draftState(change.before),
+
   writeGuarded() {
     throw new Error('a pending draft is written on the locking path only');
   },

@@ -39,6 +39,15 @@ export interface WriteOutcome {
   /** The version stored: the new one, the unchanged one, or the deleted one as it was. */
   doc: StoredDocument;
   written: boolean;
+  /** Only a pending draft was written: the caches of main versions stay valid. */
+  draftOnly?: boolean;
+}
+
+/** Step 4's cache part: the type's version moves, the drafts' alone when only a draft changed. */
+function bumpCaches(svc: Services, type: string, outcome: WriteOutcome): void {
+  if (!outcome.written) return;
+  if (outcome.draftOnly) svc.changes.bumpDraft(type);
+  else svc.changes.bump(type);
 }
 
 /**
@@ -62,7 +71,7 @@ export async function writeDocument(svc: Services, write: DocumentWrite): Promis
     write.attempts ?? 1,
     async () => (write.fastPath ? await fastPath(svc, write, hooks) : undefined) ?? lockingPath(svc, write, hooks),
   );
-  if (outcome.written) svc.changes.bump(write.schema.name);
+  bumpCaches(svc, write.schema.name, outcome);
   return outcome;
 }
 
@@ -131,7 +140,8 @@ async function lockedWrite(svc: Services, conn: Conn, write: DocumentWrite, hook
   // Under the lock only a write that bypassed it could move the revision: answer, never overwrite.
   if (!written) throw errors.conflict('The document was changed by another write; retry');
   afterCommit(conn, () => effects.announce(svc));
-  return { doc: decision.kind === 'delete' ? decision.before : decision.doc, written: true };
+  const draftOnly = write.target.changesMain?.(decision) === false;
+  return { doc: decision.kind === 'delete' ? decision.before : decision.doc, written: true, ...(draftOnly ? { draftOnly } : {}) };
 }
 
 /**
@@ -149,7 +159,7 @@ export async function writeDocuments(svc: Services, writes: readonly DocumentWri
       return done;
     }),
   );
-  for (const [i, outcome] of outcomes.entries()) if (outcome.written) svc.changes.bump(writes[i].schema.name);
+  for (const [i, outcome] of outcomes.entries()) bumpCaches(svc, writes[i].schema.name, outcome);
   return outcomes;
 }
 

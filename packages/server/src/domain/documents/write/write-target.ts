@@ -25,6 +25,11 @@ export interface WriteTarget {
    * published.
    */
   checksUnique?(change: VersionChange): boolean;
+  /**
+   * Whether a change here changes what readers of main versions see (absent: it does). A pending
+   * draft's writes do not: the caches of main versions stay valid (domain/shared/content-changes.ts).
+   */
+  changesMain?(change: DocumentChange): boolean;
   /** The events of a change, built from the version as stored. */
   events(change: DocumentChange): ChangeEvent[];
   /**
