@@ -102,6 +102,31 @@ async function refusal(promise: Promise<unknown>): Promise<VellumApiError> {
 }
 
 describe('documents', () => {
+  it('saves a draft of a published document, reads it with a perspective, plans, publishes and discards', async () => {
+    const posts = admin.documents<Post>('post');
+    const live = await posts.create({ title: 'Client live', _status: 'published' });
+    const draft = await posts.saveDraft(live._id, { title: 'Client draft' }, { ifMatch: { main: 1 } });
+    expect(draft).toMatchObject({ _version: 'draft', _rev: 1, title: 'Client draft' });
+    expect(await refusal(posts.saveDraft(live._id, { views: 1 }, { ifMatch: 9 }))).toMatchObject({ status: 412 });
+    expect((await posts.saveDraft(live._id, { views: 1 }, { ifMatch: 1 }))._rev).toBe(2);
+    expect((await posts.get(live._id)).title).toBe('Client live');
+    expect((await posts.get(live._id))._draft).toMatchObject({ _rev: 2 });
+    expect((await posts.get(live._id, { perspective: 'drafts' })).title).toBe('Client draft');
+    const listed = await posts.list({ perspective: 'drafts', filter: { title: 'Client draft' } });
+    expect(listed.data.map((d) => d._id)).toEqual([live._id]);
+    expect(await posts.publishPlan(live._id)).toEqual({ publish: [{ type: 'post', id: live._id }], blockedBy: [] });
+    expect((await posts.revisions(live._id, { kind: 'draft' })).data.map((r) => [r._rev, r.kind])).toEqual([
+      [2, 'draft'],
+      [1, 'draft'],
+    ]);
+    const published = await posts.publish(live._id);
+    expect(published).toMatchObject({ _rev: 2, title: 'Client draft', views: 1 });
+    await posts.saveDraft(live._id, { title: 'Thrown away' });
+    await posts.discardDraft(live._id);
+    expect((await posts.get(live._id, { perspective: 'drafts' }))._version).toBe('main');
+    expect(await refusal(posts.discardDraft(live._id))).toMatchObject({ status: 404 });
+  });
+
   it('creates, reads, replaces, patches with If-Match, publishes and deletes through a typed handle', async () => {
     const posts = admin.documents<Post>('post');
     const created = await posts.create({ title: 'Client CRUD', views: 3, category: 'news' });

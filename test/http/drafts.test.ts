@@ -419,3 +419,25 @@ describe('expansion with a perspective', () => {
     expect(live.json().data.author._version).toBeUndefined();
   });
 });
+
+describe('the history of drafts', () => {
+  it('lists the pending draft’s saves with ?kind=draft (main versions by default, each marked with its kind) and restores one', async () => {
+    const doc = await published('History v1');
+    const id = doc._id as string;
+    await t.request({ method: 'PATCH', url: url(id, '?draft=true'), token: admin, payload: { title: 'Draft save 1' } });
+    await t.request({ method: 'PATCH', url: url(id, '?draft=true'), token: admin, payload: { title: 'Draft save 2' } });
+    const drafts = await t.request({ method: 'GET', url: url(id, '/revisions?kind=draft'), token: admin });
+    expect(drafts.statusCode, drafts.body).toBe(200);
+    expect(drafts.json().data.map((r: { _rev: number; kind: string; data: { title: string } }) => [r._rev, r.kind, r.data.title])).toEqual([
+      [2, 'draft', 'Draft save 2'],
+      [1, 'draft', 'Draft save 1'],
+    ]);
+    expect(drafts.json().meta.total).toBe(2);
+    const mains = await t.request({ method: 'GET', url: url(id, '/revisions'), token: admin });
+    expect(mains.json().data.map((r: { _rev: number; kind: string }) => [r._rev, r.kind])).toEqual([[1, 'main']]);
+    const restored = await t.request({ method: 'POST', url: url(id, '/revisions/1/restore?kind=draft'), token: admin });
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.json().data).toMatchObject({ _version: 'draft', _rev: 3, title: 'Draft save 1' });
+    expect((await t.request({ method: 'GET', url: url(id, '/revisions?kind=other'), token: admin })).statusCode).toBe(400);
+  });
+});

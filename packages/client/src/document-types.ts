@@ -12,6 +12,10 @@ export interface SystemFields {
   /** A user id, or `token:<id>` for an API token. */
   _createdBy: string | null;
   _updatedBy: string | null;
+  /** `draft` when served from a published document's pending draft; `main` for a main version read with a perspective. */
+  _version?: 'main' | 'draft';
+  /** On a main version with a pending draft, for readers of every status (docs/drafts.md, "Markers"). */
+  _draft?: { _rev: number; _updatedAt: string; _updatedBy: string | null };
 }
 
 /**
@@ -36,6 +40,8 @@ export type DocumentPatch<T extends object> = { [K in keyof OwnFields<T>]?: OwnF
 /** One stored version of a document (`GET …/:id/revisions`), newest first; the current one included. */
 export interface Revision<T extends object = Record<string, unknown>> {
   _rev: number;
+  /** `main`: a version of the document; `draft`: a save of its pending draft (`revisions(id, {kind: 'draft'})`). */
+  kind: 'main' | 'draft';
   _status: DocumentStatus;
   _updatedAt: string;
   _updatedBy: string | null;
@@ -44,3 +50,9 @@ export interface Revision<T extends object = Record<string, unknown>> {
 
 /** The document shape of the first client (`list`, `get`, `create` on VellumClient). */
 export type Document = Record<string, unknown> & { _id: string; _type: string; _status: string; _rev: number };
+
+/** What a publish would do (`publishPlan`): the documents it publishes and the references to unpublished ones in the way. */
+export interface PublishPlan {
+  publish: Array<{ type: string; id: string }>;
+  blockedBy: Array<{ type: string; id: string; field: string }>;
+}

@@ -1,6 +1,6 @@
-import type { DocumentInput, DocumentPatch, Revision, VellumDocument } from './document-types.js';
+import type { DocumentInput, DocumentPatch, PublishPlan, Revision, VellumDocument } from './document-types.js';
 import type { ListResult } from './list-result.js';
-import { DocumentQuery, listQueryParams, type DocumentListQuery } from './query-builder.js';
+import { DocumentQuery, listQueryParams, type DocumentListQuery, type Perspective } from './query-builder.js';
 import type { Transport } from './transport.js';
 
 /** `/documents` reads published content anonymously while the type is public; `/collections` checks every call. */
@@ -9,6 +9,7 @@ export type DocumentsMode = 'documents' | 'collections';
 export interface ReadOptions {
   expand?: string | readonly string[];
   fields?: readonly string[];
+  perspective?: Perspective;
 }
 
 export interface WriteOptions {
@@ -16,13 +17,33 @@ export interface WriteOptions {
   ifMatch?: number;
 }
 
+export interface DraftWriteOptions {
+  /**
+   * The pending draft's `_rev` the save is based on (`If-Match: "d<rev>"`), or `{main: rev}` while
+   * the document has no pending draft yet (the main version it is made from).
+   */
+  ifMatch?: number | { main: number };
+}
+
+export interface PublishOptions {
+  /** Publish the unpublished documents it references (and theirs) in the same transaction. */
+  withReferences?: boolean;
+  /** Publish a pending draft made from an older main version than the current one. */
+  force?: boolean;
+}
+
 /** `"<rev>"`, the ETag of a document (docs/api.md, "Documents"). */
 const ifMatchHeader = (opts: WriteOptions): Record<string, string> | undefined =>
   opts.ifMatch === undefined ? undefined : { 'if-match': `"${opts.ifMatch}"` };
 
+/** `"d<rev>"`, the ETag of a pending draft, or a main version's while there is none (docs/drafts.md). */
+const draftIfMatchHeader = ({ ifMatch }: DraftWriteOptions): Record<string, string> | undefined =>
+  ifMatch === undefined ? undefined : { 'if-match': typeof ifMatch === 'number' ? `"d${ifMatch}"` : `"${ifMatch.main}"` };
+
 /**
  * The documents of one type, typed by `T` (the schema's fields): `client.documents<Post>('post')`.
- * Publishing has no endpoint of its own: it is a write of `_status` (`publish`, `unpublish`).
+ * Drafts of published documents (docs/drafts.md): `saveDraft`, `discardDraft`, `publish`,
+ * `unpublish`, and `perspective` on reads.
  */
 export class DocumentsApi<T extends object = Record<string, unknown>> {
   private readonly base: string;
@@ -46,7 +67,7 @@ export class DocumentsApi<T extends object = Record<string, unknown>> {
   }
 
   async get(id: string, opts: ReadOptions = {}): Promise<VellumDocument<T>> {
-    const query = listQueryParams({ expand: opts.expand, fields: opts.fields });
+    const query = listQueryParams({ expand: opts.expand, fields: opts.fields, perspective: opts.perspective });
     return (await this.t.json<{ data: VellumDocument<T> }>({ method: 'GET', path: this.path(id), query })).data;
   }
 
@@ -67,14 +88,44 @@ export class DocumentsApi<T extends object = Record<string, unknown>> {
     ).data;
   }
 
-  /** `_status: 'published'` (needs the publish permission). */
-  publish(id: string, opts: WriteOptions = {}): Promise<VellumDocument<T>> {
-    return this.patch(id, { _status: 'published' } as DocumentPatch<T>, opts);
+  /**
+   * `PATCH …?draft=true`: on a published document, saves its pending draft (write permission is
+   * enough; the live version is unchanged); on any other, the same as `patch`.
+   */
+  async saveDraft(id: string, patch: Omit<DocumentPatch<T>, '_status'>, opts: DraftWriteOptions = {}): Promise<VellumDocument<T>> {
+    return (
+      await this.t.json<{ data: VellumDocument<T> }>({
+        method: 'PATCH',
+        path: this.path(id),
+        query: { draft: 'true' },
+        json: patch,
+        headers: draftIfMatchHeader(opts),
+      })
+    ).data;
   }
 
-  /** Back to `draft` (needs the publish permission while published). */
-  unpublish(id: string, opts: WriteOptions = {}): Promise<VellumDocument<T>> {
-    return this.patch(id, { _status: 'draft' } as DocumentPatch<T>, opts);
+  /** Drops the pending draft (404 `NOT_FOUND` when there is none). */
+  async discardDraft(id: string): Promise<void> {
+    await this.t.json({ method: 'DELETE', path: `${this.path(id)}/draft` });
+  }
+
+  /**
+   * `POST …/publish` (publish permission): the pending draft becomes the live version, or a
+   * document not published is published. 409 `CONFLICT` names references to unpublished
+   * documents unless `withReferences`.
+   */
+  async publish(id: string, opts: PublishOptions = {}): Promise<VellumDocument<T>> {
+    return (await this.publishRequest<VellumDocument<T>>(id, { withReferences: opts.withReferences }, opts.force)).data;
+  }
+
+  /** What `publish` would do, changing nothing (`dryRun`). */
+  async publishPlan(id: string, opts: Pick<PublishOptions, 'withReferences'> = {}): Promise<PublishPlan> {
+    return (await this.publishRequest<PublishPlan>(id, { withReferences: opts.withReferences, dryRun: true })).data;
+  }
+
+  /** Back to `draft`, holding the pending draft's content if there is one (publish permission). */
+  async unpublish(id: string): Promise<VellumDocument<T>> {
+    return (await this.t.json<{ data: VellumDocument<T> }>({ method: 'POST', path: `${this.path(id)}/unpublish` })).data;
   }
 
   /** 409 `CONFLICT` while other documents reference it, unless `force`. */
@@ -87,8 +138,8 @@ export class DocumentsApi<T extends object = Record<string, unknown>> {
     });
   }
 
-  /** Stored versions, newest first, the current one included. */
-  revisions(id: string, page: { limit?: number; offset?: number } = {}): Promise<ListResult<Revision<T>>> {
+  /** Stored versions, newest first, the current one included; `kind: 'draft'` for the pending draft's saves. */
+  revisions(id: string, page: { limit?: number; offset?: number; kind?: 'main' | 'draft' } = {}): Promise<ListResult<Revision<T>>> {
     return this.t.json({ method: 'GET', path: `${this.path(id)}/revisions`, query: { ...page } });
   }
 
@@ -107,6 +158,10 @@ export class DocumentsApi<T extends object = Record<string, unknown>> {
   /** Writes that version's fields as a new revision; the status is kept. */
   async restore(id: string, rev: number): Promise<VellumDocument<T>> {
     return (await this.t.json<{ data: VellumDocument<T> }>({ method: 'POST', path: `${this.path(id)}/revisions/${rev}/restore` })).data;
+  }
+
+  private publishRequest<R>(id: string, body: { withReferences?: boolean; dryRun?: boolean }, force?: boolean): Promise<{ data: R }> {
+    return this.t.json({ method: 'POST', path: `${this.path(id)}/publish`, query: { force: force ? 'true' : undefined }, json: body });
   }
 
   private path(id: string): string {

@@ -62,7 +62,14 @@ export {
 } from './instance-config.js';
 export { typeNames } from './type-names.js';
 export type { AuditQuery, AuditRecord } from './audit.js';
-export { DocumentsApi, type DocumentsMode, type ReadOptions, type WriteOptions } from './documents.js';
+export {
+  DocumentsApi,
+  type DocumentsMode,
+  type DraftWriteOptions,
+  type PublishOptions,
+  type ReadOptions,
+  type WriteOptions,
+} from './documents.js';
 export {
   DocumentQuery,
   listQueryParams,
@@ -71,6 +78,7 @@ export {
   type FieldPath,
   type FilterOp,
   type FilterValue,
+  type Perspective,
 } from './query-builder.js';
 export type {
   Document,
@@ -78,6 +86,7 @@ export type {
   OwnFields,
   DocumentPatch,
   DocumentStatus,
+  PublishPlan,
   Revision,
   SystemFields,
   VellumDocument,

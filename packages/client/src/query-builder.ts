@@ -24,9 +24,14 @@ export interface DocumentListQuery<T extends object = Record<string, unknown>> {
   offset?: number;
   /** A `meta.nextCursor`: the page right after the row it names (not with `offset`). */
   after?: string;
+  /** `published`: published main versions only; `drafts`: each document's pending draft where it has one (read permission). */
+  perspective?: Perspective;
 }
 
-/** The query string of a list request: `filter[field][op]=value`, `orderBy`, `order`, `expand`, `fields`, `search`, `limit`, `offset`, `after`. */
+/** Which versions a read serves (docs/drafts.md, "Reading"). */
+export type Perspective = 'published' | 'drafts';
+
+/** The query string of a list request: `filter[field][op]=value`, `orderBy`, `order`, `expand`, `fields`, `search`, `limit`, `offset`, `after`, `perspective`. */
 export function listQueryParams<T extends object>(query: DocumentListQuery<T>): URLSearchParams {
   const params = new URLSearchParams();
   for (const [field, filter] of Object.entries(query.filter ?? {}) as Array<[string, FieldFilter | undefined]>) {
@@ -47,6 +52,7 @@ export function listQueryParams<T extends object>(query: DocumentListQuery<T>): 
   if (query.limit !== undefined) params.set('limit', String(query.limit));
   if (query.offset !== undefined) params.set('offset', String(query.offset));
   if (query.after !== undefined) params.set('after', query.after);
+  if (query.perspective !== undefined) params.set('perspective', query.perspective);
   return params;
 }
 

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { findRevision, listRevisions as listRevisionRows } from '../../storage/documents/document-revisions-store.js';
+import { findRevision, listRevisions as listRevisionRows, type RevisionKind } from '../../storage/documents/document-revisions-store.js';
 import { findDocument } from '../../storage/documents/document-rows.js';
 import { denyRead, readScope, requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
@@ -11,17 +11,19 @@ import { updateWith } from './update-document.js';
 
 export interface RevisionView {
   _rev: number;
+  /** `main`: a version of the document itself; `draft`: a save of its pending draft (docs/drafts.md). */
+  kind: RevisionKind;
   _status: string;
   _updatedAt: string;
   _updatedBy: string | null;
   data: Record<string, unknown>;
 }
 
-/** `GET …/:id/revisions`, newest first. Revisions hold drafts, so they need read permission (not public). */
+/** `GET …/:id/revisions?kind=main|draft` (main when absent), newest first. Revisions hold drafts, so they need read permission (not public). */
 export async function listRevisions(
   svc: Services,
   actor: Principal,
-  input: { type: string; id: string; mode: DocumentAccessMode; limit?: unknown; offset?: unknown },
+  input: { type: string; id: string; mode: DocumentAccessMode; limit?: unknown; offset?: unknown; kind?: RevisionKind },
 ): Promise<{ data: RevisionView[]; meta: { total: number; limit: number; offset: number } }> {
   const schema = schemaOr404(svc, input.type);
   const scope = readScope(actor, schema, input.mode, svc.config.documents.publicRead);
@@ -31,9 +33,10 @@ export async function listRevisions(
   const { limit, offset } = parsePaging(input.limit, input.offset);
   const doc = await findDocument(svc.database, input.id);
   if (!doc || doc.type !== schema.name) throw errors.notFound('Document not found');
-  const { rows, total } = await listRevisionRows(svc.database, doc.id, limit, offset);
+  const kind = input.kind ?? 'main';
+  const { rows, total } = await listRevisionRows(svc.database, doc.id, limit, offset, kind);
   return {
-    data: rows.map((r) => ({ _rev: r.rev, _status: r.status, _updatedAt: r.updatedAt, _updatedBy: r.updatedBy, data: r.data })),
+    data: rows.map((r) => ({ _rev: r.rev, kind, _status: r.status, _updatedAt: r.updatedAt, _updatedBy: r.updatedBy, data: r.data })),
     meta: { total, limit, offset },
   };
 }
@@ -42,11 +45,11 @@ export async function listRevisions(
 export async function restoreRevision(
   svc: Services,
   actor: Principal,
-  input: { type: string; id: string; rev: number; mode: DocumentAccessMode },
+  input: { type: string; id: string; rev: number; mode: DocumentAccessMode; kind?: RevisionKind },
 ): Promise<ApiDocument> {
   const schema = schemaOr404(svc, input.type);
   requireSchemaAction(actor, schema.name, 'write');
-  const revision = await findRevision(svc.database, input.id, input.rev);
+  const revision = await findRevision(svc.database, input.id, input.rev, input.kind ?? 'main');
   if (!revision) throw errors.notFound('Revision not found');
   // A published document's revision is restored into its pending draft (docs/drafts.md): the live
   // content changes only when the draft is published.

@@ -144,10 +144,13 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
     async (req) => listRevisions(svc, req.principal, { ...req.params, mode, ...req.query }),
   );
 
-  app.post<{ Params: Static<typeof S.RevParams> }>(
+  app.post<{ Params: Static<typeof S.RevParams>; Querystring: Static<typeof S.RestoreQuery> }>(
     `${base}/:id/revisions/:rev/restore`,
-    { config: may('write'), schema: { params: S.RevParams, ...responses } },
+    { config: may('write'), schema: { params: S.RevParams, querystring: S.RestoreQuery, ...responses } },
     async (req, reply) =>
-      sendDocument(reply, await restoreRevision(svc, req.principal, { ...req.params, rev: Number(req.params.rev), mode })),
+      sendDocument(
+        reply,
+        await restoreRevision(svc, req.principal, { ...req.params, rev: Number(req.params.rev), mode, kind: req.query.kind }),
+      ),
   );
 }

@@ -25,10 +25,13 @@ export const DeleteQuery = Type.Object(
   { force: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) },
   { additionalProperties: false },
 );
+const RevisionKind = Type.Union([Type.Literal('main'), Type.Literal('draft')]);
 export const PagingQuery = Type.Object(
-  { limit: Type.Optional(Type.String()), offset: Type.Optional(Type.String()) },
+  { limit: Type.Optional(Type.String()), offset: Type.Optional(Type.String()), kind: Type.Optional(RevisionKind) },
   { additionalProperties: false },
 );
+/** `?kind=draft` names a save of the pending draft; main versions when absent (docs/drafts.md). */
+export const RestoreQuery = Type.Object({ kind: Type.Optional(RevisionKind) }, { additionalProperties: false });
 
 /** `POST …/publish`: the body is optional (`{}` when absent). */
 export const PublishBody = Type.Optional(
