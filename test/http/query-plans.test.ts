@@ -125,6 +125,18 @@ describe('list paths', () => {
   });
 });
 
+describe('lists under perspective=drafts', () => {
+  it('the default list joins each document to its pending draft and still walks (type, created_at, seq)', async () => {
+    await expectPlans('/api/documents/post?perspective=drafts', [{ uses: ['documents_type_created'] }]);
+  });
+
+  it('filter[_status] under drafts walks (type, status, created_at, seq): a draft keeps its document’s status', async () => {
+    await expectPlans('/api/documents/post?perspective=drafts&filter[_status]=draft&limit=5', [
+      { uses: ['documents_type_status_created'] },
+    ]);
+  });
+});
+
 describe('filter paths', () => {
   it('filter[_status] walks (type, status, created_at, seq)', async () => {
     await expectPlans('/api/documents/post?filter[_status]=draft', [{ uses: ['documents_type_status_created'] }]);
