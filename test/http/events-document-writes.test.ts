@@ -120,6 +120,32 @@ describe('document writes on the stream', () => {
     }
   });
 
+  it('perspective=published carries changes to published versions only; perspective=drafts needs read permission', async () => {
+    expect((await t.request({ method: 'GET', url: '/api/events?perspective=drafts' })).statusCode).toBe(401);
+    const postReader = await apiToken(['post:read']);
+    const refused = await t.request({ method: 'GET', url: '/api/events?perspective=drafts&types=author', token: postReader });
+    expect(refused.statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: '/api/events?perspective=everything', token: admin })).statusCode).toBe(400);
+    const s = await openStream(t, { token: admin, query: 'types=company&perspective=published' });
+    try {
+      const hidden = await postDocument(t, admin, 'company', { name: 'Not yet public' });
+      const live = await postDocument(t, admin, 'company', { name: 'Public Co', _status: 'published' });
+      await t.request({
+        method: 'PATCH',
+        url: `/api/documents/company/${live._id}?draft=true`,
+        token: admin,
+        payload: { name: 'Draft Co' },
+      });
+      await t.request({ method: 'PATCH', url: `/api/documents/company/${live._id}`, token: admin, payload: { name: 'Public Co 2' } });
+      const got = await s.waitForMessages(3);
+      expect(got.map((m) => m.event)).toEqual(['document.created', 'document.published', 'document.updated']);
+      expect(payloads(got).every((b) => b.subject.id === live._id)).toBe(true);
+      expect(s.messages.some((m) => m.data.includes(String(hidden._id)))).toBe(false);
+    } finally {
+      s.close();
+    }
+  });
+
   it('Last-Event-ID resumes with exactly the writes made while away', async () => {
     const first = await openStream(t, { token: admin, query: `types=company&${WRITES}` });
     await postDocument(t, admin, 'company', { name: 'Seen' });

@@ -5,6 +5,7 @@ import type { Services } from '../services.js';
 import type { ChangeEvent } from './change-event.js';
 import { EventBacklog } from './event-backlog.js';
 import { filterMatches, parseStreamFilter, type StreamFilter } from './stream-filter.js';
+import type { Perspective } from '../documents/perspective.js';
 import { renderEvent, resetMessage, streamMessage, type RenderedEvent, type StreamMessage } from './stream-message.js';
 
 /** What the transport gives a stream: a way to send a message and to end the response. */
@@ -16,6 +17,8 @@ export interface StreamSink {
 export interface OpenStreamInput {
   types?: string;
   events?: string;
+  /** `published`: changes to published versions only; `drafts`: pending drafts too, read permission needed (docs/drafts.md). */
+  perspective?: Perspective;
   lastEventId?: string;
   /** Resolves the caller's credential again: throws once it is revoked, expired or its user deactivated. */
   reauthenticate(): Promise<Principal>;

@@ -1,5 +1,6 @@
 import { errors } from '../../errors.js';
-import { readScope } from '../access/policy.js';
+import { readScope, requireAuthenticated } from '../access/policy.js';
+import type { Perspective } from '../documents/perspective.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
 import { isEventPattern, subscribesTo } from '../webhooks/webhook-events.js';
@@ -9,6 +10,7 @@ import type { ChangeEvent } from './change-event.js';
 export interface StreamFilter {
   types?: ReadonlySet<string>;
   events?: readonly string[];
+  perspective?: Perspective;
 }
 
 /**
@@ -16,15 +18,22 @@ export interface StreamFilter {
  * must exist and be readable: a type closed to an anonymous caller reads as unknown (as `/documents`
  * hides it), a signed-in caller without read on it gets 403.
  */
-export function parseStreamFilter(svc: Services, actor: Principal, input: { types?: string; events?: string }): StreamFilter {
-  const filter: StreamFilter = {};
+export function parseStreamFilter(
+  svc: Services,
+  actor: Principal,
+  input: { types?: string; events?: string; perspective?: Perspective },
+): StreamFilter {
+  const filter: StreamFilter = input.perspective ? { perspective: input.perspective } : {};
+  // Pending drafts are never public: anonymous 401, and read permission on each type named.
+  if (input.perspective === 'drafts') requireAuthenticated(actor);
   if (input.types !== undefined) {
     const types = splitList(input.types, 'types');
     for (const type of types) {
       const schema = svc.schemas.get(type);
       const scope = schema ? readScope(actor, schema, 'documents', svc.config.documents.publicRead) : 'none';
       if (!schema || (scope === 'none' && actor.kind === 'anonymous')) throw errors.invalidInput(`Unknown document type ${type}`);
-      if (scope === 'none') throw errors.forbidden(`Missing read permission on ${type}`);
+      if (scope === 'none' || (input.perspective === 'drafts' && scope !== 'all'))
+        throw errors.forbidden(`Missing read permission on ${type}`);
     }
     filter.types = new Set(types);
   }
@@ -40,8 +49,20 @@ export function parseStreamFilter(svc: Services, actor: Principal, input: { type
 /** Whether the stream asked for this event; who may see it is the policy's question. */
 export function filterMatches(filter: StreamFilter, event: ChangeEvent): boolean {
   if (filter.events && !subscribesTo(filter.events, event.type)) return false;
+  if (filter.perspective === 'published' && !aboutPublished(event)) return false;
   if (filter.types && event.subject.kind === 'document' && !filter.types.has(event.subject.docType)) return false;
   return true;
+}
+
+/**
+ * Under `perspective=published`: a change to a published main version, or one that takes a
+ * document out of the published set (unpublished, or deleted while published); never a draft's.
+ */
+function aboutPublished(event: ChangeEvent): boolean {
+  const s = event.subject;
+  if (s.kind !== 'document') return true;
+  if (event.type.startsWith('document.draft.')) return false;
+  return s.status === 'published' || event.type === 'document.unpublished';
 }
 
 function splitList(raw: string, name: string): string[] {

@@ -13,6 +13,7 @@ const Query = Type.Object(
     types: Type.Optional(Type.String({ maxLength: 2000 })),
     events: Type.Optional(Type.String({ maxLength: 2000 })),
     lastEventId: Type.Optional(Type.String({ maxLength: 100 })),
+    perspective: Type.Optional(Type.Union([Type.Literal('published'), Type.Literal('drafts')])),
   },
   { additionalProperties: false },
 );
@@ -66,6 +67,7 @@ export async function eventRoutes(app: FastifyInstance, { svc }: { svc: Services
         {
           types: req.query.types,
           events: req.query.events,
+          perspective: req.query.perspective,
           lastEventId: (typeof lastHeader === 'string' ? lastHeader : undefined) || req.query.lastEventId,
           reauthenticate: () => reauthenticate(svc, req),
         },
