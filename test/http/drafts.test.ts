@@ -441,3 +441,21 @@ describe('the history of drafts', () => {
     expect((await t.request({ method: 'GET', url: url(id, '/revisions?kind=other'), token: admin })).statusCode).toBe(400);
   });
 });
+
+describe('search with a perspective', () => {
+  it('under drafts, a document with a pending draft is found by the draft’s words, not the live version’s', async () => {
+    const doc = await published('Marmalade recipe');
+    await t.request({ method: 'PATCH', url: url(doc._id as string, '?draft=true'), token: admin, payload: { title: 'Quince recipe' } });
+    const search = (words: string, query = '') =>
+      t.request({ method: 'GET', url: `/api/documents/post?search=${encodeURIComponent(words)}${query}`, token: admin });
+    const ids = (res: { json(): { data: Array<{ _id: string }> } }) => res.json().data.map((d) => d._id);
+    expect(ids(await search('quince', '&perspective=drafts'))).toEqual([doc._id]);
+    expect(ids(await search('marmalade', '&perspective=drafts'))).toEqual([]);
+    expect(ids(await search('marmalade'))).toEqual([doc._id]);
+    expect(ids(await search('quince'))).toEqual([]);
+    // Published, the draft's words are the live version's.
+    await t.request({ method: 'POST', url: url(doc._id as string, '/publish'), token: admin });
+    expect(ids(await search('quince'))).toEqual([doc._id]);
+    expect(ids(await search('quince', '&perspective=drafts'))).toEqual([doc._id]);
+  });
+});

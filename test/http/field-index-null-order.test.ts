@@ -33,8 +33,13 @@ describe('field index null order (migration 015)', () => {
           .execute(kysely);
         // Migrations are applied in order: 016 and its tables go too, and run again after 015.
         await sql`delete from kysely_migration where name in ('015-field-index-null-order', '016-document-drafts')`.execute(kysely);
-        for (const table of ['document_draft_refs', 'document_draft_media', 'document_drafts'])
-          await sql`drop table ${sql.table(table)}`.execute(kysely);
+        const tables = [
+          'document_draft_refs',
+          'document_draft_media',
+          'document_drafts',
+          ...(dialect === 'postgres' ? [] : ['document_drafts_fts']),
+        ];
+        for (const table of tables) await sql`drop table ${sql.table(table)}`.execute(kysely);
         if (dialect === 'postgres') {
           // SQLite's 016 copies the revisions into their new shape again; PostgreSQL's alters them in place.
           await sql`alter table document_revisions drop constraint document_revisions_pk`.execute(kysely);

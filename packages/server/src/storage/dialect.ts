@@ -74,8 +74,18 @@ export interface Dialect {
   deleteSearchText(db: Kysely<Tables>, seq: number): Promise<void>;
   /** Creates what the search builders use: the `search` column and its index, or the FTS5 table (migration 001). */
   createSearchStorage(db: Kysely<unknown>): Promise<void>;
-  /** Condition on `documents` rows: every word matches, the last one as a prefix. */
-  searchMatch(words: readonly string[]): RawBuilder<boolean>;
+  /**
+   * Condition on `documents` rows: every word matches, the last one as a prefix. `drafts`: the
+   * relation is a list's under `perspective=drafts`, whose rows served from a pending draft
+   * (`draft` = 1) match the draft's own text.
+   */
+  searchMatch(words: readonly string[], drafts?: boolean): RawBuilder<boolean>;
+  /** The pending drafts' search storage (migration 016): a `search` column, or an FTS5 table of their own. */
+  createDraftSearchStorage(db: Kysely<unknown>): Promise<void>;
+  /** Stores a pending draft's search text (its row is `seq`, its document's); `replace` when it had one. */
+  writeDraftSearchText(db: Kysely<Tables>, seq: number, text: string, replace: boolean): Promise<void>;
+  /** Removes a dropped draft's search text where it is kept outside its row. */
+  deleteDraftSearchText(db: Kysely<Tables>, seq: number): Promise<void>;
   /**
    * Migration step: sets up accent folding for search and re-indexes the stored rows with it
    * (PostgreSQL: the `unaccent` extension and the `vellum_search` configuration; SQLite's FTS5

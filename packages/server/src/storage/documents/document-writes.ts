@@ -148,5 +148,7 @@ export async function deleteDocument(conn: Conn, id: string): Promise<boolean> {
   const row = await conn.db.deleteFrom('documents').where('id', '=', id).returning('seq').executeTakeFirst();
   if (!row) return false;
   await conn.dialect.deleteSearchText(conn.db, Number(row.seq));
+  // Its pending draft went with it (on delete cascade); the draft's text is kept outside its row on SQLite.
+  await conn.dialect.deleteDraftSearchText(conn.db, Number(row.seq));
   return true;
 }

@@ -81,13 +81,15 @@ export async function lastDraftRev(conn: Conn, id: string): Promise<number> {
  */
 export async function writeDraft(conn: Conn, draft: StoredDraft, expectedRev: number | undefined, side: SideRows): Promise<boolean> {
   const data = conn.dialect.encodeData(draft.data);
+  let seq: number;
   if (expectedRev === undefined) {
-    const inserted = await sql<{ id: string }>`insert into document_drafts
+    const inserted = await sql<{ seq: number | string }>`insert into document_drafts
         (id, seq, type, rev, base_rev, created_at, created_by, updated_at, updated_by, data)
       select id, seq, type, ${draft.rev}, ${draft.baseRev}, created_at, created_by, ${draft.updatedAt}, ${draft.updatedBy}, ${data}
       from documents where id = ${draft.id}
-      returning id`.execute(conn.db);
+      returning seq`.execute(conn.db);
     if (inserted.rows.length === 0) return false;
+    seq = Number(inserted.rows[0].seq);
   } else {
     await keepAsRevision(conn, draft.id, expectedRev);
     const updated = await conn.db
@@ -95,13 +97,15 @@ export async function writeDraft(conn: Conn, draft: StoredDraft, expectedRev: nu
       .set({ rev: draft.rev, updated_at: draft.updatedAt, updated_by: draft.updatedBy, data })
       .where('id', '=', draft.id)
       .where('rev', '=', expectedRev)
-      .returning('id')
+      .returning('seq')
       .executeTakeFirst();
     if (!updated) return false;
+    seq = Number(updated.seq);
     await conn.db.deleteFrom('document_draft_refs').where('source_id', '=', draft.id).execute();
     await conn.db.deleteFrom('document_draft_media').where('source_id', '=', draft.id).execute();
   }
   await insertSideRows(conn, { refs: 'document_draft_refs', media: 'document_draft_media' }, draft.id, side);
+  await conn.dialect.writeDraftSearchText(conn.db, seq, side.searchText, expectedRev !== undefined);
   return true;
 }
 
@@ -115,8 +119,9 @@ export async function deleteDraft(conn: Conn, id: string, expectedRev: number): 
     .deleteFrom('document_drafts')
     .where('id', '=', id)
     .where('rev', '=', expectedRev)
-    .returning('id')
+    .returning('seq')
     .executeTakeFirst();
+  if (row) await conn.dialect.deleteDraftSearchText(conn.db, Number(row.seq));
   return row !== undefined;
 }
 
@@ -129,7 +134,8 @@ async function keepAsRevision(conn: Conn, id: string, rev: number): Promise<void
 
 /** Drops a pending draft applied to its main version (published or unpublished): nothing is kept, the main version holds it now. */
 export async function dropDraft(conn: Conn, id: string): Promise<void> {
-  await conn.db.deleteFrom('document_drafts').where('id', '=', id).execute();
+  const row = await conn.db.deleteFrom('document_drafts').where('id', '=', id).returning('seq').executeTakeFirst();
+  if (row) await conn.dialect.deleteDraftSearchText(conn.db, Number(row.seq));
 }
 
 /**

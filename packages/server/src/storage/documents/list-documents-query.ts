@@ -34,7 +34,7 @@ export function orderMayBeNull(field: FieldRef): boolean {
  */
 function sourceSql(conn: Conn, q: ListQuery): RawBuilder<unknown> {
   if (!q.drafts) return sql`documents`;
-  const search = conn.dialect.searchColumnNames.map((c) => `, d.${c}`).join('');
+  const search = conn.dialect.searchColumnNames.map((c) => `, coalesce(x.${c}, d.${c}) as ${c}`).join('');
   return sql`(select d.seq, d.id, d.type, d.status, coalesce(x.rev, d.rev) as rev, d.created_at, d.created_by,
       coalesce(x.updated_at, d.updated_at) as updated_at, coalesce(x.updated_by, d.updated_by) as updated_by,
       coalesce(x.data, d.data) as data${sql.raw(search)}, case when x.id is null then 0 else 1 end as draft
@@ -45,7 +45,7 @@ function whereSql(conn: Conn, q: ListQuery): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [sql`documents.type = ${q.type}`];
   if (q.statuses) parts.push(sql`documents.status in (${sql.join(q.statuses.map((s) => sql`${s}`))})`);
   for (const c of q.conditions) parts.push(conditionSql(conn, c));
-  if (q.searchWords) parts.push(q.searchWords.length > 0 ? conn.dialect.searchMatch(q.searchWords) : sql`1 = 0`);
+  if (q.searchWords) parts.push(q.searchWords.length > 0 ? conn.dialect.searchMatch(q.searchWords, q.drafts) : sql`1 = 0`);
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
 }
 

@@ -28,6 +28,9 @@ export function documentDrafts(dialect: Dialect): Migration {
         .addColumn('data', json, (c) => c.notNull())
         .execute();
       await db.schema.createIndex('document_drafts_type').on('document_drafts').columns(['type', 'seq']).execute();
+      // `seq` is the document's, unique among drafts too: the key of a draft's search text.
+      await db.schema.createIndex('document_drafts_seq').on('document_drafts').column('seq').unique().execute();
+      await dialect.createDraftSearchStorage(db);
 
       for (const [table, column] of [
         ['document_draft_refs', 'target_id'],

@@ -86,11 +86,20 @@ export const postgresDialect: Dialect = {
     await sql`alter table documents add column search tsvector`.execute(db);
     await sql`create index documents_search on documents using gin (search)`.execute(db);
   },
+  // Under `drafts` the list's relation carries the draft's `search` where it has one (list-documents-query.ts).
   searchMatch: (words) => {
     // Words hold only letters and digits (see search-words.ts), so they are safe tsquery operands.
     const query = words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
     return sql<boolean>`documents.search @@ to_tsquery(${sql.lit(SEARCH_CONFIG)}, ${query})`;
   },
+  createDraftSearchStorage: async (db) => {
+    await sql`alter table document_drafts add column search tsvector`.execute(db);
+  },
+  writeDraftSearchText: async (db, seq, text) => {
+    await sql`update document_drafts set search = to_tsvector(${sql.lit(SEARCH_CONFIG)}, ${text}) where seq = ${seq}`.execute(db);
+  },
+  // The tsvector is a column of the draft's row: it goes with it.
+  deleteDraftSearchText: async () => undefined,
   migrateSearchFolding,
   createDocumentCounts: createPostgresDocumentCounts,
   isUniqueViolation: (err) => (err as { code?: string }).code === '23505',

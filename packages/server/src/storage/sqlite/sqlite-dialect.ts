@@ -56,10 +56,23 @@ export const sqliteDialect: Dialect = {
   createSearchStorage: async (db) => {
     await sql`create virtual table documents_fts using fts5(body, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
   },
-  searchMatch: (words) => {
+  searchMatch: (words, drafts) => {
     // Each word is quoted so FTS5 operators typed by a user are plain text, never query syntax.
     const query = words.map((w, i) => `"${w.replaceAll('"', '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
-    return sql<boolean>`documents.seq in (select rowid from documents_fts where documents_fts match ${query})`;
+    const main = sql<boolean>`documents.seq in (select rowid from documents_fts where documents_fts match ${query})`;
+    if (!drafts) return main;
+    return sql<boolean>`(case when documents.draft = 1
+      then documents.seq in (select rowid from document_drafts_fts where document_drafts_fts match ${query}) else ${main} end)`;
+  },
+  createDraftSearchStorage: async (db) => {
+    await sql`create virtual table document_drafts_fts using fts5(body, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
+  },
+  writeDraftSearchText: async (db, seq, text, replace) => {
+    if (replace) await sql`delete from document_drafts_fts where rowid = ${seq}`.execute(db);
+    await sql`insert into document_drafts_fts (rowid, body) values (${seq}, ${text})`.execute(db);
+  },
+  deleteDraftSearchText: async (db, seq) => {
+    await sql`delete from document_drafts_fts where rowid = ${seq}`.execute(db);
   },
   // `documents_fts` uses `unicode61 remove_diacritics 2` since migration 001.
   migrateSearchFolding: async () => undefined,
