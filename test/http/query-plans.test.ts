@@ -130,6 +130,10 @@ describe('lists under perspective=drafts', () => {
     await expectPlans('/api/documents/post?perspective=drafts', [{ uses: ['documents_type_created'] }]);
   });
 
+  it('offset 500 under drafts is a deferred join too', async () => {
+    await expectPlans('/api/documents/post?perspective=drafts&offset=500', [{ uses: ['documents_type_created'], sorts: DEFERRED_PAGE }]);
+  });
+
   it('filter[_status] under drafts walks (type, status, created_at, seq): a draft keeps its document’s status', async () => {
     await expectPlans('/api/documents/post?perspective=drafts&filter[_status]=draft&limit=5', [
       { uses: ['documents_type_status_created'] },

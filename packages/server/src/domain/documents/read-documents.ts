@@ -1,7 +1,13 @@
 import { errors } from '../../errors.js';
-import { findDocument, type StoredDocument } from '../../storage/documents/document-rows.js';
-import { findDraftMarkers } from '../../storage/documents/draft-rows.js';
-import { anchorable, findPageAnchor, listDocuments as listRows } from '../../storage/documents/list-documents-query.js';
+import type { StoredDocument } from '../../storage/documents/document-rows.js';
+import { findDocumentWithDraftMarker } from '../../storage/documents/draft-rows.js';
+import {
+  anchorable,
+  findPageAnchor,
+  listDocuments as listRows,
+  type DocumentPage,
+  type DraftMarker,
+} from '../../storage/documents/list-documents-query.js';
 import type { ListQuery, PageAnchor } from './list-query.js';
 import { ANCHOR_STEP, type ListCacheEntry } from './list-cache.js';
 import { listTotal } from './list-total.js';
@@ -48,12 +54,14 @@ export async function listDocuments(
     ...(q.perspective === 'drafts' ? { drafts: true } : {}),
     ...q,
   };
+  // Readers of every status see which main versions have a pending draft (read with the page).
+  const marked = { draftMarkers: scope === 'all' && q.perspective !== 'drafts' };
   const cached = svc.listCache.entry(cacheKey(listQuery), svc.changes.typeVersion(schema.name, listQuery.drafts === true));
   const [page, { total, exact }] = await Promise.all([
-    q.after ? listRows(svc.database, listQuery, q.after.anchor) : pageRows(svc, listQuery, cached.anchors),
+    q.after ? listRows(svc.database, listQuery, q.after.anchor, marked) : pageRows(svc, listQuery, cached.anchors, marked),
     sharedTotal(svc, listQuery, cached),
   ]);
-  const data = await servedVersions(svc, scope, page, q.perspective);
+  const data = servedVersions(page, q.perspective);
   const nextCursor = page.more ? encodeCursor({ orderBy: q.orderBy, direction: q.order.direction }, page.end) : null;
   await expandDocuments(svc, actor, input.mode, data, expand, q.perspective === 'drafts');
   const fields = fieldsWithExpanded(q.fields, expand);
@@ -64,28 +72,21 @@ export async function listDocuments(
 /**
  * The page as served: pending drafts as drafts (`perspective=drafts`), main versions with
  * `_version: 'main'` when a perspective was asked for, and with `_draft` when they have a pending
- * draft and the caller may read every status (one query for the page; docs/drafts.md, "Markers").
+ * draft (`draftMarkers`, read with the page itself for callers who may read every status;
+ * docs/drafts.md, "Markers").
  */
-async function servedVersions(
-  svc: Services,
-  scope: 'all' | 'published',
-  page: { rows: StoredDocument[]; draftIds?: ReadonlySet<string> },
+function servedVersions(
+  page: DocumentPage | { rows: StoredDocument[]; draftIds?: ReadonlySet<string>; draftMarkers?: ReadonlyMap<string, DraftMarker> },
   perspective?: Perspective,
-): Promise<ApiDocument[]> {
-  const docs = page.rows.map((r) => (page.draftIds?.has(r.id) ? toDraftView(r) : toApiDocument(r)));
-  const mains = docs.filter((d) => d._version !== 'draft');
-  if (perspective) for (const d of mains) d._version = 'main';
-  const candidates = scope === 'all' && perspective !== 'drafts' ? mains.filter((d) => d._status === 'published') : [];
-  if (candidates.length === 0) return docs;
-  const markers = await findDraftMarkers(
-    svc.database,
-    candidates.map((d) => d._id),
-  );
-  for (const d of candidates) {
-    const m = markers.get(d._id);
-    if (m) d._draft = { _rev: m.rev, _updatedAt: m.updatedAt, _updatedBy: m.updatedBy };
-  }
-  return docs;
+): ApiDocument[] {
+  return page.rows.map((r) => {
+    if (page.draftIds?.has(r.id)) return toDraftView(r);
+    const doc = toApiDocument(r);
+    if (perspective) doc._version = 'main';
+    const m = page.draftMarkers?.get(r.id);
+    if (m) doc._draft = { _rev: m.rev, _updatedAt: m.updatedAt, _updatedBy: m.updatedBy };
+    return doc;
+  });
 }
 
 /** The list's total, computed once per cache entry: requests arriving meanwhile wait for the same answer. */
@@ -107,16 +108,16 @@ function cacheKey(q: ListQuery): string {
 }
 
 /** A page, starting from the nearest anchor below the offset when the offset is deep. */
-async function pageRows(svc: Services, q: ListQuery, anchors: Map<number, PageAnchor>) {
-  if (q.offset < ANCHOR_STEP || !anchorable(q)) return listRows(svc.database, q);
+async function pageRows(svc: Services, q: ListQuery, anchors: Map<number, PageAnchor>, opts: { draftMarkers: boolean }) {
+  if (q.offset < ANCHOR_STEP || !anchorable(q)) return listRows(svc.database, q, undefined, opts);
   const at = Math.floor(q.offset / ANCHOR_STEP) * ANCHOR_STEP;
   let anchor = anchors.get(at);
   if (!anchor) {
     anchor = await findPageAnchor(svc.database, q, at - 1);
-    if (!anchor) return listRows(svc.database, q);
+    if (!anchor) return listRows(svc.database, q, undefined, opts);
     anchors.set(at, anchor);
   }
-  return listRows(svc.database, { ...q, offset: q.offset - at }, anchor);
+  return listRows(svc.database, { ...q, offset: q.offset - at }, anchor, opts);
 }
 
 /** `GET /documents/:type/:id`: missing, of another type or not visible to the caller all read as 404. */
@@ -132,15 +133,22 @@ export async function getDocument(
   if (input.perspective === 'drafts' && scope !== 'all') denyRead(actor, 'collections');
   const expand = parseExpand(svc.schemas, schema.name, input.expand);
   const fields = input.fields ? parseListQuery(schema, { filters: [], fields: input.fields }).fields : undefined;
-  const stored = await findDocument(svc.database, input.id);
+  // Readers of every status get the `_draft` marker, read with the document (one statement).
+  const { doc: stored, draftMarker } = await findDocumentWithDraftMarker(
+    svc.database,
+    input.id,
+    scope === 'all' && input.perspective !== 'drafts',
+  );
   const published = scope === 'published' || input.perspective === 'published';
   if (!stored || stored.type !== schema.name || (published && stored.status !== 'published')) {
     throw errors.notFound('Document not found');
   }
   const draft =
     input.perspective === 'drafts' && stored.status === 'published' ? await readPendingDraft(svc.database, stored.id) : undefined;
-  const page = draft ? { rows: [draft], draftIds: new Set([draft.id]) } : { rows: [stored] };
-  const [doc] = await servedVersions(svc, scope, page, input.perspective);
+  const page = draft
+    ? { rows: [draft], draftIds: new Set([draft.id]) }
+    : { rows: [stored], draftMarkers: draftMarker ? new Map([[stored.id, draftMarker]]) : undefined };
+  const [doc] = servedVersions(page, input.perspective);
   await expandDocuments(svc, actor, input.mode, [doc], expand, input.perspective === 'drafts');
   return projectFields(doc, fieldsWithExpanded(fields, expand));
 }

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { Conn } from '../connection.js';
 import { insertSideRows, type SideRows } from './document-writes.js';
+import { DOCUMENT_COLUMNS, findDocument, toStoredDocument, type StoredDocument } from './document-rows.js';
+import type { DraftMarker } from './list-documents-query.js';
 
 /** A published document's pending draft as stored (docs/drafts.md). */
 export interface StoredDraft {
@@ -46,18 +48,30 @@ function toStoredDraft(
   };
 }
 
-/** Which of `ids` have a pending draft, with its revision and last save (the `_draft` marker). */
-export async function findDraftMarkers(
+/**
+ * A document and, when `marker`, its pending draft's revision and last save (the `_draft`
+ * marker) in the same statement: a left join on the drafts' key.
+ */
+export async function findDocumentWithDraftMarker(
   conn: Conn,
-  ids: readonly string[],
-): Promise<Map<string, { rev: number; updatedAt: string; updatedBy: string | null }>> {
-  if (ids.length === 0) return new Map();
-  const rows = await conn.db
-    .selectFrom('document_drafts')
-    .select(['id', 'rev', 'updated_at', 'updated_by'])
-    .where('id', 'in', ids)
-    .execute();
-  return new Map(rows.map((r) => [r.id, { rev: Number(r.rev), updatedAt: r.updated_at, updatedBy: r.updated_by }]));
+  id: string,
+  marker: boolean,
+): Promise<{ doc?: StoredDocument; draftMarker?: DraftMarker }> {
+  if (!marker) return { doc: await findDocument(conn, id) };
+  const row = await conn.db
+    .selectFrom('documents as d')
+    .leftJoin('document_drafts as x', 'x.id', 'd.id')
+    .select(DOCUMENT_COLUMNS.map((c) => `d.${c}` as const))
+    .select(['x.rev as draft_rev', 'x.updated_at as draft_updated_at', 'x.updated_by as draft_updated_by'])
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return {};
+  const doc = toStoredDocument(conn, row);
+  if (row.draft_rev === null || row.draft_rev === undefined) return { doc };
+  return {
+    doc,
+    draftMarker: { rev: Number(row.draft_rev), updatedAt: String(row.draft_updated_at), updatedBy: row.draft_updated_by ?? null },
+  };
 }
 
 /**

@@ -10,6 +10,8 @@ export interface DocumentPage {
   rows: StoredDocument[];
   /** With `drafts`: the ids of the rows served from their pending draft. */
   draftIds?: ReadonlySet<string>;
+  /** With `draftMarkers`: the pending drafts of the page's main versions, by id. */
+  draftMarkers?: ReadonlyMap<string, DraftMarker>;
   /** Rows follow the page: one more than `limit` was read to know. */
   more: boolean;
   /**
@@ -17,6 +19,13 @@ export interface DocumentPage {
    * the page. Undefined when the page starts at the beginning and holds nothing.
    */
   end?: PageAnchor;
+}
+
+/** A main version's pending draft, as its `_draft` marker shows it. */
+export interface DraftMarker {
+  rev: number;
+  updatedAt: string;
+  updatedBy: string | null;
 }
 
 /** Fields that can be null: JSON fields (absent) and the authors of documents written by no one. */
@@ -32,14 +41,27 @@ export function orderMayBeNull(field: FieldRef): boolean {
  * stay the main version's: a search under `drafts` matches the main versions' text
  * (docs/drafts.md).
  */
-function sourceSql(conn: Conn, q: ListQuery): RawBuilder<unknown> {
-  if (!q.drafts) return sql`documents`;
+function sourceSql(conn: Conn, q: ListQuery, markers = false, alias = 'documents'): RawBuilder<unknown> {
+  if (!q.drafts) return markers ? markedSourceSql(conn, alias) : alias === 'documents' ? sql`documents` : sql`documents ${sql.raw(alias)}`;
   const search = conn.dialect.searchColumnNames.map((c) => `, coalesce(x.${c}, d.${c}) as ${c}`).join('');
   return sql`(select d.seq, d.id, d.type, d.status, coalesce(x.rev, d.rev) as rev, d.created_at, d.created_by,
       coalesce(x.updated_at, d.updated_at) as updated_at, coalesce(x.updated_by, d.updated_by) as updated_by,
       coalesce(x.data, d.data) as data${sql.raw(search)}, case when x.id is null then 0 else 1 end as draft
-    from documents d left join document_drafts x on x.id = d.id) documents`;
+    from documents d left join document_drafts x on x.id = d.id) ${sql.raw(alias)}`;
 }
+
+/**
+ * The main versions with their pending draft's revision and last save beside them (`draft_*`,
+ * null without one): the `_draft` marker read with the page itself, not by a query of its own
+ * (a left join on the drafts' key; still one row per document).
+ */
+function markedSourceSql(conn: Conn, alias: string): RawBuilder<unknown> {
+  const columns = [...DOCUMENT_COLUMNS, 'seq', ...conn.dialect.searchColumnNames].map((c) => `d.${c}`).join(', ');
+  return sql`(select ${sql.raw(columns)}, x.rev as draft_rev, x.updated_at as draft_updated_at, x.updated_by as draft_updated_by
+    from documents d left join document_drafts x on x.id = d.id) ${sql.raw(alias)}`;
+}
+
+const MARKER_COLUMNS = ['draft_rev', 'draft_updated_at', 'draft_updated_by'];
 
 function whereSql(conn: Conn, q: ListQuery): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [sql`documents.type = ${q.type}`];
@@ -105,7 +127,13 @@ export function anchorable(q: ListQuery): boolean {
 /** Below this offset a page is read directly; above it, the page is chosen on the index first. */
 const DEFERRED_JOIN_FROM = 200;
 
-type PageRow = DocumentRow & { seq: number | string; draft?: number | string | boolean };
+type PageRow = DocumentRow & {
+  seq: number | string;
+  draft?: number | string | boolean;
+  draft_rev?: number | string | null;
+  draft_updated_at?: string | null;
+  draft_updated_by?: string | null;
+};
 
 /**
  * Whether a list's SQL can take long whatever the indexes hold: a search, a JSON order, any filter
@@ -123,12 +151,22 @@ function maySlow(q: ListQuery): boolean {
  * rows), then the full rows of that page are fetched. With an anchor the page starts right after
  * that row, so only the rows past it are skipped.
  */
-export async function listDocuments(conn: Conn, q: ListQuery, after?: PageAnchor): Promise<DocumentPage> {
+export async function listDocuments(
+  conn: Conn,
+  q: ListQuery,
+  after?: PageAnchor,
+  opts: { draftMarkers?: boolean } = {},
+): Promise<DocumentPage> {
   const parts = after ? afterAnchorParts(conn, q, after) : [];
   const whereWith = (part?: RawBuilder<boolean>) => (part ? sql`${whereSql(conn, q)} and ${part}` : whereSql(conn, q));
+  const markers = opts.draftMarkers === true && !q.drafts;
   const columns = (table: string) =>
-    sql.raw([...DOCUMENT_COLUMNS, 'seq', ...(q.drafts ? ['draft'] : [])].map((c) => `${table}.${c}`).join(', '));
-  const source = sourceSql(conn, q);
+    sql.raw(
+      [...DOCUMENT_COLUMNS, 'seq', ...(q.drafts ? ['draft'] : []), ...(markers ? MARKER_COLUMNS : [])]
+        .map((c) => `${table}.${c}`)
+        .join(', '),
+    );
+  const source = sourceSql(conn, q, markers);
   // A page of no row (`limit=0`) past the start ends at the row before it: read that one too.
   const lead = q.limit === 0 && q.offset > 0 ? 1 : 0;
   const [read, offset] = [q.limit + 1 + lead, q.offset - lead];
@@ -155,18 +193,31 @@ export async function listDocuments(conn: Conn, q: ListQuery, after?: PageAnchor
           where ${where} order by ${orderSql(conn, q, 'documents')} limit ${n(read)} offset ${n(offset)}`
         : sql<PageRow>`
           select ${columns('d')}
-          from (select documents.seq from ${source} where ${where} order by ${orderSql(conn, q, 'documents')} limit ${read} offset ${offset}) page
-          join ${q.drafts ? sourceSql(conn, q) : sql`documents`} d on d.seq = page.seq
+          from (select documents.seq from ${sourceSql(conn, q)} where ${where} order by ${orderSql(conn, q, 'documents')} limit ${read} offset ${offset}) page
+          join ${sourceSql(conn, q, markers, 'd')} on d.seq = page.seq
           order by ${orderSql(conn, q, 'd')}`;
   const all = await readRows(conn, query, slow);
   const following = all.slice(lead);
   const served = following.slice(0, q.limit);
   const rows = served.map((r) => toStoredDocument(conn, r));
   const draftIds = q.drafts ? new Set(served.filter((r) => Number(r.draft) === 1 || r.draft === true).map((r) => r.id)) : undefined;
+  const draftMarkers = markers
+    ? new Map(
+        served
+          .filter((r) => r.draft_rev !== null && r.draft_rev !== undefined)
+          .map((r) => [r.id, { rev: Number(r.draft_rev), updatedAt: String(r.draft_updated_at), updatedBy: r.draft_updated_by ?? null }]),
+      )
+    : undefined;
   const more = following.length > q.limit;
   const last = lead ? all[0] : following[Math.min(q.limit, following.length) - 1];
-  if (!last) return { rows, draftIds, more, end: after };
-  return { rows, draftIds, more, end: { value: sortValue(q.order.field, toStoredDocument(conn, last)), seq: Number(last.seq) } };
+  if (!last) return { rows, draftIds, draftMarkers, more, end: after };
+  return {
+    rows,
+    draftIds,
+    draftMarkers,
+    more,
+    end: { value: sortValue(q.order.field, toStoredDocument(conn, last)), seq: Number(last.seq) },
+  };
 }
 
 /** The sort key of the row at `position` (0-based), or undefined past the end or on an absent value. */
