@@ -169,7 +169,7 @@ describe('running', () => {
     await runDueSchedules(t.app.services);
     const failed = await scheduleOf(s, id);
     expect(failed).toMatchObject({ status: 'failed' });
-    expect(failed?.error).toMatch(/not published/);
+    expect(failed?.error).toContain(`author: references author ${authorDoc._id}, which is not published`);
     expect(await statusOf('post', id)).toBe('draft');
   });
 

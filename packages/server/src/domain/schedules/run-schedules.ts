@@ -48,7 +48,7 @@ async function runClaimed(svc: Services, claim: StoredSchedule): Promise<void> {
       svc.log.error({ err, ...subject }, 'schedules: could not run a schedule; it is tried again once its claim runs out');
       return;
     }
-    error = err.message;
+    error = reasonOf(err);
   }
   const status = error === null ? 'done' : 'failed';
   const recorded = await finishSchedule(
@@ -64,4 +64,10 @@ async function runClaimed(svc: Services, claim: StoredSchedule): Promise<void> {
   if (status === 'done') svc.log.info(subject, `schedules: ${claim.action} done`);
   else svc.log.warn({ ...subject, error }, `schedules: ${claim.action} failed`);
   await recordAudit(svc, 'scheduleRun', { actor, target: claim.id, details: { ...subject, status, ...(error !== null ? { error } : {}) } });
+}
+
+/** The refusal as the schedule keeps it: its message, and each detail (the reference rule names every blocker). */
+function reasonOf(err: AppError): string {
+  const details = err.details ?? [];
+  return details.length === 0 ? err.message : `${err.message} (${details.map((d) => `${d.field}: ${d.message}`).join('; ')})`;
 }
