@@ -160,6 +160,36 @@ describe('running', () => {
     expect(await statusOf('post', id)).toBe('draft');
   });
 
+  it('made with an API token: runs with the token’s permissions; once the token is revoked it fails saying so', async () => {
+    const made = await t.request({
+      method: 'POST',
+      url: '/api/tokens',
+      token: admin,
+      payload: { name: 'scheduler', permissions: ['post:read', 'post:write', 'post:publish'] },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const token = made.json().data.token as string;
+    const tokenId = made.json().data.apiToken.id as string;
+    const first = await postDocument(t, admin, 'post', { title: 'By a token' });
+    const second = await postDocument(t, admin, 'post', { title: 'By a revoked token' });
+    const ran = await scheduled('post', first._id as string, 'publish', 60_000, token);
+    const refused = await scheduled('post', second._id as string, 'publish', 120_000, token);
+    expect((await scheduleOf(ran, first._id as string))?.createdBy).toMatch(/^token:/);
+    advance(61_000);
+    await runDueSchedules(t.app.services);
+    expect(await scheduleOf(ran, first._id as string)).toMatchObject({ status: 'done' });
+    expect(await statusOf('post', first._id as string)).toBe('published');
+    const revoked = await t.request({ method: 'DELETE', url: `/api/tokens/${tokenId}`, token: admin });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    advance(60_000);
+    await runDueSchedules(t.app.services);
+    expect(await scheduleOf(refused, second._id as string)).toMatchObject({
+      status: 'failed',
+      error: 'The API token that created the schedule was revoked',
+    });
+    expect(await statusOf('post', second._id as string)).toBe('draft');
+  });
+
   it('a schedule blocked by the reference rule: failed naming the reason, nothing published', async () => {
     const authorDoc = await postDocument(t, admin, 'author', { name: 'Unpublished author' });
     const doc = await postDocument(t, admin, 'post', { title: 'Refers to a draft', author: authorDoc._id });
