@@ -69,5 +69,7 @@ async function runClaimed(svc: Services, claim: StoredSchedule): Promise<void> {
 /** The refusal as the schedule keeps it: its message, and each detail (the reference rule names every blocker). */
 function reasonOf(err: AppError): string {
   const details = err.details ?? [];
-  return details.length === 0 ? err.message : `${err.message} (${details.map((d) => `${d.field}: ${d.message}`).join('; ')})`;
+  const reason = details.length === 0 ? err.message : `${err.message} (${details.map((d) => `${d.field}: ${d.message}`).join('; ')})`;
+  // Bounded: a reference rule over a large set names every blocker.
+  return reason.length > 2_000 ? `${reason.slice(0, 1_999)}…` : reason;
 }
