@@ -36,8 +36,9 @@ export interface TestAppOptions {
 
 /**
  * Starts the app on a fresh database with a configured admin and fast bcrypt. The webhook delivery
- * worker is off unless the suite turns it on (`webhooks: { worker: true }`): elsewhere its polls
- * would land in statement counts, and delivery rows a suite writes would change under it.
+ * worker and the schedule runner are off unless the suite turns them on (`webhooks: { worker: true }`,
+ * `documents: { scheduleRunner: true }`): elsewhere their polls would land in statement counts, and
+ * rows a suite writes would change under it.
  */
 export async function startTestApp(config: ConfigInput = {}, opts: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
@@ -45,7 +46,15 @@ export async function startTestApp(config: ConfigInput = {}, opts: TestAppOption
   try {
     const url = opts.databaseUrl ? opts.databaseUrl(db.url) : db.url;
     const resolved = resolveConfig(
-      merge({ database: { url }, security: { bcryptRounds: 4, adminUser: ADMIN }, webhooks: { worker: false } }, config),
+      merge(
+        {
+          database: { url },
+          security: { bcryptRounds: 4, adminUser: ADMIN },
+          webhooks: { worker: false },
+          documents: { scheduleRunner: false },
+        },
+        config,
+      ),
       {},
     );
     app = await createApp(resolved, { now: opts.now });

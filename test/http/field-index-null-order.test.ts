@@ -31,9 +31,12 @@ describe('field index null order (migration 015)', () => {
         await sql
           .raw(`create index vx_post_price on documents (type, ${d.indexExpression(['price'])}${d.indexesHoldSeq ? '' : ', seq'})`)
           .execute(kysely);
-        // Migrations are applied in order: 016 and its tables go too, and run again after 015.
-        await sql`delete from kysely_migration where name in ('015-field-index-null-order', '016-document-drafts')`.execute(kysely);
+        // Migrations are applied in order: 016, 017 and their tables go too, and run again after 015.
+        await sql`delete from kysely_migration where name in ('015-field-index-null-order', '016-document-drafts', '017-schedules')`.execute(
+          kysely,
+        );
         const tables = [
+          'schedules',
           'document_draft_refs',
           'document_draft_media',
           'document_drafts',

@@ -50,6 +50,7 @@ const GUARDED: Record<string, string> = {
   'DELETE /api/documents/{type}/{id}/draft': '<type>:write',
   'POST /api/documents/{type}/{id}/publish': '<type>:publish (each referenced type too, checked after the body)',
   'POST /api/documents/{type}/{id}/unpublish': '<type>:publish',
+  'POST /api/documents/{type}/{id}/schedule': '<type>:publish',
   'POST /api/documents/{type}/{id}/revisions/{rev}/restore': '<type>:write',
   'POST /api/collections/{type}': '<type>:write (publishing is checked after the body)',
   'PUT /api/collections/{type}/{id}': '<type>:write (publishing is checked after the body)',
@@ -58,6 +59,8 @@ const GUARDED: Record<string, string> = {
   'DELETE /api/collections/{type}/{id}/draft': '<type>:write',
   'POST /api/collections/{type}/{id}/publish': '<type>:publish (each referenced type too, checked after the body)',
   'POST /api/collections/{type}/{id}/unpublish': '<type>:publish',
+  'POST /api/collections/{type}/{id}/schedule': '<type>:publish',
+  'DELETE /api/schedules/{id}': '<type>:publish on some type (on the schedule’s own type once it is read)',
   'POST /api/collections/{type}/{id}/revisions/{rev}/restore': '<type>:write',
 };
 

@@ -27,6 +27,7 @@ import { ActiveWebhooks } from './domain/webhooks/active-webhooks.js';
 import { listActiveWebhooks } from './storage/webhooks/webhooks-store.js';
 import { DeliveryQueue } from './domain/webhooks/delivery-queue.js';
 import { startWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.js';
+import { startScheduleRunner, type ScheduleRunner } from './jobs/schedule-runner.js';
 
 export interface App {
   server: FastifyInstance;
@@ -118,6 +119,8 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
     await server.ready();
     // Last, once everything it needs is up; `webhooks.worker: false` leaves delivery to other nodes.
     const worker: WebhookWorker | undefined = config.webhooks.worker ? startWebhookWorker(services) : undefined;
+    // `documents.scheduleRunner: false` leaves scheduled publishing to other nodes (docs/schedules.md).
+    const runner: ScheduleRunner | undefined = config.documents.scheduleRunner ? startScheduleRunner(services) : undefined;
     return {
       server,
       services,
@@ -126,6 +129,8 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
         await server.close();
         // Before the database closes: the attempts in flight still record their outcome.
         await worker?.stop();
+        // Before the database closes: the schedule being run still writes its outcome.
+        await runner?.stop();
         await events?.close();
         await counters.close();
         await files?.close();

@@ -21,6 +21,7 @@ export const AUDIT_EVENTS = [
   'idpUnlink',
   'oauthGrant',
   'oauthRevoke',
+  'scheduleRun',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

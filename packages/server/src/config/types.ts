@@ -184,8 +184,9 @@ export interface VellumConfig {
    * `responseCache`: keep rendered document reads until the next write (on by default).
    * `countLimit`: a list whose filter has no maintained count counts at most this many matches;
    * past it `meta.total` is a lower bound (docs/api.md, "Totals").
+   * `scheduleRunner`: run due schedules in this process (on by default; docs/schedules.md).
    */
-  documents: { publicRead: boolean; responseCache: boolean; countLimit: number };
+  documents: { publicRead: boolean; responseCache: boolean; countLimit: number; scheduleRunner: boolean };
   /** `public`: `GET /openapi.json` and `/docs` answer anyone (the default); false: they need `studio:access`. */
   openapi: { public: boolean };
   schemas: SchemaDef[];

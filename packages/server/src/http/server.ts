@@ -17,6 +17,7 @@ import { studioRoutes } from './routes/studio/index.js';
 import { systemRoutes } from './routes/system/index.js';
 import { tokenRoutes } from './routes/tokens/index.js';
 import { webhookRoutes } from './routes/webhooks/index.js';
+import { scheduleRoutes } from './routes/schedules/index.js';
 import { eventRoutes } from './routes/events/index.js';
 import { userRoutes } from './routes/users/index.js';
 import { auditRoutes } from './routes/audit/index.js';
@@ -78,6 +79,7 @@ export function buildHttpServer(svc: Services): FastifyInstance {
       await api.register(oauth2Routes, { svc });
       await api.register(tokenRoutes, { svc });
       await api.register(webhookRoutes, { svc });
+      await api.register(scheduleRoutes, { svc });
       await api.register(eventRoutes, { svc });
       await api.register(userRoutes, { svc });
       await api.register(auditRoutes, { svc });

@@ -1,6 +1,7 @@
 import type { OAuthAuthCodesTable, OAuthDeviceCodesTable, OAuthGrantsTable, OAuthRefreshTokensTable } from './oauth2/oauth-tables.js';
 import type { Generated } from 'kysely';
 import type { WebhookDeliveriesTable, WebhooksTable } from './webhooks/webhook-tables.js';
+import type { SchedulesTable } from './schedules/schedules-table.js';
 
 /**
  * Row shapes as stored. Timestamps are ISO 8601 UTC strings with milliseconds on both dialects:
@@ -298,6 +299,7 @@ export interface Tables {
   oauth_auth_codes: OAuthAuthCodesTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  schedules: SchedulesTable;
   /** Instance-wide key/value rows: generated secrets, the first-boot claim, settings. */
   instance: InstanceTable;
 }

@@ -44,6 +44,16 @@ export function requireSchemaAction(p: Principal, schema: string, action: Conten
 }
 
 /**
+ * A route about records of several types whose one type is known only once the record is read
+ * (`DELETE /schedules/:id`): before that, the caller must hold `action` on at least one type.
+ */
+export function requireSchemaActionOnAny(p: Principal, schemas: Iterable<string>, action: ContentAction): void {
+  if (p.kind === 'anonymous') throw errors.unauthorized('Authentication required');
+  for (const schema of schemas) if (canOnSchema(p, schema, action)) return;
+  throw errors.forbidden(`Missing permission <type>:${action}`);
+}
+
+/**
  * Actions reserved to the admin role itself (an MFA reset): no permission grants them, so an
  * API token holding every permission is still refused.
  */

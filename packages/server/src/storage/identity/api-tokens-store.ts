@@ -61,3 +61,9 @@ export async function deleteApiToken(conn: Conn, id: string): Promise<StoredApiT
 export async function touchApiToken(conn: Conn, id: string, at: string): Promise<void> {
   await conn.db.updateTable('api_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
 }
+
+/** By id: what a scheduled action created with a token runs as (docs/schedules.md). */
+export async function findApiTokenById(conn: Conn, id: string): Promise<StoredApiToken | undefined> {
+  const row = await conn.db.selectFrom('api_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toToken(row) : undefined;
+}

@@ -17,6 +17,7 @@ import { webhooks } from './013-webhooks.js';
 import { documentCounts } from './014-document-counts.js';
 import { fieldIndexNullOrder } from './015-field-index-null-order.js';
 import { documentDrafts } from './016-document-drafts.js';
+import { schedules } from './017-schedules.js';
 
 /** Migrations in order; names never change once released. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -37,6 +38,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '014-document-counts': documentCounts(dialect),
     '015-field-index-null-order': fieldIndexNullOrder(dialect),
     '016-document-drafts': documentDrafts(dialect),
+    '017-schedules': schedules(),
   };
 }
 

@@ -7,6 +7,7 @@ import { publishDocument, unpublishDocument } from '../../../domain/documents/pu
 import { requireDocumentAction } from '../../../domain/documents/document-permission.js';
 import type { ApiDocument } from '../../../domain/documents/document-view.js';
 import { getDocument, listDocuments } from '../../../domain/documents/read-documents.js';
+import { createSchedule } from '../../../domain/schedules/manage-schedules.js';
 import { listRevisions, restoreRevision } from '../../../domain/documents/revisions.js';
 import { createDocument } from '../../../domain/documents/create-document.js';
 import { patchDocument, replaceDocument } from '../../../domain/documents/update-document.js';
@@ -18,6 +19,8 @@ import { registerResponseCache } from '../../plugins/response-cache.js';
 import { errorResponses } from '../../schemas/common.js';
 import { listParamsOf } from './list-params.js';
 import * as S from './schemas.js';
+import { Schedule, ScheduleBody } from '../schedules/schemas.js';
+import { data } from '../../schemas/common.js';
 
 type DocRequest = FastifyRequest<{ Params: Static<typeof S.DocParams> }>;
 type WriteRequest = FastifyRequest<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.WriteQuery> }>;
@@ -122,6 +125,16 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
     `${base}/:id/unpublish`,
     { config: may('publish'), schema: { params: S.DocParams, ...responses } },
     async (req, reply) => sendDocument(reply, await unpublishDocument(svc, req.principal, req.params)),
+  );
+
+  // docs/schedules.md: a publish or unpublish at a later instant, run as its creator.
+  app.post<{ Params: Static<typeof S.DocParams>; Body: Static<typeof ScheduleBody> }>(
+    `${base}/:id/schedule`,
+    {
+      config: may('publish'),
+      schema: { params: S.DocParams, body: ScheduleBody, response: { 201: data(Schedule), ...errorResponses } },
+    },
+    async (req, reply) => reply.status(201).send({ data: await createSchedule(svc, req.principal, { ...req.params, ...req.body }) }),
   );
 
   app.delete(`${base}/:id/draft`, { config: may('write'), schema: { params: S.DocParams, ...responses } }, async (req: DocRequest) => {

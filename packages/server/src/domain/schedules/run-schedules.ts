@@ -1,0 +1,75 @@
+import { AppError } from '../../errors.js';
+import { claimDueSchedules, finishSchedule } from '../../storage/schedules/schedule-claims.js';
+import type { StoredSchedule } from '../../storage/schedules/schedules-store.js';
+import type { Principal } from '../access/principal.js';
+import { recordAudit } from '../audit/record-audit.js';
+import { publishDocument, unpublishDocument } from '../documents/publish/publish-document.js';
+import type { Services } from '../services.js';
+import { recordedCreator, scheduleActor } from './schedule-actor.js';
+
+/** How long a claimed schedule is this node's: far longer than a publish takes. */
+export const CLAIM_MS = 30_000;
+
+/**
+ * One pass of the schedule runner (docs/schedules.md, "Running"): claims the due schedules
+ * (`at <= now`, so one missed while every node was down runs at the next start) and runs each as
+ * its creator, oldest first, so a publish and a later unpublish of one document keep their order.
+ * Answers how many it claimed. The runner (jobs/schedule-runner.ts) calls it every second; tests
+ * call it directly after moving the injected clock.
+ */
+export async function runDueSchedules(svc: Services, limit = 16): Promise<number> {
+  const now = svc.now();
+  const claims = await claimDueSchedules(svc.database, {
+    now: now.toISOString(),
+    claimUntil: new Date(now.getTime() + CLAIM_MS).toISOString(),
+    limit,
+  });
+  for (const claim of claims) await runClaimed(svc, claim);
+  return claims.length;
+}
+
+/**
+ * Runs one claimed schedule through the publish rules (docs/drafts.md, "Publishing"). A refusal
+ * (403 lost permission, 404 document gone, 409 reference rule or stale draft, 422) fails it with
+ * the reason. Anything else (the database away) leaves it pending: its claim runs out and it is
+ * tried again.
+ */
+async function runClaimed(svc: Services, claim: StoredSchedule): Promise<void> {
+  const subject = { scheduleId: claim.id, type: claim.type, documentId: claim.documentId, action: claim.action };
+  let actor: Principal | null = recordedCreator(claim.createdBy);
+  let error: string | null = null;
+  try {
+    actor = await scheduleActor(svc, claim.createdBy);
+    const input = { type: claim.type, id: claim.documentId };
+    if (claim.action === 'publish') await publishDocument(svc, actor, input);
+    else await unpublishDocument(svc, actor, input);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.status >= 500) {
+      svc.log.error({ err, ...subject }, 'schedules: could not run a schedule; it is tried again once its claim runs out');
+      return;
+    }
+    error = reasonOf(err);
+  }
+  const status = error === null ? 'done' : 'failed';
+  const recorded = await finishSchedule(
+    svc.database,
+    { id: claim.id, claimedUntil: claim.claimedUntil as string },
+    {
+      status,
+      error,
+      doneAt: svc.now().toISOString(),
+    },
+  );
+  if (!recorded) svc.log.warn(subject, 'schedules: the claim ran out before the outcome was written');
+  if (status === 'done') svc.log.info(subject, `schedules: ${claim.action} done`);
+  else svc.log.warn({ ...subject, error }, `schedules: ${claim.action} failed`);
+  await recordAudit(svc, 'scheduleRun', { actor, target: claim.id, details: { ...subject, status, ...(error !== null ? { error } : {}) } });
+}
+
+/** The refusal as the schedule keeps it: its message, and each detail (the reference rule names every blocker). */
+function reasonOf(err: AppError): string {
+  const details = err.details ?? [];
+  const reason = details.length === 0 ? err.message : `${err.message} (${details.map((d) => `${d.field}: ${d.message}`).join('; ')})`;
+  // Bounded: a reference rule over a large set names every blocker.
+  return reason.length > 2_000 ? `${reason.slice(0, 1_999)}…` : reason;
+}

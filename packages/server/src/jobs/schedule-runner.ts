@@ -1,0 +1,59 @@
+import { runDueSchedules } from '../domain/schedules/run-schedules.js';
+import type { Services } from '../domain/services.js';
+
+/**
+ * The schedule runner (docs/schedules.md, "Running"): every `pollMs` it claims the due schedules
+ * and runs them, so a schedule runs within a few seconds of its `at` on exactly one node. It runs
+ * a pass at once when started, which is when schedules missed while every node was down run.
+ */
+
+export interface ScheduleRunner {
+  /** Stops polling and waits for the pass in progress. */
+  stop(): Promise<void>;
+}
+
+export function startScheduleRunner(svc: Services, opts: { pollMs?: number; batch?: number } = {}): ScheduleRunner {
+  const pollMs = opts.pollMs ?? 1_000;
+  const batch = opts.batch ?? 16;
+  let stopping = false;
+  let release: (() => void) | undefined;
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stopping) return resolve();
+      const timer = setTimeout(done, ms);
+      // A pending poll never keeps the process alive.
+      timer.unref();
+      function done() {
+        clearTimeout(timer);
+        release = undefined;
+        resolve();
+      }
+      release = done;
+    });
+
+  const loop = async () => {
+    while (!stopping) {
+      let claimed = 0;
+      try {
+        claimed = await runDueSchedules(svc, batch);
+      } catch (err) {
+        // The database cannot answer (503 elsewhere): try again at the next poll.
+        svc.log.warn({ err }, 'schedules: could not claim due schedules');
+      }
+      if (stopping) break;
+      // A full batch: more may be due.
+      if (claimed === batch) continue;
+      await pause(pollMs);
+    }
+  };
+  const running = loop();
+
+  return {
+    async stop() {
+      stopping = true;
+      release?.();
+      await running;
+    },
+  };
+}
