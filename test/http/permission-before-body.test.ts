@@ -50,6 +50,7 @@ const GUARDED: Record<string, string> = {
   'DELETE /api/documents/{type}/{id}/draft': '<type>:write',
   'POST /api/documents/{type}/{id}/publish': '<type>:publish (each referenced type too, checked after the body)',
   'POST /api/documents/{type}/{id}/unpublish': '<type>:publish',
+  'POST /api/documents/{type}/{id}/preview': '<type>:read (no preview token issues another)',
   'POST /api/documents/{type}/{id}/revisions/{rev}/restore': '<type>:write',
   'POST /api/collections/{type}': '<type>:write (publishing is checked after the body)',
   'PUT /api/collections/{type}/{id}': '<type>:write (publishing is checked after the body)',
@@ -58,6 +59,7 @@ const GUARDED: Record<string, string> = {
   'DELETE /api/collections/{type}/{id}/draft': '<type>:write',
   'POST /api/collections/{type}/{id}/publish': '<type>:publish (each referenced type too, checked after the body)',
   'POST /api/collections/{type}/{id}/unpublish': '<type>:publish',
+  'POST /api/collections/{type}/{id}/preview': '<type>:read (no preview token issues another)',
   'POST /api/collections/{type}/{id}/revisions/{rev}/restore': '<type>:write',
 };
 

@@ -66,7 +66,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
   const server = r.object('server', root.server, ['port', 'host', 'basePath', 'trustProxy', 'cors', 'logLevel', 'bodyLimit', 'publicUrl']);
   const redis = r.object('redis', root.redis, ['url']);
   const security = r.object('security', root.security, SECURITY);
-  const documents = r.object('documents', root.documents, ['publicRead', 'responseCache', 'countLimit']);
+  const documents = r.object('documents', root.documents, ['publicRead', 'responseCache', 'countLimit', 'previewTokenTtl']);
   const openapi = r.object('openapi', root.openapi, ['public']);
 
   const portSource = flags.port !== undefined ? '--port' : env.PORT !== undefined ? 'PORT' : 'server.port';
@@ -168,6 +168,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       publicRead: r.bool('documents.publicRead', documents.publicRead, true),
       responseCache: r.bool('documents.responseCache', documents.responseCache, true),
       countLimit: r.int('documents.countLimit', documents.countLimit, { def: 10_000, min: 1, max: 10_000_000 }) as number,
+      previewTokenTtlMs: duration('documents.previewTokenTtl', documents.previewTokenTtl, '1h'),
     },
     openapi: { public: r.bool('openapi.public', openapi.public, true) },
     schemas: validateSchemas(r, root.schemas),

@@ -62,6 +62,8 @@ export interface SchemaDef {
   type?: 'document' | 'singleton';
   public?: boolean;
   fields: FieldDef[];
+  /** The studio's preview link and `POST …/preview`'s `url` (docs/preview.md): a template of field paths. */
+  preview?: { url: string };
 }
 
 export interface PasswordPolicy {
@@ -185,7 +187,13 @@ export interface VellumConfig {
    * `countLimit`: a list whose filter has no maintained count counts at most this many matches;
    * past it `meta.total` is a lower bound (docs/api.md, "Totals").
    */
-  documents: { publicRead: boolean; responseCache: boolean; countLimit: number };
+  documents: {
+    publicRead: boolean;
+    responseCache: boolean;
+    countLimit: number;
+    /** How long a preview token lives (`documents.previewTokenTtl`, docs/preview.md). */
+    previewTokenTtlMs: number;
+  };
   /** `public`: `GET /openapi.json` and `/docs` answer anyone (the default); false: they need `studio:access`. */
   openapi: { public: boolean };
   schemas: SchemaDef[];
