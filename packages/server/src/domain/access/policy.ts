@@ -66,6 +66,15 @@ export function refusePreview(p: Principal): void {
   if (p.kind === 'preview') throw errors.forbidden('A preview token only reads documents, media and events');
 }
 
+/** Revisions: a preview shows the current draft, not the history (docs/preview.md). */
+export function canReadHistory(p: Principal): boolean {
+  return p.kind !== 'preview';
+}
+
+export function requireHistoryRead(p: Principal): void {
+  if (!canReadHistory(p)) throw errors.forbidden('A preview token reads the current versions, not revisions');
+}
+
 /** `GET /events`: signed-in callers and preview tokens; anonymous ones only while documents are public. */
 export function requireMayListen(p: Principal, documentsPublicRead: boolean): void {
   if (p.kind === 'anonymous' && !documentsPublicRead) throw errors.unauthorized('Authentication required');
