@@ -37,7 +37,9 @@ describe('the start-up check of preview.url', () => {
   });
 
   it('reports a URL that is not http(s), a missing url and unknown keys', () => {
-    expect(configProblems(schemaWith({ url: 'javascript:alert({_id})' }))).toEqual(['schemas[0].preview.url: expected an http or https URL']);
+    expect(configProblems(schemaWith({ url: 'javascript:alert({_id})' }))).toEqual([
+      'schemas[0].preview.url: expected an http or https URL',
+    ]);
     expect(configProblems(schemaWith({ url: '/relative/{_id}' }))).toEqual(['schemas[0].preview.url: expected an http or https URL']);
     expect(configProblems(schemaWith({}))).toEqual([
       'schemas[0].preview.url: expected a URL template such as "https://site.example/{slug.current}?preview={token}"',

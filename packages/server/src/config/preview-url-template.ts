@@ -41,7 +41,8 @@ export function checkPreviewOption(r: ConfigReader, path: string, raw: unknown, 
   const preview = r.object(path, raw, ['url']);
   const url = r.string(`${path}.url`, preview.url);
   if (url === undefined) {
-    if (preview.url === undefined) r.problem(`${path}.url`, 'expected a URL template such as "https://site.example/{slug.current}?preview={token}"');
+    if (preview.url === undefined)
+      r.problem(`${path}.url`, 'expected a URL template such as "https://site.example/{slug.current}?preview={token}"');
     return undefined;
   }
   let ok = true;

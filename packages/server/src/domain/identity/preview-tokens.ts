@@ -47,7 +47,13 @@ export async function signPreviewToken(key: JwtKey, issuer: string, claims: Prev
  * a list of type names, and the times every JWT of this server meets (jwt-times.ts) against
  * `documents.previewTokenTtl`. Every failure is 401, as for any other bad bearer.
  */
-export async function verifyPreviewToken(key: JwtKey, issuer: string, token: string, now: Date, lifetimeMs: number): Promise<PreviewClaims> {
+export async function verifyPreviewToken(
+  key: JwtKey,
+  issuer: string,
+  token: string,
+  now: Date,
+  lifetimeMs: number,
+): Promise<PreviewClaims> {
   try {
     const { payload } = await jwtVerify(token, key.cryptoKey, { algorithms: [ALG], issuer, currentDate: now });
     const types = payload.types;

@@ -82,7 +82,13 @@ async function apiTokenPrincipal(svc: Services, credential: string): Promise<Pri
  * and expiry alone: it lives `documents.previewTokenTtl` at most, and no revocation list is kept.
  */
 async function previewPrincipal(svc: Services, credential: string): Promise<Principal> {
-  const claims = await verifyPreviewToken(svc.jwtKey, svc.config.security.issuer, credential, svc.now(), svc.config.documents.previewTokenTtlMs);
+  const claims = await verifyPreviewToken(
+    svc.jwtKey,
+    svc.config.security.issuer,
+    credential,
+    svc.now(),
+    svc.config.documents.previewTokenTtlMs,
+  );
   const types = claims.types.filter((t) => svc.schemas.get(t) !== undefined);
   return { kind: 'preview', id: claims.sub, role: null, permissions: previewPermissions(types) };
 }

@@ -7,7 +7,12 @@ import type { FieldDef } from '../../../config/types.js';
  * Each value is encoded with `encodeURIComponent`; a missing value, or one that is not a string,
  * number or boolean (an object, a list), becomes empty.
  */
-export function fillPreviewUrl(template: string, fields: readonly FieldDef[], doc: Readonly<Record<string, unknown>>, token: string): string {
+export function fillPreviewUrl(
+  template: string,
+  fields: readonly FieldDef[],
+  doc: Readonly<Record<string, unknown>>,
+  token: string,
+): string {
   return replacePlaceholders(template, (name) => {
     if (name === 'token') return encodeURIComponent(token);
     if (name === '_id' || name === '_type') return encoded(doc[name]);
