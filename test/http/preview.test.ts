@@ -84,6 +84,13 @@ describe('POST …/preview', () => {
     expect(res.json().data.token).toEqual(expect.any(String));
   });
 
+  it('GET /config/schemas shows the template of the schemas that have one', async () => {
+    const res = await req('GET', '/api/config/schemas');
+    const byName = new Map(res.json().data.map((s: { name: string }) => [s.name, s]));
+    expect(byName.get('post')).toMatchObject({ preview: { url: TEMPLATE } });
+    expect(byName.get('author')).not.toHaveProperty('preview');
+  });
+
   it('404 for an unknown document or type; anonymous 401; without read permission 403', async () => {
     const id = await postWithDraft('Guarded', 'Guarded draft');
     expect((await issue('post', 'no-such-document')).statusCode).toBe(404);
