@@ -1,4 +1,4 @@
-import { SignJWT, decodeJwt, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT, decodeProtectedHeader, jwtVerify, errors as joseErrors } from 'jose';
 import { errors } from '../../errors.js';
 import type { JwtKey } from './access-tokens.js';
 import { checkJwtTimes } from './jwt-times.js';
@@ -6,6 +6,8 @@ import { checkJwtTimes } from './jwt-times.js';
 /** The `scope` claim that marks a preview token (docs/preview.md, "The token"). */
 export const PREVIEW_SCOPE = 'preview';
 const ALG = 'HS256';
+/** Explicit typing (RFC 8725 §3.11): the header says what the token is, so a bearer is sorted by its small header alone. */
+const TYP = 'preview+jwt';
 
 export interface PreviewClaims {
   /** Who issued it: a user id, or `token:<id>` for an API token. */
@@ -14,26 +16,26 @@ export interface PreviewClaims {
   types: string[];
 }
 
-/** True when the bearer is shaped as a preview token: a JWT whose (unverified) `scope` is `preview`. */
+/** True when the bearer is shaped as a preview token: a JWT whose header says `typ: preview+jwt`. */
 export function isPreviewToken(credential: string): boolean {
   if (credential.split('.').length !== 3) return false;
   try {
-    return decodeJwt(credential).scope === PREVIEW_SCOPE;
+    return decodeProtectedHeader(credential).typ?.toLowerCase() === TYP;
   } catch {
     return false;
   }
 }
 
 /**
- * Signs a preview token with the instance's key, as access tokens are: HS256, claims
- * `sub scope types iat exp iss`. It has no `typ: 'access'`, so `verifyAccessToken` never takes it
+ * Signs a preview token with the instance's key, as access tokens are: HS256, header
+ * `typ: preview+jwt`, claims `sub scope types iat exp iss`. It has no `typ: 'access'`, so `verifyAccessToken` never takes it
  * for a session.
  */
 export async function signPreviewToken(key: JwtKey, issuer: string, claims: PreviewClaims, now: Date, ttlMs: number) {
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + Math.floor(ttlMs / 1000);
   const token = await new SignJWT({ scope: PREVIEW_SCOPE, types: claims.types })
-    .setProtectedHeader({ alg: ALG, typ: 'JWT' })
+    .setProtectedHeader({ alg: ALG, typ: TYP })
     .setSubject(claims.sub)
     .setIssuer(issuer)
     .setIssuedAt(iat)
@@ -43,7 +45,7 @@ export async function signPreviewToken(key: JwtKey, issuer: string, claims: Prev
 }
 
 /**
- * Verifies a preview token: the pinned algorithm and issuer (RFC 8725 §3.1), `scope: 'preview'`,
+ * Verifies a preview token: the pinned algorithm, issuer and `typ` (RFC 8725 §3.1), `scope: 'preview'`,
  * a list of type names, and the times every JWT of this server meets (jwt-times.ts) against
  * `documents.previewTokenTtl`. Every failure is 401, as for any other bad bearer.
  */
@@ -55,7 +57,7 @@ export async function verifyPreviewToken(
   lifetimeMs: number,
 ): Promise<PreviewClaims> {
   try {
-    const { payload } = await jwtVerify(token, key.cryptoKey, { algorithms: [ALG], issuer, currentDate: now });
+    const { payload } = await jwtVerify(token, key.cryptoKey, { algorithms: [ALG], issuer, currentDate: now, typ: TYP });
     const types = payload.types;
     if (
       payload.scope !== PREVIEW_SCOPE ||
