@@ -17,6 +17,8 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
  *   published document in place changes public content and counts as a write from `published`.
  * - DELETE needs delete. Admin holds everything. Restore needs write.
  * - `<schema>:<action>`, `<schema>:*`, `content:*`, `content:<action>` all grant the action.
+ * - A preview token (docs/preview.md) reads every status of the types its issuer could read, and
+ *   nothing else: every write 403, revisions 403 (a preview shows current versions, not history).
  */
 
 type Mount = 'documents' | 'collections';
@@ -38,6 +40,8 @@ const TOKEN_PERMISSIONS: Record<string, string[]> = {
   'token[post:write+post:publish]': ['post:write', 'post:publish'],
   'token[author:read]': ['author:read'],
 };
+/** A preview token issued by admin (`POST …/preview`): read on every type, nothing else. */
+const PREVIEW = 'preview';
 
 // ── Actions ─────────────────────────────────────────────────────────────────────────────────────
 // Each cell starts from fresh fixtures created by admin: a published and a draft post (the draft
@@ -160,6 +164,7 @@ const DOCUMENTS: Record<string, Cell[]> = {
   'token[content:write]': [PUB, 200, 404, 201, 403, 200, 403, 403, 403, 403, 403, 200], // W
   'token[post:write+post:publish]': [PUB, 200, 404, 201, 201, 200, 200, 200, 200, 403, 403, 200], // WP
   'token[author:read]': [PUB, 200, 404, 403, 403, 403, 403, 403, 403, 403, 403, 403], // –
+  [PREVIEW]: [ALL, 200, 200, 403, 403, 403, 403, 403, 403, 403, 403, 403], // R, no history
 };
 
 //                                     list  getPub getDraft POSTdr POSTpub PATCHdr publish unpub editPub DELETE revs restore
@@ -178,6 +183,7 @@ const COLLECTIONS: Record<string, Cell[]> = {
   'token[content:write]': [403, 403, 403, 201, 403, 200, 403, 403, 403, 403, 403, 200], // W
   'token[post:write+post:publish]': [403, 403, 403, 201, 201, 200, 200, 200, 200, 403, 403, 200], // WP
   'token[author:read]': [403, 403, 403, 403, 403, 403, 403, 403, 403, 403, 403, 403], // –
+  [PREVIEW]: [ALL, 200, 200, 403, 403, 403, 403, 403, 403, 403, 403, 403], // R, no history
 };
 
 const MATRIX: Record<Mount, Record<string, Cell[]>> = { documents: DOCUMENTS, collections: COLLECTIONS };
@@ -202,6 +208,10 @@ beforeAll(async () => {
     expect(res.statusCode, res.body).toBe(201);
     bearers.set(name, res.json().data.token);
   }
+  const previewed = await createPost({ title: 'previewed' });
+  const preview = await asAdmin('POST', `/api/documents/post/${previewed._id}/preview`);
+  expect(preview.statusCode, preview.body).toBe(201);
+  bearers.set(PREVIEW, preview.json().data.token);
 });
 afterAll(() => t?.close());
 
@@ -294,7 +304,7 @@ describe('/documents/secret (public: false)', () => {
 
 describe('the table itself', () => {
   it('has a cell for every caller and action on both mounts', () => {
-    const callers = ['anonymous', 'admin', ...USER_ROLES, ...Object.keys(TOKEN_PERMISSIONS)];
+    const callers = ['anonymous', 'admin', ...USER_ROLES, ...Object.keys(TOKEN_PERMISSIONS), PREVIEW];
     for (const table of Object.values(MATRIX)) {
       expect(Object.keys(table).sort()).toEqual([...callers].sort());
       for (const row of Object.values(table)) expect(row).toHaveLength(COLUMNS.length);

@@ -25,7 +25,13 @@ describe('resolveConfig', () => {
     expect(c.security.accessTokenTtlMs).toBe(3_600_000);
     expect(c.security.refreshTokenTtlMs).toBe(7 * 86_400_000);
     expect(c.security.rememberMeTtlMs).toBe(30 * 86_400_000);
-    expect(c.documents).toEqual({ publicRead: true, responseCache: true, countLimit: 10_000, scheduleRunner: true });
+    expect(c.documents).toEqual({
+      publicRead: true,
+      responseCache: true,
+      countLimit: 10_000,
+      scheduleRunner: true,
+      previewTokenTtlMs: 3_600_000,
+    });
     expect(c.database).toEqual({
       url: 'sqlite:./data/vellum.db',
       connectTimeoutMs: 5000,

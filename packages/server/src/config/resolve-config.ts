@@ -66,7 +66,13 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
   const server = r.object('server', root.server, ['port', 'host', 'basePath', 'trustProxy', 'cors', 'logLevel', 'bodyLimit', 'publicUrl']);
   const redis = r.object('redis', root.redis, ['url']);
   const security = r.object('security', root.security, SECURITY);
-  const documents = r.object('documents', root.documents, ['publicRead', 'responseCache', 'countLimit', 'scheduleRunner']);
+  const documents = r.object('documents', root.documents, [
+    'publicRead',
+    'responseCache',
+    'countLimit',
+    'scheduleRunner',
+    'previewTokenTtl',
+  ]);
   const openapi = r.object('openapi', root.openapi, ['public']);
 
   const portSource = flags.port !== undefined ? '--port' : env.PORT !== undefined ? 'PORT' : 'server.port';
@@ -173,6 +179,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
         env.DOCUMENTS_SCHEDULE_RUNNER ?? documents.scheduleRunner,
         true,
       ),
+      previewTokenTtlMs: duration('documents.previewTokenTtl', documents.previewTokenTtl, '1h'),
     },
     openapi: { public: r.bool('openapi.public', openapi.public, true) },
     schemas: validateSchemas(r, root.schemas),

@@ -62,6 +62,8 @@ export interface SchemaDef {
   type?: 'document' | 'singleton';
   public?: boolean;
   fields: FieldDef[];
+  /** The studio's preview link and `POST …/preview`'s `url` (docs/preview.md): a template of field paths. */
+  preview?: { url: string };
 }
 
 export interface PasswordPolicy {
@@ -186,7 +188,15 @@ export interface VellumConfig {
    * past it `meta.total` is a lower bound (docs/api.md, "Totals").
    * `scheduleRunner`: run due schedules in this process (on by default; docs/schedules.md).
    */
-  documents: { publicRead: boolean; responseCache: boolean; countLimit: number; scheduleRunner: boolean };
+  documents: {
+    publicRead: boolean;
+    responseCache: boolean;
+    countLimit: number;
+    /** How long a preview token lives (`documents.previewTokenTtl`, docs/preview.md). */
+    previewTokenTtlMs: number;
+    /** Whether this node runs due schedules (`documents.scheduleRunner`, docs/schedules.md). */
+    scheduleRunner: boolean;
+  };
   /** `public`: `GET /openapi.json` and `/docs` answer anyone (the default); false: they need `studio:access`. */
   openapi: { public: boolean };
   schemas: SchemaDef[];

@@ -1,6 +1,7 @@
 import { FIELD_TYPE_NAMES, fieldType } from '../field-types/index.js';
 import type { FieldDef, SchemaDef } from './types.js';
 import type { ConfigReader } from './reader.js';
+import { checkPreviewOption } from './preview-url-template.js';
 
 // Permission strings are `<resource>:<action>`; a schema may not take a fixed resource's name.
 const RESERVED = new Set(['content', 'media', 'users', 'settings', 'studio', 'tokens', 'webhooks']);
@@ -20,7 +21,7 @@ export function validateSchemas(r: ConfigReader, raw: unknown): SchemaDef[] {
   const seen = new Set<string>();
   return raw.map((value, i) => {
     const path = `schemas[${i}]`;
-    const s = r.object(path, value, ['name', 'title', 'type', 'public', 'fields', 'description']);
+    const s = r.object(path, value, ['name', 'title', 'type', 'public', 'fields', 'description', 'preview']);
     const name = r.string(`${path}.name`, s.name) ?? '';
     if (!SCHEMA_NAME.test(name)) r.problem(`${path}.name`, `expected a name matching ${SCHEMA_NAME} (got ${JSON.stringify(s.name)})`);
     if (RESERVED.has(name)) r.problem(`${path}.name`, `"${name}" is reserved (it names a permission resource)`);
@@ -29,12 +30,14 @@ export function validateSchemas(r: ConfigReader, raw: unknown): SchemaDef[] {
     const type = s.type ?? 'document';
     if (type !== 'document' && type !== 'singleton') r.problem(`${path}.type`, 'expected "document" or "singleton"');
     const fields = validateFields(r, `${path}.fields`, s.fields, names, true);
+    const preview = checkPreviewOption(r, `${path}.preview`, s.preview, fields);
     return {
       name,
       title: r.string(`${path}.title`, s.title) ?? name,
       type: type as SchemaDef['type'],
       public: r.bool(`${path}.public`, s.public, true),
       fields,
+      ...(preview ? { preview } : {}),
     };
   });
 }

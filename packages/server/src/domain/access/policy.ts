@@ -62,8 +62,51 @@ export function requireAdminRole(p: Principal): void {
   if (!(p.kind === 'user' && isAdmin(p))) throw errors.forbidden('Only an admin can do this');
 }
 
+/**
+ * A signed-in caller, for the routes that need nothing more (its own account, settings reads). A
+ * preview token is no session: it reads documents, media and `/events` only (docs/preview.md).
+ */
 export function requireAuthenticated(p: Principal): void {
   if (p.kind === 'anonymous') throw errors.unauthorized('Authentication required');
+  refusePreview(p);
+}
+
+/** 403 for a preview token on anything but document, media and event reads (docs/preview.md). */
+export function refusePreview(p: Principal): void {
+  if (p.kind === 'preview') throw errors.forbidden('A preview token only reads documents, media and events');
+}
+
+/** Revisions: a preview shows the current draft, not the history (docs/preview.md). */
+export function canReadHistory(p: Principal): boolean {
+  return p.kind !== 'preview';
+}
+
+export function requireHistoryRead(p: Principal): void {
+  if (!canReadHistory(p)) throw errors.forbidden('A preview token reads the current versions, not revisions');
+}
+
+/** `GET /events`: signed-in callers and preview tokens; anonymous ones only while documents are public. */
+export function requireMayListen(p: Principal, documentsPublicRead: boolean): void {
+  if (p.kind === 'anonymous' && !documentsPublicRead) throw errors.unauthorized('Authentication required');
+}
+
+/**
+ * `POST …/preview`: read permission on the type. A preview token cannot issue another one (it
+ * would outlive its own expiry).
+ */
+export function requireMayIssuePreview(p: Principal, schema: string): void {
+  requireSchemaAction(p, schema, 'read');
+  refusePreview(p);
+}
+
+/** The types a caller may read every status of: what a preview token it issues may read. */
+export function readableTypes(p: Principal, schemas: Iterable<string>): string[] {
+  return [...schemas].filter((s) => canOnSchema(p, s, 'read'));
+}
+
+/** A preview token's rights: `<type>:read` on each type it names, nothing else (docs/preview.md). */
+export function previewPermissions(types: readonly string[]): ReadonlySet<string> {
+  return new Set(types.map((t) => `${t}:read`));
 }
 
 /** How documents are reached: `/documents` (public reads by default) or `/collections` (every call checked). */
@@ -124,7 +167,8 @@ export function canGrant(p: Principal, permission: string, schemaNames: Readonly
 
 /** Media reads are public while `media.publicRead` is on (the spec's default); otherwise `media:read`. */
 export function canReadMedia(p: Principal, publicRead: boolean): boolean {
-  return publicRead || hasPermission(p, 'media:read');
+  // A preview shows the draft's images and files too (docs/preview.md).
+  return publicRead || p.kind === 'preview' || hasPermission(p, 'media:read');
 }
 
 export function requireMediaRead(p: Principal, publicRead: boolean): void {

@@ -2,9 +2,12 @@ import type { Role } from './permissions.js';
 
 /** Who is calling: resolved once per request from the bearer (or nothing), then passed to operations. */
 export interface Principal {
-  /** `oauth`: a user acting through an OAuth access token, with its scopes and never its role. */
-  kind: 'anonymous' | 'user' | 'token' | 'oauth';
-  /** User id (also for `oauth`) or API-token id. */
+  /**
+   * `oauth`: a user acting through an OAuth access token, with its scopes and never its role.
+   * `preview`: a preview token (docs/preview.md): `<type>:read` on the types it names, nothing else.
+   */
+  kind: 'anonymous' | 'user' | 'token' | 'oauth' | 'preview';
+  /** User id (also for `oauth`), API-token id, or for `preview` its issuer (`actorId` of who issued it). */
   id: string | null;
   role: Role | null;
   /** Effective permissions: role defaults plus the explicit list (users) or the token's own list. */

@@ -1,4 +1,4 @@
-import { requireSchemaAction } from '../access/policy.js';
+import { requireMayIssuePreview, requireSchemaAction } from '../access/policy.js';
 import type { ContentAction } from '../access/permissions.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
@@ -13,4 +13,10 @@ import type { Services } from '../services.js';
 export function requireDocumentAction(svc: Services, actor: Principal, type: string | undefined, action: ContentAction): void {
   const schema = type === undefined ? undefined : svc.schemas.get(type);
   if (schema) requireSchemaAction(actor, schema.name, action);
+}
+
+/** `POST …/preview`'s question before its body, as above: read permission, and no preview token issues another. */
+export function requireDocumentPreview(svc: Services, actor: Principal, type: string | undefined): void {
+  const schema = type === undefined ? undefined : svc.schemas.get(type);
+  if (schema) requireMayIssuePreview(actor, schema.name);
 }

@@ -1,7 +1,7 @@
 import { errors } from '../../errors.js';
 import { findRevision, listRevisions as listRevisionRows, type RevisionKind } from '../../storage/documents/document-revisions-store.js';
 import { findDocument } from '../../storage/documents/document-rows.js';
-import { denyRead, readScope, requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
+import { denyRead, readScope, requireHistoryRead, requireSchemaAction, type DocumentAccessMode } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { parsePaging } from '../shared/paging.js';
 import type { Services } from '../services.js';
@@ -30,6 +30,7 @@ export async function listRevisions(
   // Revisions hold drafts: published-only readers (anonymous on a public type) need to sign in.
   if (scope === 'published') requireSchemaAction(actor, schema.name, 'read');
   if (scope === 'none') denyRead(actor, input.mode);
+  requireHistoryRead(actor);
   const { limit, offset } = parsePaging(input.limit, input.offset);
   const doc = await findDocument(svc.database, input.id);
   if (!doc || doc.type !== schema.name) throw errors.notFound('Document not found');

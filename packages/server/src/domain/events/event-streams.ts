@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js';
 import type { Principal } from '../access/principal.js';
-import { requireAuthenticated } from '../access/policy.js';
+import { requireMayListen } from '../access/policy.js';
 import type { Services } from '../services.js';
 import type { ChangeEvent } from './change-event.js';
 import { EventBacklog } from './event-backlog.js';
@@ -96,7 +96,7 @@ export class EventStreams {
    */
   openStream(actor: Principal, input: OpenStreamInput, sink: StreamSink): EventStream {
     // 1. Who may listen: signed-in callers; anonymous ones only while documents are public.
-    if (!this.svc.config.documents.publicRead) requireAuthenticated(actor);
+    requireMayListen(actor, this.svc.config.documents.publicRead);
     // 2. Filters (400 on unknown types or patterns) and the per-node limit.
     const filter = parseStreamFilter(this.svc, actor, input);
     if (this.streams.size >= this.svc.config.realtime.maxStreams)

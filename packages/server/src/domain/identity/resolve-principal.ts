@@ -3,10 +3,12 @@ import { findApiTokenByHash, touchApiToken } from '../../storage/identity/api-to
 import { findSessionPrincipal } from '../../storage/identity/sessions-store.js';
 import { ANONYMOUS, type Principal } from '../access/principal.js';
 import { isRole } from '../access/permissions.js';
+import { previewPermissions } from '../access/policy.js';
 import type { Services } from '../services.js';
 import { verifyAccessToken } from './access-tokens.js';
 import { isOAuthAccessToken } from '../oauth2/oauth-access-token.js';
 import { oauthPrincipal } from '../oauth2/oauth-principal.js';
+import { isPreviewToken, verifyPreviewToken } from './preview-tokens.js';
 import {
   API_TOKEN_PREFIX,
   MFA_TOKEN_PREFIX,
@@ -38,6 +40,7 @@ export async function principalFromBearer(svc: Services, credential: string): Pr
     throw errors.unauthorized('An MFA or setup token is not an access token; finish the login at /auth/mfa/…');
   }
   if (isOAuthAccessToken(credential)) return oauthPrincipal(svc, credential);
+  if (isPreviewToken(credential)) return previewPrincipal(svc, credential);
   const now = svc.now();
   const claims = await verifyAccessToken(svc.jwtKey, svc.config.security.issuer, credential, now, svc.config.security.accessTokenTtlMs);
   // The session row is the truth: revoked sessions and deactivated users stop at once, not at expiry.
@@ -71,4 +74,21 @@ async function apiTokenPrincipal(svc: Services, credential: string): Promise<Pri
     await touchApiToken(svc.database, token.id, token.lastUsedAt);
   }
   return { kind: 'token', id: token.id, role: 'api', permissions: new Set(token.permissions), name: token.name };
+}
+
+/**
+ * A preview token (docs/preview.md): read permission on the types it names that still exist, and
+ * nothing else, so every other route refuses it through the policy. It is checked by its signature
+ * and expiry alone: it lives `documents.previewTokenTtl` at most, and no revocation list is kept.
+ */
+async function previewPrincipal(svc: Services, credential: string): Promise<Principal> {
+  const claims = await verifyPreviewToken(
+    svc.jwtKey,
+    svc.config.security.issuer,
+    credential,
+    svc.now(),
+    svc.config.documents.previewTokenTtlMs,
+  );
+  const types = claims.types.filter((t) => svc.schemas.get(t) !== undefined);
+  return { kind: 'preview', id: claims.sub, role: null, permissions: previewPermissions(types) };
 }

@@ -17,5 +17,7 @@ export function listSchemas(svc: Services) {
     public: s.public,
     fields: s.fields.map(withStudioHints),
     jsonSchema: documentJsonSchema(s),
+    // The studio's preview pane opens this template, filled by `POST …/preview` (docs/preview.md).
+    ...(s.def.preview ? { preview: { url: s.def.preview.url } } : {}),
   }));
 }

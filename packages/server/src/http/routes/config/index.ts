@@ -14,6 +14,7 @@ const Schema = Type.Object({
   public: Type.Boolean(),
   fields: Type.Array(Type.Any()),
   jsonSchema: Type.Record(Type.String(), Type.Unknown()),
+  preview: Type.Optional(Type.Object({ url: Type.String() })),
 });
 
 const Settings = Type.Object(

@@ -4,7 +4,8 @@ import type { DocumentAccessMode } from '../../../domain/access/policy.js';
 import { deleteDocument } from '../../../domain/documents/delete-document.js';
 import { discardDraft } from '../../../domain/documents/discard-draft.js';
 import { publishDocument, unpublishDocument } from '../../../domain/documents/publish/publish-document.js';
-import { requireDocumentAction } from '../../../domain/documents/document-permission.js';
+import { issuePreview } from '../../../domain/documents/preview/issue-preview.js';
+import { requireDocumentAction, requireDocumentPreview } from '../../../domain/documents/document-permission.js';
 import type { ApiDocument } from '../../../domain/documents/document-view.js';
 import { getDocument, listDocuments } from '../../../domain/documents/read-documents.js';
 import { createSchedule } from '../../../domain/schedules/manage-schedules.js';
@@ -135,6 +136,16 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
       schema: { params: S.DocParams, body: ScheduleBody, response: { 201: data(Schedule), ...errorResponses } },
     },
     async (req, reply) => reply.status(201).send({ data: await createSchedule(svc, req.principal, { ...req.params, ...req.body }) }),
+  );
+
+  // A preview token is a read: read permission on the type, asked before the body (none is read).
+  app.post<{ Params: Static<typeof S.DocParams> }>(
+    `${base}/:id/preview`,
+    {
+      config: { permission: (p, params) => requireDocumentPreview(svc, p, params.type) },
+      schema: { params: S.DocParams, response: { 201: S.PreviewGrant, ...errorResponses } },
+    },
+    async (req, reply) => reply.status(201).send({ data: await issuePreview(svc, req.principal, { ...req.params, mode }) }),
   );
 
   app.delete(`${base}/:id/draft`, { config: may('write'), schema: { params: S.DocParams, ...responses } }, async (req: DocRequest) => {

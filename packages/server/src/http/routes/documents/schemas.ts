@@ -41,3 +41,15 @@ export const PublishQuery = Type.Object(
   { force: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) },
   { additionalProperties: false },
 );
+
+/** `POST …/preview` → 201: a read-only bearer and the schema's preview URL filled in (docs/preview.md). */
+export const PreviewGrant = Type.Object(
+  {
+    data: Type.Object({
+      token: Type.String(),
+      url: Type.Optional(Type.String()),
+      expiresAt: Type.String({ format: 'date-time' }),
+    }),
+  },
+  { description: 'A preview token: reads only, `perspective=drafts` allowed, until `expiresAt`' },
+);
