@@ -143,10 +143,10 @@ describe('reading with a preview token', () => {
     expect((await req('GET', `/api/documents/author/${author._id}?perspective=drafts`, token)).statusCode).toBe(403);
   });
 
-  it('opens /events and sees draft events of its types', async () => {
+  it('opens /events (perspective=drafts too) and sees draft events of its types', async () => {
     const id = await postWithDraft('Streamed', 'Streamed draft');
     const token = await previewToken(id);
-    const stream = await openStream(t, { token, query: 'types=post&events=document.draft.updated' });
+    const stream = await openStream(t, { token, query: 'types=post&events=document.draft.updated&perspective=drafts' });
     try {
       expect(stream.status).toBe(200);
       const res = await req('PATCH', `/api/documents/post/${id}?draft=true`, admin, { title: 'Streamed again' });

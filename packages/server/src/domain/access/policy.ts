@@ -91,6 +91,14 @@ export function requireMayListen(p: Principal, documentsPublicRead: boolean): vo
 }
 
 /**
+ * `perspective=drafts`: pending drafts are never public. Anonymous callers are 401; signed-in
+ * ones and preview tokens go on to the per-type read check (docs/drafts.md, "Reading").
+ */
+export function requireMayReadDrafts(p: Principal): void {
+  if (p.kind === 'anonymous') throw errors.unauthorized('Authentication required to read drafts');
+}
+
+/**
  * `POST …/preview`: read permission on the type. A preview token cannot issue another one (it
  * would outlive its own expiry).
  */

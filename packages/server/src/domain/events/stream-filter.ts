@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { readScope, requireAuthenticated } from '../access/policy.js';
+import { readScope, requireMayReadDrafts } from '../access/policy.js';
 import type { Perspective } from '../documents/perspective.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
@@ -25,7 +25,7 @@ export function parseStreamFilter(
 ): StreamFilter {
   const filter: StreamFilter = input.perspective ? { perspective: input.perspective } : {};
   // Pending drafts are never public: anonymous 401, and read permission on each type named.
-  if (input.perspective === 'drafts') requireAuthenticated(actor);
+  if (input.perspective === 'drafts') requireMayReadDrafts(actor);
   if (input.types !== undefined) {
     const types = splitList(input.types, 'types');
     for (const type of types) {
