@@ -12,15 +12,7 @@ import type {
   DocumentsTable,
 } from './documents/document-tables.js';
 
-export type {
-  DocumentCountsTable,
-  DocumentDraftMediaTable,
-  DocumentDraftsTable,
-  DocumentMediaTable,
-  DocumentRefsTable,
-  DocumentRevisionsTable,
-  DocumentsTable,
-};
+export type * from './documents/document-tables.js';
 
 /**
  * Row shapes as stored. Timestamps are ISO 8601 UTC strings with milliseconds on both dialects:

@@ -11,7 +11,7 @@ import { toApiDocument, toDraftView, type ApiDocument } from './document-view.js
 import { revisionMatches, type RevisionCondition } from './revision-condition.js';
 import { schemaOr404 } from './schema-or-404.js';
 import { validateDocument } from './validate-document.js';
-import type { WriteDecision } from './write/document-change.js';
+import { nextVersion, type WriteDecision } from './write/document-change.js';
 import { mainVersion } from './write/main-version.js';
 import { draftState, pendingDraft } from './write/pending-draft.js';
 import { writeDocument } from './write/write-pipeline.js';
@@ -88,15 +88,7 @@ export async function updateWith(
       return { kind: 'none', current: draft && !draft.stored ? { ...current, rev: draft.baseRev } : current };
     }
     servesDraft = draft !== undefined;
-    const doc: StoredDocument = {
-      ...current,
-      status,
-      rev: current.rev + 1,
-      updatedAt: svc.now().toISOString(),
-      updatedBy: actorId(actor),
-      data: fields.data,
-    };
-    return { kind: 'update', before: current, doc, fields };
+    return nextVersion(current, status, fields, { at: svc.now().toISOString(), updatedBy: actorId(actor) });
   };
 
   // 3. Written by the pipeline: the guarded write applies only while the document is still at the

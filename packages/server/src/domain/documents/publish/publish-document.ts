@@ -9,7 +9,7 @@ import type { Services } from '../../services.js';
 import { toApiDocument, type ApiDocument } from '../document-view.js';
 import { schemaOr404 } from '../schema-or-404.js';
 import { validateDocument } from '../validate-document.js';
-import type { DocumentChange, WriteDecision } from '../write/document-change.js';
+import { nextVersion, type DocumentChange, type WriteDecision } from '../write/document-change.js';
 import { mainWithDraft, pendingDraftOf } from '../write/main-with-draft.js';
 import type { DocumentWrite } from '../write/write-pipeline.js';
 import { writeDocuments } from '../write/write-pipeline.js';
@@ -105,15 +105,7 @@ function publishDecision(svc: Services, actor: Principal, schema: CompiledSchema
 function nextMain(svc: Services, actor: Principal, schema: CompiledSchema, current: StoredDocument, status: string): DocumentChange {
   const fields = validateDocument(schema, pendingDraftOf(current)?.data ?? current.data, false);
   if (fields.errors.length > 0) throw errors.validation(fields.errors);
-  const doc: StoredDocument = {
-    ...current,
-    status,
-    rev: current.rev + 1,
-    updatedAt: svc.now().toISOString(),
-    updatedBy: actorId(actor),
-    data: fields.data,
-  };
-  return { kind: 'update', before: current, doc, fields };
+  return nextVersion(current, status, fields, { at: svc.now().toISOString(), updatedBy: actorId(actor) });
 }
 
 /** Under the lock: every document the new version references is published, or published in the same transaction. */

@@ -21,3 +21,14 @@ export interface NoChange {
 }
 
 export type WriteDecision = DocumentChange | NoChange;
+
+/** The update that stores `fields` in `status` as the next revision of `current`, written by `updatedBy` at `at`. */
+export function nextVersion(
+  current: StoredDocument,
+  status: string,
+  fields: ValidationResult,
+  by: { at: string; updatedBy: string | null },
+): Extract<DocumentChange, { kind: 'update' }> {
+  const doc: StoredDocument = { ...current, status, rev: current.rev + 1, updatedAt: by.at, updatedBy: by.updatedBy, data: fields.data };
+  return { kind: 'update', before: current, doc, fields };
+}
