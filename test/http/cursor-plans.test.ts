@@ -60,10 +60,28 @@ async function expectSeeks(url: string, index: string, conds: RegExp[]) {
   expect(reads.length, plan.text).toBe(conds.length);
   for (const r of reads) expect(r, plan.text).toMatchObject({ kind: 'index', index });
   if (!PG) return;
-  const indexConds = [...plan.text.matchAll(/"Index Cond": "([^"]*)"/g)].map((m) => m[1]);
+  // The nodes that read `documents` (a reader of every status also probes each row's pending
+  // draft by its key, a seek of its own: docs/drafts.md, "Markers").
+  const nodes = documentNodes(JSON.parse(plan.text) as PlanNode);
+  const indexConds = nodes.flatMap((n) => (n['Index Cond'] ? [n['Index Cond']] : []));
   expect(indexConds.length, plan.text).toBe(conds.length);
   conds.forEach((cond, i) => expect(indexConds[i], plan.text).toMatch(cond));
-  expect(plan.text).not.toMatch(/"Filter"/);
+  expect(
+    nodes.some((n) => n.Filter !== undefined),
+    plan.text,
+  ).toBe(false);
+}
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Index Cond'?: string;
+  Filter?: string;
+  Plans?: PlanNode[];
+}
+
+function documentNodes(node: PlanNode): PlanNode[] {
+  const own = node['Relation Name'] === 'documents' ? [node] : [];
+  return [...own, ...(node.Plans ?? []).flatMap(documentNodes)];
 }
 
 /** The cursor after the first `n` documents of a list. */

@@ -56,9 +56,10 @@ function sourceSql(conn: Conn, q: ListQuery, markers = false, alias = 'documents
  * (a left join on the drafts' key; still one row per document).
  */
 function markedSourceSql(conn: Conn, alias: string): RawBuilder<unknown> {
-  const columns = [...DOCUMENT_COLUMNS, 'seq', ...conn.dialect.searchColumnNames].map((c) => `d.${c}`).join(', ');
+  // The table keeps its own name inside: plans (and the query-plan tests) name it `documents`.
+  const columns = [...DOCUMENT_COLUMNS, 'seq', ...conn.dialect.searchColumnNames].map((c) => `documents.${c}`).join(', ');
   return sql`(select ${sql.raw(columns)}, x.rev as draft_rev, x.updated_at as draft_updated_at, x.updated_by as draft_updated_by
-    from documents d left join document_drafts x on x.id = d.id) ${sql.raw(alias)}`;
+    from documents left join document_drafts x on x.id = documents.id) ${sql.raw(alias)}`;
 }
 
 const MARKER_COLUMNS = ['draft_rev', 'draft_updated_at', 'draft_updated_by'];
