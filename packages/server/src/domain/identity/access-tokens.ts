@@ -1,7 +1,8 @@
 import { webcrypto } from 'node:crypto';
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { jwtVerify, errors as joseErrors } from 'jose';
 import { errors } from '../../errors.js';
 import { checkJwtTimes } from './jwt-times.js';
+import { signJwt } from './sign-jwt.js';
 
 export interface AccessClaims {
   sub: string;
@@ -30,17 +31,8 @@ const verified = new Map<string, { key: JwtKey; exp: number; claims: AccessClaim
 const MAX_VERIFIED = 10_000;
 
 /** Signs an access token: HS256, claims `sub sid role typ iat exp iss` (docs/api.md, "Authentication"). */
-export async function signAccessToken(key: JwtKey, issuer: string, claims: AccessClaims, now: Date, ttlMs: number) {
-  const iat = Math.floor(now.getTime() / 1000);
-  const exp = iat + Math.floor(ttlMs / 1000);
-  const token = await new SignJWT({ sid: claims.sid, role: claims.role, typ: 'access' })
-    .setProtectedHeader({ alg: ALG, typ: 'JWT' })
-    .setSubject(claims.sub)
-    .setIssuer(issuer)
-    .setIssuedAt(iat)
-    .setExpirationTime(exp)
-    .sign(key.cryptoKey);
-  return { token, expiresAt: new Date(exp * 1000).toISOString() };
+export function signAccessToken(key: JwtKey, issuer: string, claims: AccessClaims, now: Date, ttlMs: number) {
+  return signJwt(key, issuer, { typ: 'JWT', sub: claims.sub, claims: { sid: claims.sid, role: claims.role, typ: 'access' } }, now, ttlMs);
 }
 
 /**

@@ -1,7 +1,8 @@
-import { SignJWT, decodeProtectedHeader, jwtVerify, errors as joseErrors } from 'jose';
+import { decodeProtectedHeader, jwtVerify, errors as joseErrors } from 'jose';
 import { errors } from '../../errors.js';
 import type { JwtKey } from './access-tokens.js';
 import { checkJwtTimes } from './jwt-times.js';
+import { signJwt } from './sign-jwt.js';
 
 /** The `scope` claim that marks a preview token (docs/preview.md, "The token"). */
 export const PREVIEW_SCOPE = 'preview';
@@ -31,17 +32,8 @@ export function isPreviewToken(credential: string): boolean {
  * `typ: preview+jwt`, claims `sub scope types iat exp iss`. It has no `typ: 'access'`, so `verifyAccessToken` never takes it
  * for a session.
  */
-export async function signPreviewToken(key: JwtKey, issuer: string, claims: PreviewClaims, now: Date, ttlMs: number) {
-  const iat = Math.floor(now.getTime() / 1000);
-  const exp = iat + Math.floor(ttlMs / 1000);
-  const token = await new SignJWT({ scope: PREVIEW_SCOPE, types: claims.types })
-    .setProtectedHeader({ alg: ALG, typ: TYP })
-    .setSubject(claims.sub)
-    .setIssuer(issuer)
-    .setIssuedAt(iat)
-    .setExpirationTime(exp)
-    .sign(key.cryptoKey);
-  return { token, expiresAt: new Date(exp * 1000).toISOString() };
+export function signPreviewToken(key: JwtKey, issuer: string, claims: PreviewClaims, now: Date, ttlMs: number) {
+  return signJwt(key, issuer, { typ: TYP, sub: claims.sub, claims: { scope: PREVIEW_SCOPE, types: claims.types } }, now, ttlMs);
 }
 
 /**

@@ -2,7 +2,6 @@ import { errors } from '../../errors.js';
 import { findApiTokenByHash, touchApiToken } from '../../storage/identity/api-tokens-store.js';
 import { findSessionPrincipal } from '../../storage/identity/sessions-store.js';
 import { ANONYMOUS, type Principal } from '../access/principal.js';
-import { isRole } from '../access/permissions.js';
 import { previewPermissions } from '../access/policy.js';
 import type { Services } from '../services.js';
 import { verifyAccessToken } from './access-tokens.js';
@@ -17,7 +16,7 @@ import {
   SETUP_TOKEN_PREFIX,
   sha256Hex,
 } from './secrets.js';
-import { displayName, effectivePermissions } from './user-view.js';
+import { userPrincipal } from './user-view.js';
 
 /** lastUsedAt is written at most this often per token, so busy tokens do not turn reads into writes. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -48,15 +47,7 @@ export async function principalFromBearer(svc: Services, credential: string): Pr
   if (!session || session.userId !== claims.sub) throw errors.unauthorized('Session not found');
   if (session.revokedAt !== null) throw errors.unauthorized('Session revoked');
   if (!session.active) throw errors.unauthorized('Account deactivated');
-  return {
-    kind: 'user',
-    id: session.userId,
-    role: isRole(session.role) ? session.role : null,
-    permissions: effectivePermissions(session.role, session.permissions),
-    sessionId: session.sessionId,
-    username: session.username,
-    name: displayName(session),
-  };
+  return { ...userPrincipal({ ...session, id: session.userId }), sessionId: session.sessionId };
 }
 
 async function apiTokenPrincipal(svc: Services, credential: string): Promise<Principal> {

@@ -1,9 +1,8 @@
 import { errors } from '../../errors.js';
 import { findApiTokenById } from '../../storage/identity/api-tokens-store.js';
 import { findUserById } from '../../storage/identity/users-store.js';
-import { isRole } from '../access/permissions.js';
 import type { Principal } from '../access/principal.js';
-import { displayName, effectivePermissions } from '../identity/user-view.js';
+import { userPrincipal } from '../identity/user-view.js';
 import type { Services } from '../services.js';
 
 const TOKEN_PREFIX = 'token:';
@@ -26,14 +25,7 @@ export async function scheduleActor(svc: Services, createdBy: string | null): Pr
   const user = await findUserById(svc.database, createdBy);
   if (!user) throw errors.forbidden('The user who created the schedule no longer exists');
   if (!user.active) throw errors.forbidden('The user who created the schedule is deactivated');
-  return {
-    kind: 'user',
-    id: user.id,
-    role: isRole(user.role) ? user.role : null,
-    permissions: effectivePermissions(user.role, user.permissions),
-    username: user.username,
-    name: displayName(user),
-  };
+  return userPrincipal(user);
 }
 
 /** The creator as the audit log names it when it could not be loaded. */

@@ -1,18 +1,7 @@
 import type { StoredSchedule } from '../../storage/schedules/schedules-store.js';
 
 /** A schedule as the API serves it (docs/schedules.md): no claim, absent fields left out. */
-export interface ScheduleView {
-  id: string;
-  type: string;
-  documentId: string;
-  action: 'publish' | 'unpublish';
-  at: string;
-  status: 'pending' | 'done' | 'failed' | 'cancelled';
-  error?: string;
-  createdBy: string | null;
-  createdAt: string;
-  doneAt?: string;
-}
+export type ScheduleView = Omit<StoredSchedule, 'error' | 'doneAt' | 'claimedUntil'> & { error?: string; doneAt?: string };
 
 export function toScheduleView(s: StoredSchedule): ScheduleView {
   return {
