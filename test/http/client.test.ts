@@ -127,6 +127,33 @@ describe('documents', () => {
     expect(await refusal(posts.discardDraft(live._id))).toMatchObject({ status: 404 });
   });
 
+  it('asks for a preview token that reads drafts and nothing else', async () => {
+    const posts = admin.documents<Post>('post');
+    const live = await posts.create({ title: 'Previewed live', _status: 'published' });
+    await posts.saveDraft(live._id, { title: 'Previewed draft' });
+    const grant = await posts.preview(live._id);
+    expect(Date.parse(grant.expiresAt)).toBeGreaterThan(clock);
+    const previewer = clientFor();
+    previewer.setToken(grant.token);
+    expect((await previewer.documents<Post>('post').get(live._id, { perspective: 'drafts' })).title).toBe('Previewed draft');
+    expect(await refusal(previewer.documents<Post>('post').patch(live._id, { title: 'No' }))).toMatchObject({ status: 403 });
+  });
+
+  it('schedules a publish, lists it for the document and across types, and cancels it', async () => {
+    const posts = admin.documents<Post>('post');
+    const doc = await posts.create({ title: 'Scheduled by the client' });
+    const at = new Date(clock + 86_400_000);
+    const schedule = await posts.schedule(doc._id, { action: 'publish', at });
+    expect(schedule).toMatchObject({ type: 'post', documentId: doc._id, action: 'publish', at: at.toISOString(), status: 'pending' });
+    expect((await posts.schedules(doc._id)).map((s) => s.id)).toEqual([schedule.id]);
+    const listed = await admin.schedules.list({ type: ['post'], status: 'pending', from: at, to: new Date(at.getTime() + 1) });
+    expect(listed.data.map((s) => s.id)).toContain(schedule.id);
+    await admin.schedules.cancel(schedule.id);
+    expect((await posts.schedules(doc._id))[0].status).toBe('cancelled');
+    expect(await refusal(admin.schedules.cancel(schedule.id))).toMatchObject({ status: 409, code: 'CONFLICT' });
+    expect(await refusal(posts.schedule(doc._id, { action: 'publish', at: new Date(clock - 1000) }))).toMatchObject({ status: 422 });
+  });
+
   it('creates, reads, replaces, patches with If-Match, publishes and deletes through a typed handle', async () => {
     const posts = admin.documents<Post>('post');
     const created = await posts.create({ title: 'Client CRUD', views: 3, category: 'news' });

@@ -1,5 +1,6 @@
 import { ApiTokensApi } from './api-tokens.js';
 import { WebhooksApi } from './webhooks.js';
+import { SchedulesApi } from './schedules.js';
 import { EventsApi } from './events.js';
 import { listAudit, type AuditQuery, type AuditRecord } from './audit.js';
 import { AuthApi, type LoginOptions, type LoginOutcome } from './auth.js';
@@ -44,6 +45,8 @@ export class VellumClient {
   readonly users: UsersApi;
   readonly apiTokens: ApiTokensApi;
   readonly webhooks: WebhooksApi;
+  /** Planned publishes and unpublishes across types; a document's own: `documents(type).schedule(id, …)`. */
+  readonly schedules: SchedulesApi;
   /** The realtime stream of changes (docs/realtime.md). */
   readonly events: EventsApi;
   readonly config: ConfigApi;
@@ -62,6 +65,7 @@ export class VellumClient {
     this.users = new UsersApi(this.transport);
     this.apiTokens = new ApiTokensApi(this.transport);
     this.webhooks = new WebhooksApi(this.transport);
+    this.schedules = new SchedulesApi(this.transport);
     this.events = new EventsApi(this.transport);
     this.config = new ConfigApi(this.transport);
   }

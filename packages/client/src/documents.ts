@@ -1,6 +1,7 @@
 import type { DocumentInput, DocumentPatch, PublishPlan, Revision, VellumDocument } from './document-types.js';
 import type { ListResult } from './list-result.js';
 import { DocumentQuery, listQueryParams, type DocumentListQuery, type Perspective } from './query-builder.js';
+import { scheduleBody, type Schedule, type ScheduleInput } from './schedules.js';
 import type { Transport } from './transport.js';
 
 /** `/documents` reads published content anonymously while the type is public; `/collections` checks every call. */
@@ -30,6 +31,13 @@ export interface PublishOptions {
   withReferences?: boolean;
   /** Publish a pending draft made from an older main version than the current one. */
   force?: boolean;
+}
+
+/** A preview token and where it opens (`url` absent when the schema has no `preview.url`). */
+export interface PreviewGrant {
+  token: string;
+  url?: string;
+  expiresAt: string;
 }
 
 /** `"<rev>"`, the ETag of a document (docs/api.md, "Documents"). */
@@ -126,6 +134,26 @@ export class DocumentsApi<T extends object = Record<string, unknown>> {
   /** Back to `draft`, holding the pending draft's content if there is one (publish permission). */
   async unpublish(id: string): Promise<VellumDocument<T>> {
     return (await this.t.json<{ data: VellumDocument<T> }>({ method: 'POST', path: `${this.path(id)}/unpublish` })).data;
+  }
+
+  /**
+   * `POST …/preview` (read permission): a short-lived read-only bearer that may read drafts
+   * (`perspective: 'drafts'`), and the schema's preview URL filled in when it has one
+   * (docs/preview.md).
+   */
+  async preview(id: string): Promise<PreviewGrant> {
+    return (await this.t.json<{ data: PreviewGrant }>({ method: 'POST', path: `${this.path(id)}/preview` })).data;
+  }
+
+  /** `POST …/schedule` (publish permission): a publish or unpublish at a later instant (docs/schedules.md). */
+  async schedule(id: string, input: ScheduleInput): Promise<Schedule> {
+    return (await this.t.json<{ data: Schedule }>({ method: 'POST', path: `${this.path(id)}/schedule`, json: scheduleBody(input) })).data;
+  }
+
+  /** This document's schedules, ordered by `at` (`status` narrows them). */
+  async schedules(id: string, query: { status?: Schedule['status']; limit?: number } = {}): Promise<Schedule[]> {
+    const q = { type: this.type, documentId: id, status: query.status, limit: query.limit ?? 100 };
+    return (await this.t.json<{ data: Schedule[] }>({ method: 'GET', path: '/schedules', query: q })).data;
   }
 
   /** 409 `CONFLICT` while other documents reference it, unless `force`. */

@@ -40,6 +40,14 @@ export {
   type UserUpdate,
 } from './users.js';
 export { ApiTokensApi, type ApiToken, type NewApiToken } from './api-tokens.js';
+export {
+  SchedulesApi,
+  type Schedule,
+  type ScheduleAction,
+  type ScheduleInput,
+  type ScheduleListQuery,
+  type ScheduleStatus,
+} from './schedules.js';
 export { WebhooksApi, type Webhook, type WebhookDelivery, type WebhookDeliveryStatus, type WebhookInput } from './webhooks.js';
 export {
   EventsApi,
@@ -66,6 +74,7 @@ export {
   DocumentsApi,
   type DocumentsMode,
   type DraftWriteOptions,
+  type PreviewGrant,
   type PublishOptions,
   type ReadOptions,
   type WriteOptions,
