@@ -31,6 +31,7 @@ import {
 } from './lib.mjs';
 import { ADMIN, api, cpuMicros, create, PG_ADMIN_URL, pgAdmin, pgQuery, pool, postBody, writeConfig } from './setup.mjs';
 import { benchWebhooks } from './webhook-scenarios.mjs';
+import { benchScheduleLag, seedDrafts } from './editorial-scenarios.mjs';
 import { runMixed } from './mixed.mjs';
 import { seedBulk } from './seed-bulk.mjs';
 
@@ -267,10 +268,20 @@ async function main() {
   for (const [name, path, opts] of reads) await run(name, path, opts);
   await run('list20_expand_signed_in', `${list}&expand=author`, { headers: { authorization: `Bearer ${token}` } });
 
+  // Drafts (docs/drafts.md): a fifth of the posts get a pending draft, then the editor's read of
+  // them. Seeded after the reads above, so those measure what they measured before drafts existed.
+  const draftScenarios = ['list20_expand_drafts', 'list20_expand_drafts_uncached', 'list20_expand_signed_in_uncached'];
+  const signedIn = { headers: { authorization: `Bearer ${token}` } };
+  if (!ONLY || draftScenarios.some((name) => ONLY.has(name))) await seedDrafts({ base, token, postIds, log });
+  await run('list20_expand_drafts', `${list}&expand=author&perspective=drafts`, signedIn);
+
   // The same reads with the response cache off: every request runs its queries.
   await stop(server, 10_000); // waits for its exit: a --cpu-prof profile is written then
   ({ server, base } = await startServer(uncachedConfig));
   for (const [name, path, opts] of reads) await run(`${name}_uncached`, path, opts);
+  // Signed in, each list reads the `_draft` markers of the page; under `drafts` it serves them.
+  await run('list20_expand_signed_in_uncached', `${list}&expand=author`, signedIn);
+  await run('list20_expand_drafts_uncached', `${list}&expand=author&perspective=drafts`, signedIn);
   // A counter varies the titles, so each insert gets a fresh slug rather than a -N suffix hunt.
   let createN = 0;
   await run('create', '/api/documents/post', {
@@ -301,6 +312,9 @@ async function main() {
       },
     ],
   });
+
+  // Before the webhook scenarios, whose hooks would queue deliveries for the posts it makes.
+  if (!ONLY || ONLY.has('schedule_lag')) results.schedule_lag = await benchScheduleLag({ base, token, authorIds, dialect: DIALECT, log });
 
   if (!ONLY || ONLY.has('create_webhooks5')) {
     const restart = async (env) => {
@@ -343,6 +357,9 @@ async function main() {
       expand_vs_baseline: ratio(results.list20_expand.rps, results.baseline_fastify.rps),
       expand_uncached_vs_baseline: ratio(results.list20_expand_uncached.rps, results.baseline_fastify.rps),
       offset0_vs_offset9000_rps_uncached: ratio(results.offset0_uncached.rps, results.offset9000_uncached.rps),
+      drafts_vs_signed_in: ratio(results.list20_expand_drafts.rps, results.list20_expand_signed_in.rps),
+      drafts_vs_signed_in_uncached: ratio(results.list20_expand_drafts_uncached.rps, results.list20_expand_signed_in_uncached.rps),
+      schedule_lag_p99_ms: results.schedule_lag.p99_ms,
       ...webhookFigures,
     }) + '\n',
   );

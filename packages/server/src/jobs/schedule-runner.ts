@@ -14,7 +14,7 @@ export interface ScheduleRunner {
 
 export function startScheduleRunner(svc: Services, opts: { pollMs?: number; batch?: number } = {}): ScheduleRunner {
   const pollMs = opts.pollMs ?? 1_000;
-  const batch = opts.batch ?? 16;
+  const batch = opts.batch ?? 64;
   let stopping = false;
   let release: (() => void) | undefined;
 
