@@ -12,6 +12,7 @@ import { RouteError } from './ui/route-error';
 const HomePage = lazy(() => import('./pages/home/home-page'));
 const DocumentListPage = lazy(() => import('./pages/documents/document-list-page'));
 const DocumentEditPage = lazy(() => import('./pages/documents/document-edit-page'));
+const SchedulesPage = lazy(() => import('./pages/schedules/schedules-page'));
 const MediaPage = lazy(() => import('./pages/media/media-page'));
 const UsersPage = lazy(() => import('./pages/admin/users-page'));
 const TokensPage = lazy(() => import('./pages/admin/tokens-page'));
@@ -61,6 +62,7 @@ export const router = createBrowserRouter(
             { index: true, element: <HomePage /> },
             { path: 'documents/:type', element: <DocumentListPage /> },
             { path: 'documents/:type/:id', element: <DocumentEditPage /> },
+            { path: 'schedules', element: <SchedulesPage /> },
             { path: 'media', element: <MediaPage /> },
             { path: 'admin/users', element: <UsersPage /> },
             { path: 'admin/tokens', element: <TokensPage /> },

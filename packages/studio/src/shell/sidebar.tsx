@@ -30,6 +30,15 @@ export function Sidebar() {
           </ul>
         </section>
       ))}
+      {/* Every signed-in user: the server lists the schedules of the types they may read (docs/schedules.md). */}
+      <section aria-labelledby="group-publishing">
+        <h2 id="group-publishing">Publishing</h2>
+        <ul>
+          <li>
+            <NavLink to="/schedules">Schedules</NavLink>
+          </li>
+        </ul>
+      </section>
       {can(session, 'media:read') && (
         <section aria-labelledby="group-assets">
           <h2 id="group-assets">Assets</h2>

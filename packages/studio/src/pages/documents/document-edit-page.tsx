@@ -10,6 +10,7 @@ import './documents.css';
 import { FieldInput } from './field-input';
 import { LeaveGuard } from './leave-guard';
 import { RevisionHistory } from './revision-history';
+import { DocumentSchedules } from '../schedules/document-schedules';
 import { allows, fieldsOf, useSchema } from './schema';
 import { StatusBadge } from './status-badge';
 import { NEW, useDocumentForm } from './use-document-form';
@@ -144,6 +145,7 @@ export default function DocumentEditPage() {
               }}
               dirty={dirty}
             />
+            <DocumentSchedules type={type} id={String(doc._id)} session={session} />
             <RevisionHistory type={type} doc={doc} fields={fields} canRestore={editable} dirty={dirty} onRestore={form.restore} />
           </aside>
         )}
