@@ -52,11 +52,7 @@ export async function runDueSchedules(svc: Services, limit = 16): Promise<number
  * the reason. Anything else (the database away) leaves it pending: its claim runs out and it is
  * tried again.
  */
-async function runClaimed(
-  svc: Services,
-  claim: StoredSchedule,
-  actorOf: (createdBy: string | null) => Promise<Principal>,
-): Promise<void> {
+async function runClaimed(svc: Services, claim: StoredSchedule, actorOf: (createdBy: string | null) => Promise<Principal>): Promise<void> {
   const subject = { scheduleId: claim.id, type: claim.type, documentId: claim.documentId, action: claim.action };
   let actor: Principal | null = recordedCreator(claim.createdBy);
   let error: string | null = null;
