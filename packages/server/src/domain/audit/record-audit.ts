@@ -1,4 +1,5 @@
 import { insertAuditRecord } from '../../storage/audit/audit-store.js';
+import type { Conn } from '../../storage/connection.js';
 import type { Principal } from '../access/principal.js';
 import { uuidv7 } from '../shared/ids.js';
 import type { Services } from '../services.js';
@@ -18,14 +19,15 @@ export interface AuditInput {
 
 /**
  * Writes one audit record when the log is on and the event is chosen. It runs after the action
- * it records and never fails it: a broken audit write is logged and swallowed.
+ * it records and never fails it: a broken audit write is logged and swallowed. `conn` puts it in
+ * a transaction of the caller's (the schedule runner's outcome and its record commit together).
  */
-export async function recordAudit(svc: Services, type: AuditEvent, input: AuditInput): Promise<void> {
+export async function recordAudit(svc: Services, type: AuditEvent, input: AuditInput, conn: Conn = svc.database): Promise<void> {
   const { enabled, events } = svc.config.security.auditLog;
   if (!enabled || !events.includes(type)) return;
   const client = input.client ?? input.actor?.client;
   try {
-    await insertAuditRecord(svc.database, {
+    await insertAuditRecord(conn, {
       id: uuidv7(),
       type,
       at: svc.now().toISOString(),

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.js';
+import { inTransaction } from '../../storage/connection.js';
 import { claimDueSchedules, finishSchedule } from '../../storage/schedules/schedule-claims.js';
 import type { StoredSchedule } from '../../storage/schedules/schedules-store.js';
 import type { Principal } from '../access/principal.js';
@@ -69,19 +70,22 @@ async function runClaimed(svc: Services, claim: StoredSchedule, actorOf: (create
     error = reasonOf(err);
   }
   const status = error === null ? 'done' : 'failed';
-  const recorded = await finishSchedule(
-    svc.database,
-    { id: claim.id, claimedUntil: claim.claimedUntil as string },
-    {
-      status,
-      error,
-      doneAt: svc.now().toISOString(),
-    },
-  );
+  // The outcome and its audit record in one commit: one wait for the disk instead of two.
+  const recorded = await inTransaction(svc.database, async (conn) => {
+    const mine = await finishSchedule(
+      conn,
+      { id: claim.id, claimedUntil: claim.claimedUntil as string },
+      { status, error, doneAt: svc.now().toISOString() },
+    );
+    if (mine) {
+      const details = { ...subject, status, ...(error !== null ? { error } : {}) };
+      await recordAudit(svc, 'scheduleRun', { actor, target: claim.id, details }, conn);
+    }
+    return mine;
+  });
   if (!recorded) svc.log.warn(subject, 'schedules: the claim ran out before the outcome was written');
-  if (status === 'done') svc.log.info(subject, `schedules: ${claim.action} done`);
+  else if (status === 'done') svc.log.info(subject, `schedules: ${claim.action} done`);
   else svc.log.warn({ ...subject, error }, `schedules: ${claim.action} failed`);
-  await recordAudit(svc, 'scheduleRun', { actor, target: claim.id, details: { ...subject, status, ...(error !== null ? { error } : {}) } });
 }
 
 /** The refusal as the schedule keeps it: its message, and each detail (the reference rule names every blocker). */
