@@ -129,7 +129,10 @@ describe('the OpenAPI document', () => {
       summary?: string;
       description?: string;
       parameters?: Param[];
-      requestBody?: { content: { 'application/json': { schema: { properties?: Record<string, { description?: string }> } } } };
+      requestBody?: {
+        required?: boolean;
+        content: { 'application/json': { schema: { properties?: Record<string, { description?: string }> } } };
+      };
     };
     const op = (path: string, method: string) => (doc.paths[`/api${path}`]?.[method] as Op | undefined) ?? ({} as Op);
     const queryParam = (o: Op, name: string) => o.parameters?.find((p) => p.in === 'query' && p.name === name);
@@ -179,6 +182,7 @@ describe('the OpenAPI document', () => {
       expect(queryParam(publish, 'force')?.description).toMatch(/older main version/);
       const publishBody = publish.requestBody?.content['application/json'].schema.properties ?? {};
       expect(Object.keys(publishBody).sort()).toEqual(['dryRun', 'withReferences']);
+      expect(publish.requestBody?.required).toBe(false);
       expect(publishBody.withReferences?.description).toMatch(/\w/);
       const scheduleBody = op(`${base}/{id}/schedule`, 'post').requestBody?.content['application/json'].schema.properties ?? {};
       expect(Object.keys(scheduleBody).sort()).toEqual(['action', 'at']);
