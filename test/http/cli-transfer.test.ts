@@ -331,6 +331,52 @@ describe('export then import into an empty second database', () => {
     expect(await revisionCount(target, 'post', 'fwd-a')).toBe(2);
   });
 
+  it('lists a pending draft the target refuses and a schedule of a missing document as failures, and goes on (version 2)', async () => {
+    const at = new Date(Date.now() + 86_400_000).toISOString();
+    const schedule = (id: string, documentId: string, action: string) => ({
+      kind: 'schedule',
+      schedule: { id, type: 'post', documentId, action, at, status: 'pending', createdBy: null, createdAt: at },
+    });
+    const body = (drafts: number) => [
+      {
+        kind: 'document',
+        type: 'post',
+        document: { _id: 'dr-a', _status: 'published', _rev: 1, title: 'A' },
+        revisions: [],
+        draft: { _rev: 1, data: { title: 'A draft', views: -1 } },
+      },
+      {
+        kind: 'document',
+        type: 'post',
+        document: { _id: 'dr-b', _status: 'published', _rev: 1, title: 'B' },
+        revisions: [],
+        draft: { _rev: 3, data: { title: 'B draft' } },
+      },
+      schedule('s1', 'nowhere', 'publish'),
+      schedule('s2', 'dr-b', 'unpublish'),
+      { kind: 'end', counts: { media: 0, documents: 2, revisions: 0, drafts, schedules: 2 } },
+    ];
+    const file = (drafts: number) => exportFile(source, ['post'], body(drafts)).replace('"version":1', '"version":2');
+    const summary = await importText(target, file(2));
+    expect(summary).toMatchObject({
+      created: 2,
+      drafts: { written: 1, skipped: 0 },
+      schedules: { created: 1, skipped: 0 },
+      schedulesLeftOut: [],
+    });
+    expect(summary.failed).toEqual([
+      { type: 'post', id: 'dr-a', error: expect.stringMatching(/^draft: 422 VALIDATION_ERROR: .*\(views: /) },
+      { type: 'post', id: 'nowhere', error: expect.stringMatching(/^schedule publish at .*: 404 NOT_FOUND/) },
+    ]);
+    const posts = target.client.documents('post');
+    expect(await posts.get('dr-a', { perspective: 'drafts' })).toMatchObject({ title: 'A', _version: 'main' });
+    expect(await posts.get('dr-b', { perspective: 'drafts' })).toMatchObject({ title: 'B draft', _version: 'draft' });
+    expect((await posts.schedules('dr-b')).map((s) => [s.action, s.at, s.status])).toEqual([['unpublish', at, 'pending']]);
+
+    // A trailer that counts drafts the file does not hold: lines were lost on the way.
+    await expect(importText(target, file(3))).rejects.toThrow(/the trailer counts 3 drafts and 2 schedules, the file holds 2 and 2/);
+  });
+
   it('reports a media id held on the target by other bytes as failed, and goes on', async () => {
     const other = Buffer.from('%PDF-1.4 not the same file');
     const record = { ...(await target.client.getMedia(ids.media[2]!)), sha256: 'f'.repeat(64), size: other.length };
