@@ -33,7 +33,14 @@ describe('vellum --help', () => {
       'docs get',
       'docs create',
       'docs update',
+      'docs replace',
       'docs delete',
+      'docs publish',
+      'docs unpublish',
+      'docs discard',
+      'docs schedule',
+      'docs schedules',
+      'docs unschedule',
       'media upload',
       'user create',
       'user set-password',
@@ -73,7 +80,7 @@ describe('vellum --help', () => {
     const unknown = await runCli(['docs', 'frob']);
     expect(unknown.code).toBe(64);
     expect(unknown.stderr).toMatch(
-      /^vellum: unknown docs command "frob": expected list, get, create, update, delete \(see vellum docs --help\)\n$/,
+      /^vellum: unknown docs command "frob": expected list, get, create, update, replace, delete, publish, unpublish, discard, schedule, schedules, unschedule \(see vellum docs --help\)\n$/,
     );
     const bare = await runCli(['docs']);
     expect(bare.code).toBe(64);

@@ -112,7 +112,7 @@ describe('vellum export and vellum import (the real binary)', () => {
     expect(exported.stderr).toContain(`Exported 3 documents (1 earlier revision) and 1 media file to ${file}.\n`);
     expect(existsSync(`${file}.partial`)).toBe(false);
     expect(readFileSync(file, 'utf8').trimEnd().split('\n').at(-1)).toBe(
-      JSON.stringify({ kind: 'end', counts: { media: 1, documents: 3, revisions: 1 } }),
+      JSON.stringify({ kind: 'end', counts: { media: 1, documents: 3, revisions: 1, drafts: 0, schedules: 0 } }),
     );
 
     const imported = await cli(target, ['import', file]);
@@ -260,5 +260,137 @@ describe('vellum export and vellum import of blocks (the real binary)', () => {
     expect((second!.author as Document).name).toBe('Ann');
     expect(second!.more).toEqual({ next: 'about' });
     expect((await target.client.getMedia(first!.image as string)).sha256).toBe(hero.sha256);
+  });
+});
+
+describe('vellum export and vellum import of pending drafts and schedules (the real binary)', () => {
+  let source: Server;
+  let target: Server;
+  let work: string;
+  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+  const later = inDays(1);
+  const muchLater = inDays(2);
+  const past = '2001-01-01T00:00:00.000Z';
+
+  const cli = (server: Server, args: string[]) =>
+    runCli(args, { env: { VELLUM_URL: server.baseUrl, VELLUM_TOKEN: server.token, VELLUM_CONFIG_DIR: join(work, 'config') } });
+  const pendingSchedules = async (s: Server) =>
+    (await s.client.schedules.list({ status: 'pending', limit: 100 })).data.map((x) => ({
+      type: x.type,
+      documentId: x.documentId,
+      action: x.action,
+      at: x.at,
+    }));
+
+  beforeAll(async () => {
+    assertCliBuilt();
+    work = mkdtempSync(join(tmpdir(), 'vellum-cli-transfer-drafts-'));
+    source = await startServer();
+    target = await startServer();
+    const posts = source.client.documents('post');
+    await posts.create({ _id: 'live', title: 'Live', _status: 'published' });
+    await posts.create({ _id: 'later', title: 'Later', _status: 'published' });
+    await posts.create({ _id: 'planned', title: 'Planned' });
+    await posts.create({ _id: 'soon', title: 'Soon' });
+    // The draft references a document after it in the file: it waits for it.
+    await posts.saveDraft('live', { title: 'Live, next', related: ['later'] });
+    await posts.schedule('live', { action: 'unpublish', at: muchLater });
+    await posts.schedule('planned', { action: 'publish', at: later });
+    await posts.schedule('soon', { action: 'publish', at: later });
+    const cancelled = await posts.schedule('later', { action: 'unpublish', at: later });
+    await source.client.schedules.cancel(cancelled.id);
+  });
+
+  afterAll(async () => {
+    for (const s of [source, target]) {
+      await s?.t.close();
+      if (s) rmSync(s.mediaDir, { recursive: true, force: true });
+    }
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('carries each pending draft and pending schedule; one whose time has passed is left out and named', async () => {
+    const file = join(work, 'site.ndjson');
+    const exported = await cli(source, ['export', '--types', 'post', '-o', file]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain('Exported 4 documents (0 earlier revisions) and 0 media files to');
+    expect(exported.stderr).toContain('With 1 pending draft and 3 pending schedules.\n');
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ kind: 'vellum-export', version: 2 });
+    const live = lines.find((l) => l.kind === 'document' && (l.document as Document)._id === 'live')!;
+    expect(live.draft).toEqual({ _rev: 1, data: { title: 'Live, next', slug: { current: 'live' }, featured: false, related: ['later'] } });
+    expect(lines.filter((l) => l.kind === 'schedule').map((l) => (l.schedule as { documentId: string }).documentId)).toEqual([
+      'planned',
+      'soon',
+      'live',
+    ]);
+    expect(lines.at(-1)).toEqual({ kind: 'end', counts: { media: 0, documents: 4, revisions: 0, drafts: 1, schedules: 3 } });
+
+    // The time of one schedule passes before the import runs (written so in the file: the source refuses a past one).
+    const edited = join(work, 'edited.ndjson');
+    writeFileSync(edited, readFileSync(file, 'utf8').replace(/("documentId":"soon","action":"publish","at":")[^"]+"/, `$1${past}"`));
+    const imported = await cli(target, ['import', edited]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toBe(
+      'Documents: 4 created, 0 updated, 0 unchanged. Media: 0 uploaded, 0 unchanged. 0 failures.\n' +
+        'Drafts: 1 written, 0 unchanged. Schedules: 2 created, 0 unchanged, 1 left out (their time has passed).\n' +
+        `  left out schedule publish post soon at ${past}: its time has passed\n`,
+    );
+    expect(imported.stderr).toContain(`left out schedule publish post soon at ${past}: its time has passed\n`);
+    expect(imported.stderr).toContain('written draft of post live\n');
+
+    const posts = target.client.documents('post');
+    expect(await posts.get('live')).toMatchObject({ title: 'Live', _status: 'published', _draft: { _rev: 1 } });
+    expect(await posts.get('live', { perspective: 'drafts', expand: 'related' })).toMatchObject({
+      _version: 'draft',
+      title: 'Live, next',
+      related: [{ _id: 'later', title: 'Later' }],
+    });
+    // The draft is based on the imported main version: it publishes without force.
+    expect(await posts.publishPlan('live')).toEqual({ publish: [{ type: 'post', id: 'live' }], blockedBy: [] });
+    expect(await pendingSchedules(target)).toEqual([
+      { type: 'post', documentId: 'planned', action: 'publish', at: later },
+      { type: 'post', documentId: 'live', action: 'unpublish', at: muchLater },
+    ]);
+
+    // Again: nothing is written twice, and no schedule is made twice.
+    const again = await cli(target, ['import', edited]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout.split('\n').slice(0, 2)).toEqual([
+      'Documents: 0 created, 0 updated, 4 unchanged. Media: 0 uploaded, 0 unchanged. 0 failures.',
+      'Drafts: 0 written, 1 unchanged. Schedules: 0 created, 2 unchanged, 1 left out (their time has passed).',
+    ]);
+    expect(await pendingSchedules(target)).toHaveLength(2);
+    expect((await posts.revisions('live', { kind: 'draft' })).meta.total).toBe(1);
+  });
+
+  it('a version 1 export (before drafts and schedules) still imports, with the summary it always had', async () => {
+    const file = join(work, 'v1.ndjson');
+    const v1 = [
+      {
+        kind: 'vellum-export',
+        version: 1,
+        exportedAt: new Date().toISOString(),
+        source: source.baseUrl,
+        types: ['author'],
+        media: 'include',
+      },
+      { kind: 'document', type: 'author', document: { _id: 'old', _status: 'published', _rev: 1, name: 'Old' }, revisions: [] },
+      { kind: 'end', counts: { media: 0, documents: 1, revisions: 0 } },
+    ];
+    writeFileSync(file, v1.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const imported = await cli(target, ['import', file]);
+    expect([imported.code, imported.stdout]).toEqual([
+      0,
+      'Documents: 1 created, 0 updated, 0 unchanged. Media: 0 uploaded, 0 unchanged. 0 failures.\n',
+    ]);
+    expect(await target.client.get('author', 'old')).toMatchObject({ name: 'Old', _status: 'published' });
+
+    writeFileSync(file, JSON.stringify({ ...v1[0], version: 3 }) + '\n');
+    const newer = await cli(target, ['import', file]);
+    expect([newer.code, newer.stderr]).toEqual([65, `vellum: ${file}: export format version 3 is not supported (expected 1 or 2)\n`]);
   });
 });

@@ -67,6 +67,9 @@ function importText(into: Server, text: string, events: TransferEvent[] = [], so
   return importFrom(into.client, Readable.from([Buffer.from(text)]), { onProgress: (e) => events.push(e), source });
 }
 
+/** The summary's drafts and schedules of a file that holds none. */
+const NO_WORKFLOW = { drafts: { written: 0, skipped: 0 }, schedules: { created: 0, skipped: 0 }, schedulesLeftOut: [] };
+
 const lines = (text: string) =>
   text
     .split('\n')
@@ -170,12 +173,12 @@ describe('export then import into an empty second database', () => {
 
   it('writes the header, the media with their bytes, the documents with their history and the trailer', () => {
     const all = lines(exported);
-    expect(all[0]).toMatchObject({ kind: 'vellum-export', version: 1, source: source.baseUrl, media: 'include' });
+    expect(all[0]).toMatchObject({ kind: 'vellum-export', version: 2, source: source.baseUrl, media: 'include' });
     // Types ordered so references point backwards: company before author before post.
     const header = all[0] as Extract<ExportLine, { kind: 'vellum-export' }>;
     expect(header.types.indexOf('company')).toBeLessThan(header.types.indexOf('author'));
     expect(header.types.indexOf('author')).toBeLessThan(header.types.indexOf('post'));
-    expect(all.at(-1)).toEqual({ kind: 'end', counts: { media: 4, documents: 7, revisions: 4 } });
+    expect(all.at(-1)).toEqual({ kind: 'end', counts: { media: 4, documents: 7, revisions: 4, drafts: 0, schedules: 0 } });
     const p1 = all.find((l) => l.kind === 'document' && l.document._id === 'p1') as Extract<ExportLine, { kind: 'document' }>;
     expect(p1.revisions.map((r) => [r._rev, r.data.title, r._status])).toEqual([
       [1, 'First', 'draft'],
@@ -187,7 +190,15 @@ describe('export then import into an empty second database', () => {
   });
 
   it('imports every document with its _id, fields and status', async () => {
-    expect(firstImport).toEqual({ created: 7, updated: 0, skipped: 0, failed: [], media: { uploaded: 4, skipped: 0 }, versionsLeftOut: 0 });
+    expect(firstImport).toEqual({
+      created: 7,
+      updated: 0,
+      skipped: 0,
+      failed: [],
+      media: { uploaded: 4, skipped: 0 },
+      versionsLeftOut: 0,
+      ...NO_WORKFLOW,
+    });
     for (const type of TYPES) {
       const a = await allDocuments(source, type);
       const b = await allDocuments(target, type);
@@ -238,7 +249,15 @@ describe('export then import into an empty second database', () => {
   it('changes nothing when the same file is imported again: everything is skipped', async () => {
     const before = await Promise.all(TYPES.map((t) => allDocuments(target, t)));
     const again = await importText(target, exported);
-    expect(again).toEqual({ created: 0, updated: 0, skipped: 7, failed: [], media: { uploaded: 0, skipped: 4 }, versionsLeftOut: 0 });
+    expect(again).toEqual({
+      created: 0,
+      updated: 0,
+      skipped: 7,
+      failed: [],
+      media: { uploaded: 0, skipped: 4 },
+      versionsLeftOut: 0,
+      ...NO_WORKFLOW,
+    });
     const after = await Promise.all(TYPES.map((t) => allDocuments(target, t)));
     expect(after).toEqual(before);
     expect((await target.client.listMedia()).meta.total).toBe(4);
@@ -310,6 +329,52 @@ describe('export then import into an empty second database', () => {
     expect((await target.client.get('post', 'fwd-b')).related).toEqual(['fwd-a']);
     // The version without the reference stays in the history: one revision more than in the file.
     expect(await revisionCount(target, 'post', 'fwd-a')).toBe(2);
+  });
+
+  it('lists a pending draft the target refuses and a schedule of a missing document as failures, and goes on (version 2)', async () => {
+    const at = new Date(Date.now() + 86_400_000).toISOString();
+    const schedule = (id: string, documentId: string, action: string) => ({
+      kind: 'schedule',
+      schedule: { id, type: 'post', documentId, action, at, status: 'pending', createdBy: null, createdAt: at },
+    });
+    const body = (drafts: number) => [
+      {
+        kind: 'document',
+        type: 'post',
+        document: { _id: 'dr-a', _status: 'published', _rev: 1, title: 'A' },
+        revisions: [],
+        draft: { _rev: 1, data: { title: 'A draft', views: -1 } },
+      },
+      {
+        kind: 'document',
+        type: 'post',
+        document: { _id: 'dr-b', _status: 'published', _rev: 1, title: 'B' },
+        revisions: [],
+        draft: { _rev: 3, data: { title: 'B draft' } },
+      },
+      schedule('s1', 'nowhere', 'publish'),
+      schedule('s2', 'dr-b', 'unpublish'),
+      { kind: 'end', counts: { media: 0, documents: 2, revisions: 0, drafts, schedules: 2 } },
+    ];
+    const file = (drafts: number) => exportFile(source, ['post'], body(drafts)).replace('"version":1', '"version":2');
+    const summary = await importText(target, file(2));
+    expect(summary).toMatchObject({
+      created: 2,
+      drafts: { written: 1, skipped: 0 },
+      schedules: { created: 1, skipped: 0 },
+      schedulesLeftOut: [],
+    });
+    expect(summary.failed).toEqual([
+      { type: 'post', id: 'dr-a', error: expect.stringMatching(/^draft: 422 VALIDATION_ERROR: .*\(views: /) },
+      { type: 'post', id: 'nowhere', error: expect.stringMatching(/^schedule publish at .*: 404 NOT_FOUND/) },
+    ]);
+    const posts = target.client.documents('post');
+    expect(await posts.get('dr-a', { perspective: 'drafts' })).toMatchObject({ title: 'A', _version: 'main' });
+    expect(await posts.get('dr-b', { perspective: 'drafts' })).toMatchObject({ title: 'B draft', _version: 'draft' });
+    expect((await posts.schedules('dr-b')).map((s) => [s.action, s.at, s.status])).toEqual([['unpublish', at, 'pending']]);
+
+    // A trailer that counts drafts the file does not hold: lines were lost on the way.
+    await expect(importText(target, file(3))).rejects.toThrow(/the trailer counts 3 drafts and 2 schedules, the file holds 2 and 2/);
   });
 
   it('reports a media id held on the target by other bytes as failed, and goes on', async () => {

@@ -123,6 +123,80 @@ describe('the OpenAPI document', () => {
     expect(post.requestBody.content['application/json'].schema.oneOf.map((r) => r.$ref)).toContain('#/components/schemas/PostInput');
   });
 
+  it('describes the editorial routes and their parameters: drafts, perspectives, publishing, preview, schedules', () => {
+    type Param = { name: string; in: string; description?: string; schema: { enum?: string[]; anyOf?: Array<{ enum?: string[] }> } };
+    type Op = {
+      summary?: string;
+      description?: string;
+      parameters?: Param[];
+      requestBody?: {
+        required?: boolean;
+        content: { 'application/json': { schema: { properties?: Record<string, { description?: string }> } } };
+      };
+    };
+    const op = (path: string, method: string) => (doc.paths[`/api${path}`]?.[method] as Op | undefined) ?? ({} as Op);
+    const queryParam = (o: Op, name: string) => o.parameters?.find((p) => p.in === 'query' && p.name === name);
+    /** A parameter's allowed values, whether the schema is an enum or a union of constants. */
+    const values = (p: Param | undefined) => p?.schema.enum ?? p?.schema.anyOf?.flatMap((s) => s.enum ?? []);
+    const described = (o: Op, where: string) => {
+      expect(o.summary, where).toMatch(/\w/);
+      expect(o.description?.length ?? 0, where).toBeGreaterThan(40);
+    };
+
+    for (const base of ['/documents/{type}', '/collections/{type}']) {
+      const routes: Array<[string, string]> = [
+        ['', 'get'],
+        ['/{id}', 'get'],
+        ['/{id}', 'put'],
+        ['/{id}', 'patch'],
+        ['/{id}/publish', 'post'],
+        ['/{id}/unpublish', 'post'],
+        ['/{id}/draft', 'delete'],
+        ['/{id}/preview', 'post'],
+        ['/{id}/schedule', 'post'],
+        ['/{id}/revisions', 'get'],
+        ['/{id}/revisions/{rev}/restore', 'post'],
+      ];
+      for (const [path, method] of routes) described(op(base + path, method), `${method} ${base}${path}`);
+
+      for (const read of [op(base, 'get'), op(`${base}/`, 'get'), op(`${base}/{id}`, 'get')]) {
+        const perspective = queryParam(read, 'perspective');
+        expect(values(perspective)).toEqual(['published', 'drafts']);
+        expect(perspective?.description).toContain('pending draft');
+      }
+      const list = op(base, 'get');
+      for (const name of ['filter', 'orderBy', 'order', 'limit', 'offset', 'after', 'search', 'fields', 'expand'])
+        expect(queryParam(list, name)?.description, name).toMatch(/\w/);
+
+      for (const method of ['put', 'patch']) {
+        const draft = queryParam(op(`${base}/{id}`, method), 'draft');
+        expect(values(draft)).toEqual(['true', 'false']);
+        expect(draft?.description).toContain('pending draft');
+      }
+      for (const path of ['/{id}/revisions', '/{id}/revisions/{rev}/restore']) {
+        const o = op(base + path, path.endsWith('restore') ? 'post' : 'get');
+        expect(values(queryParam(o, 'kind'))).toEqual(['main', 'draft']);
+        expect(queryParam(o, 'kind')?.description).toMatch(/pending draft/);
+      }
+      const publish = op(`${base}/{id}/publish`, 'post');
+      expect(queryParam(publish, 'force')?.description).toMatch(/older main version/);
+      const publishBody = publish.requestBody?.content['application/json'].schema.properties ?? {};
+      expect(Object.keys(publishBody).sort()).toEqual(['dryRun', 'withReferences']);
+      expect(publish.requestBody?.required).toBe(false);
+      expect(publishBody.withReferences?.description).toMatch(/\w/);
+      const scheduleBody = op(`${base}/{id}/schedule`, 'post').requestBody?.content['application/json'].schema.properties ?? {};
+      expect(Object.keys(scheduleBody).sort()).toEqual(['action', 'at']);
+      expect(scheduleBody.at?.description).toMatch(/RFC 3339/);
+    }
+
+    const schedules = op('/schedules', 'get');
+    described(schedules, 'get /schedules');
+    for (const name of ['type', 'documentId', 'status', 'from', 'to', 'limit', 'offset'])
+      expect(queryParam(schedules, name)?.description, name).toMatch(/\w/);
+    expect(values(queryParam(schedules, 'status'))).toEqual(['pending', 'done', 'failed', 'cancelled']);
+    described(op('/schedules/{id}', 'delete'), 'delete /schedules/{id}');
+  });
+
   it('declares bearer, cookie and OAuth 2.0 security', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearer', 'cookie', 'oauth2']);
     expect(doc.components.securitySchemes.oauth2).toMatchObject({

@@ -37,4 +37,27 @@ describe('TransferProgress', () => {
     expect(last).toMatch(/^\r\[#{30}\] media 0 {2}documents 2\/2 {2}1 failed\x1b\[K$/);
     expect(out.written.at(-1)).toBe('\n');
   });
+
+  it('reports drafts and schedules: a plain line each, a failure or a schedule left out on a terminal too', () => {
+    const events = (p: TransferProgress) => {
+      p.onProgress({ kind: 'draft', type: 'post', id: 'p1', status: 'written' });
+      p.onProgress({ kind: 'schedule', type: 'post', id: 'p1', action: 'publish', at: '2030-01-01T00:00:00.000Z', status: 'created' });
+      p.onProgress({ kind: 'schedule', type: 'post', id: 'p2', action: 'unpublish', at: '2001-01-01T00:00:00.000Z', status: 'past' });
+      p.onProgress({ kind: 'draft', type: 'post', id: 'p3', status: 'failed', error: 'draft: 422 VALIDATION_ERROR' });
+    };
+    const plain = terminal(false);
+    events(new TransferProgress(plain));
+    expect(plain.written).toEqual([
+      'written draft of post p1\n',
+      'created schedule publish post p1 at 2030-01-01T00:00:00.000Z\n',
+      'left out schedule unpublish post p2 at 2001-01-01T00:00:00.000Z: its time has passed\n',
+      'failed draft of post p3: draft: 422 VALIDATION_ERROR\n',
+    ]);
+    const tty = terminal(true);
+    events(new TransferProgress(tty));
+    expect(tty.written).toEqual([
+      '\r\x1b[Kleft out schedule unpublish post p2 at 2001-01-01T00:00:00.000Z: its time has passed\n',
+      '\r\x1b[Kfailed draft of post p3: draft: 422 VALIDATION_ERROR\n',
+    ]);
+  });
 });

@@ -1,19 +1,10 @@
-import type { Document, ListMeta } from '@vellum/client/node';
-import { CliError, EXIT, type CommandGroup, type Flags, type OptionDefs } from '../command.js';
+import type { Document, ListMeta, VellumClient } from '@vellum/client/node';
+import { CliError, EXIT, type Command, type CommandGroup, type Flags, type OptionDefs } from '../command.js';
 import { readDocument } from '../input/read-document.js';
 import { outputFormat, printDocument, printList } from '../output/print-documents.js';
 import { connect, SERVER_OPTIONS } from '../profiles/resolve-connection.js';
-
-const FORMAT: OptionDefs = {
-  format: { type: 'string', value: 'F', help: 'table, json or ndjson (default: table on a terminal, json otherwise)' },
-};
-const EXPAND: OptionDefs = {
-  expand: { type: 'string', value: 'PATHS', help: 'comma-separated reference paths to expand (author,author.company)' },
-};
-const INPUT: OptionDefs = {
-  data: { type: 'string', value: 'JSON', help: 'the document as JSON' },
-  file: { type: 'string', value: 'PATH', help: 'read the document from a JSON file (- for stdin)' },
-};
+import { checkDash, docPath, EXPAND, FORMAT, ifMatchOf, INPUT, perspectiveOf, PERSPECTIVE } from './docs-options.js';
+import { workflowCommands } from './docs-workflow.js';
 
 const FILTER = /^([A-Za-z_][A-Za-z0-9_.]*)(?:\[([A-Za-z]+)\])?=([\s\S]*)$/;
 
@@ -47,15 +38,75 @@ export function listQuery(flags: Flags): URLSearchParams {
     const v = flags.string(flag);
     if (v !== undefined) q.set(param, v);
   }
+  const perspective = perspectiveOf(flags);
+  if (perspective !== undefined) q.set('perspective', perspective);
   return q;
 }
 
-const path = (type: string, id?: string) => `/documents/${encodeURIComponent(type)}${id === undefined ? '' : `/${encodeURIComponent(id)}`}`;
+const DRAFT: OptionDefs = {
+  draft: {
+    type: 'boolean',
+    help: "write a published document's pending draft (the live version is unchanged; write permission is enough)",
+  },
+  'if-match': {
+    type: 'string',
+    value: 'REV',
+    help: "only if the document is still at this _rev (else 412); with --draft, d3 names the pending draft's revision",
+  },
+};
+
+/**
+ * `docs update` (PATCH, a merge patch) and `docs replace` (PUT, the whole document); with
+ * `--draft`, `?draft=true`: the write goes to a published document's pending draft (docs/drafts.md).
+ */
+function writeCommand(method: 'PATCH' | 'PUT'): Command {
+  const patch = method === 'PATCH';
+  return {
+    name: patch ? 'update' : 'replace',
+    summary: patch
+      ? 'Merge-patch a document (RFC 7396: null removes a field) and print it'
+      : 'Replace a document with the JSON given (fields left out are removed) and print it',
+    synopsis: '<type> <id> [-]',
+    options: { ...SERVER_OPTIONS, ...FORMAT, ...INPUT, ...DRAFT },
+    args: { min: 2, max: 3 },
+    notes: patch
+      ? `Example: vellum docs update post 0193… --data '{"_status":"archived"}' --if-match 3\n` +
+        `         vellum docs update post 0193… --draft --data '{"title":"Next title"}'`
+      : `Example: vellum docs replace post 0193… --file post.json --draft`,
+    async run({ flags, args: [type, id, dash] }) {
+      const format = outputFormat(flags.string('format'));
+      const draft = flags.boolean('draft');
+      const ifMatch = ifMatchOf(flags, draft);
+      const body = await readDocument(flags, checkDash(dash));
+      const { client } = await connect(flags);
+      printDocument(await writeDocument(client, method, docPath(type, id), body, draft, ifMatch), format);
+      return EXIT.ok;
+    },
+  };
+}
+
+async function writeDocument(
+  client: VellumClient,
+  method: 'PATCH' | 'PUT',
+  path: string,
+  body: Record<string, unknown>,
+  draft: boolean,
+  ifMatch: string | undefined,
+): Promise<Document> {
+  const { data } = await client.transport.json<{ data: Document }>({
+    method,
+    path,
+    query: draft ? { draft: 'true' } : undefined,
+    json: body,
+    headers: ifMatch === undefined ? undefined : { 'if-match': ifMatch },
+  });
+  return data;
+}
 
 /** `vellum docs …`: documents over the API, with the caller's token (docs/cli.md, "Documents"). */
 export const docsCommand: CommandGroup = {
   name: 'docs',
-  summary: 'Documents: list, read, create, update (merge patch) and delete.',
+  summary: 'Documents: list, read, create, update, replace and delete; drafts, publishing and schedules.',
   subcommands: [
     {
       name: 'list',
@@ -76,6 +127,7 @@ export const docsCommand: CommandGroup = {
         search: { type: 'string', value: 'WORDS', help: 'full-text search; the last word matches as a prefix' },
         fields: { type: 'string', value: 'NAMES', help: 'comma-separated top-level fields to return' },
         ...EXPAND,
+        ...PERSPECTIVE,
       },
       args: { min: 1, max: 1 },
       notes: "Example: vellum docs list post --filter category=news --filter 'price[gte]=10' --order-by -_createdAt --limit 5",
@@ -83,7 +135,7 @@ export const docsCommand: CommandGroup = {
         const format = outputFormat(flags.string('format'));
         const query = listQuery(flags).toString();
         const { client } = await connect(flags);
-        printList(await client.request<{ data: Document[]; meta: ListMeta }>('GET', `${path(type)}${query ? `?${query}` : ''}`), format);
+        printList(await client.request<{ data: Document[]; meta: ListMeta }>('GET', `${docPath(type)}${query ? `?${query}` : ''}`), format);
         return EXIT.ok;
       },
     },
@@ -91,12 +143,14 @@ export const docsCommand: CommandGroup = {
       name: 'get',
       summary: 'Print one document',
       synopsis: '<type> <id>',
-      options: { ...SERVER_OPTIONS, ...FORMAT, ...EXPAND },
+      options: { ...SERVER_OPTIONS, ...FORMAT, ...EXPAND, ...PERSPECTIVE },
       args: { min: 2, max: 2 },
+      notes: 'Example: vellum docs get post 0193… --perspective drafts (its pending draft, if it has one)',
       async run({ flags, args: [type, id] }) {
         const format = outputFormat(flags.string('format'));
+        const perspective = perspectiveOf(flags);
         const { client } = await connect(flags);
-        printDocument(await client.get(type, id, flags.string('expand')), format);
+        printDocument((await client.documents(type).get(id, { expand: flags.string('expand'), perspective })) as Document, format);
         return EXIT.ok;
       },
     },
@@ -115,27 +169,8 @@ export const docsCommand: CommandGroup = {
         return EXIT.ok;
       },
     },
-    {
-      name: 'update',
-      summary: 'Merge-patch a document (RFC 7396: null removes a field) and print it',
-      synopsis: '<type> <id> [-]',
-      options: {
-        ...SERVER_OPTIONS,
-        ...FORMAT,
-        ...INPUT,
-        'if-match': { type: 'string', value: 'REV', help: 'only if the document is still at this _rev (else 412)' },
-      },
-      args: { min: 2, max: 3 },
-      notes: `Example: vellum docs update post 0193… --data '{"_status":"archived"}' --if-match 3`,
-      async run({ flags, args: [type, id, dash] }) {
-        const format = outputFormat(flags.string('format'));
-        const ifMatch = flags.count('if-match');
-        const body = await readDocument(flags, checkDash(dash));
-        const { client } = await connect(flags);
-        printDocument(await client.patch(type, id, body, ifMatch), format);
-        return EXIT.ok;
-      },
-    },
+    writeCommand('PATCH'),
+    writeCommand('PUT'),
     {
       name: 'delete',
       summary: 'Delete a document (refused while others reference it, unless --force)',
@@ -149,11 +184,6 @@ export const docsCommand: CommandGroup = {
         return EXIT.ok;
       },
     },
+    ...workflowCommands,
   ],
 };
-
-function checkDash(arg: string | undefined): boolean {
-  if (arg === undefined) return false;
-  if (arg !== '-') throw new CliError(`unexpected argument "${arg}" (- reads the document from stdin)`, EXIT.usage);
-  return true;
-}

@@ -15,7 +15,7 @@ import { TransferProgress } from '../transfer/transfer-progress.js';
 /** `vellum export`: the content of a server as NDJSON (docs/cli.md, "Export and import"). */
 export const exportCommand: Command = {
   name: 'export',
-  summary: 'Export documents (with their revisions) and media as NDJSON',
+  summary: 'Export documents (with their revisions and pending drafts), pending schedules and media as NDJSON',
   synopsis: '',
   options: {
     ...SERVER_OPTIONS,
@@ -25,7 +25,7 @@ export const exportCommand: Command = {
   },
   args: { min: 0, max: 0 },
   notes:
-    'Needs a token that reads every type, drafts and revisions included, and the media library.\n' +
+    'Needs a token that reads every type, drafts, revisions and schedules included, and the media library.\n' +
     'Progress on stderr: a bar on a terminal, one line per item otherwise.\n' +
     'Example: vellum export --types author,post -o posts.ndjson',
   async run({ flags }) {
@@ -79,7 +79,8 @@ export const importCommand: Command = {
   },
   args: { min: 1, max: 1 },
   notes:
-    'Needs a token that writes and publishes every type and uploads media. Prints a summary;\n' +
+    'Needs a token that writes and publishes every type and uploads media. Pending schedules whose\n' +
+    'time has passed are left out and named. Prints a summary;\n' +
     'exit 1 when an item failed or the file was cut short (what came before the cut is imported).\n' +
     'Example: vellum import posts.ndjson',
   async run({ flags, args }) {

@@ -1,5 +1,6 @@
 import { CliError, EXIT } from '../command.js';
 import { formatTable } from './format-table.js';
+import { tableWidth } from './table-width.js';
 
 export type OutputFormat = 'table' | 'json' | 'ndjson';
 
@@ -16,13 +17,6 @@ export function outputFormat(flag: string | undefined): OutputFormat {
   if (flag === undefined) return process.stdout.isTTY ? 'table' : 'json';
   if (flag === 'table' || flag === 'json' || flag === 'ndjson') return flag;
   throw new CliError(`--format must be table, json or ndjson (got ${JSON.stringify(flag)})`, EXIT.usage);
-}
-
-/** The width a table may take: the terminal's, else COLUMNS, else unlimited. */
-function tableWidth(): number {
-  if (process.stdout.isTTY && process.stdout.columns) return process.stdout.columns;
-  const columns = Number(process.env.COLUMNS);
-  return Number.isInteger(columns) && columns > 0 ? columns : Infinity;
 }
 
 /** A list: json is the API's body `{data, meta}`, ndjson one document per line, table one row per document. */

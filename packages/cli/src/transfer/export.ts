@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import type { Document, Media, VellumClient } from '@vellum/client/node';
+import type { Document, Media, Schedule, VellumClient } from '@vellum/client/node';
 import { fetchTypeSchemas } from '../json-schema/type-schemas.js';
 import { orderTypes } from './schema-walk.js';
 import {
   EXPORT_VERSION,
   MEDIA_CHUNK_BYTES,
+  fieldsOf,
   type DocumentVersion,
   type ExportCounts,
   type ExportLine,
   type MediaMode,
+  type PendingDraft,
 } from './transfer-format.js';
 import type { OnProgress } from './transfer-progress.js';
 import { fetchMediaFile } from './fetch-media-file.js';
@@ -33,8 +35,10 @@ const PAGE = 100;
  * 1. The schemas: check the types asked for, order them so references point backwards.
  * 2. The header.
  * 3. Every media record, with its bytes in chunks for `include`.
- * 4. Every document of each type (all statuses, oldest first) with its earlier versions.
- * 5. The trailer with the counts.
+ * 4. Every document of each type (all statuses, oldest first) with its earlier versions and its
+ *    pending draft, if it has one (docs/drafts.md).
+ * 5. The pending schedules of those types (docs/schedules.md), by `at`.
+ * 6. The trailer with the counts.
  */
 export async function exportTo(client: VellumClient, out: Writable, opts: ExportOptions): Promise<ExportCounts> {
   const write = lineWriter(out);
@@ -53,7 +57,7 @@ export async function exportTo(client: VellumClient, out: Writable, opts: Export
     media: opts.media,
   });
 
-  const counts: ExportCounts = { media: 0, documents: 0, revisions: 0 };
+  const counts: Required<ExportCounts> = { media: 0, documents: 0, revisions: 0, drafts: 0, schedules: 0 };
   for await (const record of allMedia(client, opts)) {
     await write({ kind: 'media', record });
     if (opts.media === 'include') await writeMediaBytes(client, record, write);
@@ -64,10 +68,20 @@ export async function exportTo(client: VellumClient, out: Writable, opts: Export
   for (const type of types) {
     for await (const document of allDocuments(client, type, opts)) {
       const revisions = await earlierVersions(client, type, document);
-      await write({ kind: 'document', type, document, revisions });
+      const draft = await pendingDraft(client, type, document);
+      await write({ kind: 'document', type, document, revisions, ...(draft ? { draft } : {}) });
       counts.documents++;
       counts.revisions += revisions.length;
+      if (draft) counts.drafts++;
       opts.onProgress?.({ kind: 'document', type, id: document._id, status: 'exported' });
+    }
+  }
+
+  for (const type of types) {
+    for await (const schedule of pendingSchedules(client, type)) {
+      await write({ kind: 'schedule', schedule });
+      counts.schedules++;
+      opts.onProgress?.({ kind: 'schedule', type, id: schedule.documentId, action: schedule.action, at: schedule.at, status: 'exported' });
     }
   }
 
@@ -106,6 +120,26 @@ async function* allDocuments(client: VellumClient, type: string, opts: ExportOpt
   for (let offset = 0; ; offset += PAGE) {
     const { data, meta } = await whenNotLimited(() => client.list(type, { limit: PAGE, offset, orderBy: '_createdAt', order: 'asc' }));
     if (offset === 0) opts.onProgress?.({ kind: 'total', what: 'documents', total: meta.total });
+    yield* data;
+    if (data.length < PAGE) return;
+  }
+}
+
+/**
+ * A published document's pending draft: the `_draft` marker of the list tells which have one
+ * (docs/drafts.md, "Markers"), so only those cost a second read, `?perspective=drafts`. A draft
+ * published or discarded between the two reads is served as the main version: none then.
+ */
+async function pendingDraft(client: VellumClient, type: string, doc: Document): Promise<PendingDraft | undefined> {
+  if (!doc._draft) return undefined;
+  const served = await whenNotLimited(() => client.documents(type).get(doc._id, { perspective: 'drafts' }));
+  return served._version === 'draft' ? { _rev: served._rev, data: fieldsOf(served) } : undefined;
+}
+
+/** The type's pending schedules (ones that ran or were cancelled are history, not plans), by `at`. */
+async function* pendingSchedules(client: VellumClient, type: string): AsyncGenerator<Schedule> {
+  for (let offset = 0; ; offset += PAGE) {
+    const { data } = await whenNotLimited(() => client.schedules.list({ type, status: 'pending', limit: PAGE, offset }));
     yield* data;
     if (data.length < PAGE) return;
   }

@@ -116,6 +116,12 @@ export class DocumentImporter {
     }
   }
 
+  /** Whether every document `data` references is on the target: a pending draft waits until then. */
+  async referencesPresent(type: string, data: Record<string, unknown>): Promise<boolean> {
+    const schema = this.schemas.get(type);
+    return schema !== undefined && (await this.missingFields(schema, data)).size === 0;
+  }
+
   /** The top-level fields holding a reference to a document the target does not have. */
   private async missingFields(schema: SchemaDef, data: Record<string, unknown>): Promise<Set<string>> {
     const fields = new Set<string>();

@@ -1,11 +1,12 @@
 import type { Readable } from 'node:stream';
-import type { Media, VellumClient } from '@vellum/client/node';
+import type { Media, Schedule, VellumClient } from '@vellum/client/node';
 import { fetchTypeSchemas } from '../json-schema/type-schemas.js';
 import { DocumentImporter } from './import-documents.js';
 import { errorText, isItemFailure } from './error-text.js';
 import { MediaImporter, type MediaOutcome } from './import-media.js';
+import { emptyWorkflowSummary, WorkflowImporter, type WorkflowSummary } from './import-workflow.js';
 import { readLines } from './read-lines.js';
-import { EXPORT_VERSION, type DocumentLine, type ExportCounts, type ExportLine, type HeaderLine } from './transfer-format.js';
+import { READABLE_VERSIONS, type DocumentLine, type ExportCounts, type ExportLine, type HeaderLine } from './transfer-format.js';
 import type { OnProgress } from './transfer-progress.js';
 
 export interface ImportOptions {
@@ -18,7 +19,7 @@ export interface ImportOptions {
   onProgress?: OnProgress;
 }
 
-export interface ImportSummary {
+export interface ImportSummary extends WorkflowSummary {
   created: number;
   updated: number;
   skipped: number;
@@ -46,9 +47,11 @@ export class IncompleteImportError extends Error {
  * Reads an export (docs/cli.md, "Export and import") line by line and writes it to the target:
  * 1. the header: the format and version this reader knows (anything else: nothing is imported);
  * 2. media: skipped when the id holds the same bytes, else uploaded with its `_id`;
- * 3. documents: skipped when equal, else created with their history or replaced;
- * 4. the trailer: its counts must match what was read;
- * 5. the versions held back for references to later documents.
+ * 3. documents: skipped when equal, else created with their history or replaced; then each one's
+ *    pending draft (version 2);
+ * 4. schedules (version 2): pending ones created again, unless their time has passed;
+ * 5. the trailer: its counts must match what was read;
+ * 6. the versions held back for references to later documents, then the drafts held back.
  * A file without its trailer rejects with `IncompleteImportError` after steps 2 to 5 for every
  * complete item before the cut. Failures of single items are collected in the summary, not thrown.
  */
@@ -83,6 +86,7 @@ class ImportRun {
     failed: [],
     media: { uploaded: 0, skipped: 0 },
     versionsLeftOut: 0,
+    ...emptyWorkflowSummary(),
   };
   /** Why the file is not complete; cleared by a trailer that matches. */
   problem: string | undefined = 'the file is empty';
@@ -90,13 +94,19 @@ class ImportRun {
   private sourceClient?: VellumClient;
   private documents?: DocumentImporter;
   private readonly media: MediaImporter;
-  private readonly seen: ExportCounts = { media: 0, documents: 0, revisions: 0 };
+  private readonly workflow: WorkflowImporter;
+  private readonly seen: Required<ExportCounts> = { media: 0, documents: 0, revisions: 0, drafts: 0, schedules: 0 };
+  /** Documents that failed: a draft held back for one is not written. */
+  private readonly failedDocuments = new Set<string>();
 
   constructor(
     private readonly client: VellumClient,
     private readonly opts: ImportOptions,
   ) {
     this.media = new MediaImporter(client);
+    this.workflow = new WorkflowImporter(client, this.summary, opts.onProgress, (type, id, error) =>
+      this.summary.failed.push({ id, type, error }),
+    );
   }
 
   /** One line; false once the trailer is read. Lines of a kind this version does not know are passed over. */
@@ -125,6 +135,9 @@ class ImportRun {
       case 'document':
         await this.document(line);
         break;
+      case 'schedule':
+        await this.schedule(line.schedule);
+        break;
       case 'end':
         this.trailer(line.counts);
         return false;
@@ -143,6 +156,7 @@ class ImportRun {
       this.opts.onProgress?.({ kind: 'document', type, id, status: 'created' });
     });
     this.summary.versionsLeftOut = this.documents?.versionsLeftOut ?? 0;
+    await this.workflow.finishDrafts((type, id) => this.failedDocuments.has(`${type}\u0000${id}`));
   }
 
   async close(): Promise<void> {
@@ -160,8 +174,8 @@ class ImportRun {
 
   private async start(line: ExportLine): Promise<void> {
     if (line.kind !== 'vellum-export') throw new NotAnExportError('not a Vellum export (the first line is not its header)');
-    if (line.version !== EXPORT_VERSION)
-      throw new NotAnExportError(`export format version ${line.version} is not supported (expected ${EXPORT_VERSION})`);
+    if (!READABLE_VERSIONS.includes(line.version))
+      throw new NotAnExportError(`export format version ${line.version} is not supported (expected ${READABLE_VERSIONS.join(' or ')})`);
     this.header = line;
     this.sourceClient = this.opts.source?.(line.source);
     this.problem = 'the file ends before its trailer (it was cut short)';
@@ -185,22 +199,39 @@ class ImportRun {
   private async document(line: DocumentLine): Promise<void> {
     this.seen.documents++;
     this.seen.revisions += line.revisions.length;
+    if (line.draft) this.seen.drafts++;
+    let outcome;
     try {
-      const outcome = await this.documents!.write(line);
+      outcome = await this.documents!.write(line);
       if (outcome !== 'deferred') this.summary[outcome]++;
       this.opts.onProgress?.({ kind: 'document', type: line.type, id: line.document._id, status: outcome });
     } catch (err) {
       if (!isItemFailure(err)) throw err;
       this.documentFailed(line.type, line.document._id, errorText(err));
+      return;
+    }
+    // The draft goes on the main version just written; it waits while that or what it references is not there yet.
+    if (line.draft) {
+      const ready = outcome !== 'deferred' && (await this.documents!.referencesPresent(line.type, line.draft.data));
+      await this.workflow.draft(line.type, line.document._id, line.draft, ready);
     }
   }
 
+  private async schedule(schedule: Schedule): Promise<void> {
+    this.seen.schedules++;
+    await this.workflow.schedule(schedule);
+  }
+
+  /** A version 1 trailer has no `drafts` or `schedules`: its file holds none. */
   private trailer(c: ExportCounts): void {
     const { seen } = this;
-    this.problem =
-      c.media === seen.media && c.documents === seen.documents && c.revisions === seen.revisions
-        ? undefined
-        : `the trailer counts ${c.media} media and ${c.documents} documents, the file holds ${seen.media} and ${seen.documents}`;
+    const drafts = c.drafts ?? 0;
+    const schedules = c.schedules ?? 0;
+    if (c.media !== seen.media || c.documents !== seen.documents || c.revisions !== seen.revisions)
+      this.problem = `the trailer counts ${c.media} media and ${c.documents} documents, the file holds ${seen.media} and ${seen.documents}`;
+    else if (drafts !== seen.drafts || schedules !== seen.schedules)
+      this.problem = `the trailer counts ${drafts} drafts and ${schedules} schedules, the file holds ${seen.drafts} and ${seen.schedules}`;
+    else this.problem = undefined;
   }
 
   private mediaDone(id: string, outcome: MediaOutcome, bytes: number): void {
@@ -211,6 +242,7 @@ class ImportRun {
   }
 
   private documentFailed(type: string, id: string, error: string): void {
+    this.failedDocuments.add(`${type}\u0000${id}`);
     this.summary.failed.push({ id, type, error });
     this.opts.onProgress?.({ kind: 'document', type, id, status: 'failed', error });
   }

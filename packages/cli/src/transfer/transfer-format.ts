@@ -1,12 +1,19 @@
-import type { Media } from '@vellum/client/node';
+import type { Media, Schedule } from '@vellum/client/node';
 
 /**
  * The lines of a `vellum export` file (NDJSON: one JSON object per line), in this order: the
  * header, the media (each record, then with `--media include` its bytes and an end line), the
- * documents type by type, and the trailer, whose absence tells a truncated file. The format is
- * described for users in docs/cli.md, "Export and import".
+ * documents type by type (each with its pending draft, if any), the pending schedules, and the
+ * trailer, whose absence tells a truncated file. The format is described for users in
+ * docs/cli.md, "Export and import".
  */
-export const EXPORT_VERSION = 1;
+export const EXPORT_VERSION = 2;
+
+/**
+ * The versions an import reads. Version 1 (before drafts and schedules) has no `draft` on its
+ * document lines, no `schedule` lines and no `drafts`/`schedules` counts: it imports as it did.
+ */
+export const READABLE_VERSIONS: readonly number[] = [1, 2];
 
 /** Bytes of a file per `media-data` line, before base64. */
 export const MEDIA_CHUNK_BYTES = 256 * 1024;
@@ -53,12 +60,30 @@ export interface DocumentLine {
   document: Record<string, unknown> & { _id: string; _status: string; _rev: number };
   /** The earlier versions, oldest first (the current one is not repeated). */
   revisions: DocumentVersion[];
+  /** Version 2: the pending draft of a published document that has one (docs/drafts.md). */
+  draft?: PendingDraft;
+}
+
+/** A pending draft: its own `_rev` and its fields, as `GET …?perspective=drafts` serves them. */
+export interface PendingDraft {
+  _rev: number;
+  data: Record<string, unknown>;
+}
+
+/** Version 2: a pending schedule (docs/schedules.md) of an exported type, after every document. */
+export interface ScheduleLine {
+  kind: 'schedule';
+  schedule: Schedule;
 }
 
 export interface ExportCounts {
   media: number;
   documents: number;
   revisions: number;
+  /** Version 2: the document lines that carry a pending draft. */
+  drafts?: number;
+  /** Version 2: the `schedule` lines. */
+  schedules?: number;
 }
 
 export interface EndLine {
@@ -66,7 +91,7 @@ export interface EndLine {
   counts: ExportCounts;
 }
 
-export type ExportLine = HeaderLine | MediaLine | MediaDataLine | MediaEndLine | DocumentLine | EndLine;
+export type ExportLine = HeaderLine | MediaLine | MediaDataLine | MediaEndLine | DocumentLine | ScheduleLine | EndLine;
 
 export type MediaMode = 'include' | 'reference';
 

@@ -8,6 +8,18 @@ export type TransferEvent =
       id: string;
       status: 'exported' | 'created' | 'updated' | 'skipped' | 'deferred' | 'failed';
       error?: string;
+    }
+  /** A pending draft written to the target (or unchanged there), after its document. */
+  | { kind: 'draft'; type: string; id: string; status: 'written' | 'skipped' | 'failed'; error?: string }
+  /** A pending schedule: `past` when its time had passed at import, so it was not created. */
+  | {
+      kind: 'schedule';
+      type: string;
+      id: string;
+      action: string;
+      at: string;
+      status: 'exported' | 'created' | 'skipped' | 'past' | 'failed';
+      error?: string;
     };
 
 export type OnProgress = (event: TransferEvent) => void;
@@ -40,6 +52,7 @@ export class TransferProgress {
       return;
     }
     if (e.kind === 'document' && e.status === 'deferred') return this.plain(`deferred ${e.type} ${e.id} (references written later)`);
+    if (e.kind === 'draft' || e.kind === 'schedule') return this.workflow(e);
     if (e.kind === 'media') this.done.media++;
     else this.done.documents++;
     const name = e.kind === 'media' ? `media ${e.id}` : `${e.type} ${e.id}`;
@@ -53,6 +66,20 @@ export class TransferProgress {
     }
     this.draw();
   };
+
+  /** Drafts and schedules: a plain line each; a failure, or a schedule left out, also on a terminal. */
+  private workflow(e: Extract<TransferEvent, { kind: 'draft' | 'schedule' }>): void {
+    const name = e.kind === 'draft' ? `draft of ${e.type} ${e.id}` : `schedule ${e.action} ${e.type} ${e.id} at ${e.at}`;
+    if (e.status === 'failed') this.failures++;
+    const line =
+      e.status === 'failed'
+        ? `failed ${name}: ${e.error ?? 'unknown error'}`
+        : e.status === 'past'
+          ? `left out ${name}: its time has passed`
+          : `${e.status} ${name}`;
+    if (e.status === 'failed' || e.status === 'past') this.out.write(this.tty ? `\r\x1b[K${line}\n` : `${line}\n`);
+    else this.plain(line);
+  }
 
   /** Ends the bar's line on a terminal. */
   close(): void {

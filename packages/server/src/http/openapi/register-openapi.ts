@@ -5,6 +5,7 @@ import { ACCESS_COOKIE } from '../cookies.js';
 import { OAUTH_SCOPES } from '../../config/oauth-scopes.js';
 import { addDocumentTypes } from './document-types.js';
 import { addFreeFormQueries } from './free-form-queries.js';
+import { addListParameters } from './list-parameters.js';
 
 /**
  * Collects every route as it is registered (an onRoute hook, so this must come before the
@@ -70,6 +71,7 @@ export function registerOpenApi(app: FastifyInstance, svc: Services): void {
     transformObject: (built) => {
       const doc = (built as { openapiObject: Record<string, unknown> }).openapiObject;
       addFreeFormQueries(doc, freeForm);
+      addListParameters(doc, basePath);
       return addDocumentTypes(doc, svc);
     },
   });

@@ -20,6 +20,7 @@ import { registerResponseCache } from '../../plugins/response-cache.js';
 import { errorResponses } from '../../schemas/common.js';
 import { listParamsOf } from './list-params.js';
 import * as S from './schemas.js';
+import { DOCUMENT_ROUTE_DOCS as D, type RouteDoc } from './route-docs.js';
 import { Schedule, ScheduleBody } from '../schedules/schemas.js';
 import { data } from '../../schemas/common.js';
 
@@ -71,14 +72,14 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
   // The list, with a trailing slash too (`/documents/post/`); only here, so that no other path
   // (`/media/files/..` resolved to `/media/`, say) turns into a list by losing its last segment.
   for (const url of [base, `${base}/`]) {
-    app.get<{ Params: Static<typeof S.TypeParams> }>(url, { schema: { params: S.TypeParams, ...responses } }, async (req) =>
+    app.get<{ Params: Static<typeof S.TypeParams> }>(url, { schema: { ...D.list, params: S.TypeParams, ...responses } }, async (req) =>
       listDocuments(svc, req.principal, { type: req.params.type, mode, query: listParamsOf(req.query as Record<string, unknown>) }),
     );
   }
 
   app.get<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.GetQuery> }>(
     `${base}/:id`,
-    { schema: { params: S.DocParams, querystring: S.GetQuery, ...responses } },
+    { schema: { ...D.get, params: S.DocParams, querystring: S.GetQuery, ...responses } },
     async (req, reply) => {
       const doc = await getDocument(svc, req.principal, { ...req.params, mode, ...req.query });
       const inm = req.headers['if-none-match'];
@@ -93,7 +94,7 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
 
   app.post<{ Params: Static<typeof S.TypeParams> }>(
     base,
-    { config: may('write'), schema: { params: S.TypeParams, ...responses } },
+    { config: may('write'), schema: { ...D.create, params: S.TypeParams, ...responses } },
     async (req, reply) => {
       const doc = await createDocument(svc, req.principal, { type: req.params.type, mode, body: documentBody(req) });
       reply.header('location', `${req.url.split('?')[0]}/${encodeURIComponent(doc._id)}`);
@@ -101,17 +102,23 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
     },
   );
 
-  const writeSchema = { config: may('write'), schema: { params: S.DocParams, querystring: S.WriteQuery, ...responses } };
-  app.put(`${base}/:id`, writeSchema, async (req: WriteRequest, reply) =>
+  const writeSchema = (doc: RouteDoc) => ({
+    config: may('write'),
+    schema: { ...doc, params: S.DocParams, querystring: S.WriteQuery, ...responses },
+  });
+  app.put(`${base}/:id`, writeSchema(D.replace), async (req: WriteRequest, reply) =>
     sendDocument(reply, await replaceDocument(svc, req.principal, writeInput(req, mode))),
   );
-  app.patch(`${base}/:id`, writeSchema, async (req: WriteRequest, reply) =>
+  app.patch(`${base}/:id`, writeSchema(D.patch), async (req: WriteRequest, reply) =>
     sendDocument(reply, await patchDocument(svc, req.principal, writeInput(req, mode))),
   );
 
   app.post<{ Params: Static<typeof S.DocParams>; Body: Static<typeof S.PublishBody>; Querystring: Static<typeof S.PublishQuery> }>(
     `${base}/:id/publish`,
-    { config: may('publish'), schema: { params: S.DocParams, body: S.PublishBody, querystring: S.PublishQuery, ...responses } },
+    {
+      config: may('publish'),
+      schema: { ...D.publish, params: S.DocParams, body: S.PublishBody, querystring: S.PublishQuery, ...responses },
+    },
     async (req, reply) => {
       const result = await publishDocument(svc, req.principal, {
         ...req.params,
@@ -124,7 +131,7 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
 
   app.post<{ Params: Static<typeof S.DocParams> }>(
     `${base}/:id/unpublish`,
-    { config: may('publish'), schema: { params: S.DocParams, ...responses } },
+    { config: may('publish'), schema: { ...D.unpublish, params: S.DocParams, ...responses } },
     async (req, reply) => sendDocument(reply, await unpublishDocument(svc, req.principal, req.params)),
   );
 
@@ -133,7 +140,7 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
     `${base}/:id/schedule`,
     {
       config: may('publish'),
-      schema: { params: S.DocParams, body: ScheduleBody, response: { 201: data(Schedule), ...errorResponses } },
+      schema: { ...D.schedule, params: S.DocParams, body: ScheduleBody, response: { 201: data(Schedule), ...errorResponses } },
     },
     async (req, reply) => reply.status(201).send({ data: await createSchedule(svc, req.principal, { ...req.params, ...req.body }) }),
   );
@@ -143,19 +150,23 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
     `${base}/:id/preview`,
     {
       config: { permission: (p, params) => requireDocumentPreview(svc, p, params.type) },
-      schema: { params: S.DocParams, response: { 201: S.PreviewGrant, ...errorResponses } },
+      schema: { ...D.preview, params: S.DocParams, response: { 201: S.PreviewGrant, ...errorResponses } },
     },
     async (req, reply) => reply.status(201).send({ data: await issuePreview(svc, req.principal, { ...req.params, mode }) }),
   );
 
-  app.delete(`${base}/:id/draft`, { config: may('write'), schema: { params: S.DocParams, ...responses } }, async (req: DocRequest) => {
-    await discardDraft(svc, req.principal, { ...req.params, expectedDraftRev: parseIfMatch(req.headers['if-match'], 'draft') });
-    return { success: true };
-  });
+  app.delete(
+    `${base}/:id/draft`,
+    { config: may('write'), schema: { ...D.discardDraft, params: S.DocParams, ...responses } },
+    async (req: DocRequest) => {
+      await discardDraft(svc, req.principal, { ...req.params, expectedDraftRev: parseIfMatch(req.headers['if-match'], 'draft') });
+      return { success: true };
+    },
+  );
 
   app.delete<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.DeleteQuery> }>(
     `${base}/:id`,
-    { config: may('delete'), schema: { params: S.DocParams, querystring: S.DeleteQuery, ...responses } },
+    { config: may('delete'), schema: { ...D.delete, params: S.DocParams, querystring: S.DeleteQuery, ...responses } },
     async (req) => {
       await deleteDocument(svc, req.principal, { ...req.params, mode, force: req.query.force === 'true', expectedRev: ifMatch(req) });
       return { success: true };
@@ -164,13 +175,13 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
 
   app.get<{ Params: Static<typeof S.DocParams>; Querystring: Static<typeof S.PagingQuery> }>(
     `${base}/:id/revisions`,
-    { schema: { params: S.DocParams, querystring: S.PagingQuery, ...responses } },
+    { schema: { ...D.revisions, params: S.DocParams, querystring: S.PagingQuery, ...responses } },
     async (req) => listRevisions(svc, req.principal, { ...req.params, mode, ...req.query }),
   );
 
   app.post<{ Params: Static<typeof S.RevParams>; Querystring: Static<typeof S.RestoreQuery> }>(
     `${base}/:id/revisions/:rev/restore`,
-    { config: may('write'), schema: { params: S.RevParams, querystring: S.RestoreQuery, ...responses } },
+    { config: may('write'), schema: { ...D.restore, params: S.RevParams, querystring: S.RestoreQuery, ...responses } },
     async (req, reply) =>
       sendDocument(
         reply,

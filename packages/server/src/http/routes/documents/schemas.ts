@@ -7,27 +7,42 @@ export const RevParams = Type.Object({
   id: Type.String({ maxLength: 256 }),
   rev: Type.String({ pattern: '^[0-9]{1,9}$' }),
 });
-const Perspective = Type.Union([Type.Literal('published'), Type.Literal('drafts')]);
+/** Which versions a read serves (docs/drafts.md, "Reading"); the description is the OpenAPI parameter's. */
+export const Perspective = Type.Union([Type.Literal('published'), Type.Literal('drafts')], {
+  description:
+    "`published`: published main versions only; `drafts`: each document's pending draft where it has one (read permission). Absent: main versions",
+});
+const flag = (description: string) => Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description }));
 export const GetQuery = Type.Object(
   {
-    expand: Type.Optional(Type.String({ maxLength: 1000 })),
-    fields: Type.Optional(Type.String({ maxLength: 1000 })),
+    expand: Type.Optional(Type.String({ maxLength: 1000, description: 'Comma-separated reference paths to expand (`author.company`)' })),
+    fields: Type.Optional(Type.String({ maxLength: 1000, description: 'Comma-separated top-level fields to return' })),
     perspective: Type.Optional(Perspective),
   },
   { additionalProperties: false },
 );
 /** `?draft=true` on PUT and PATCH: the write goes to a published document's pending draft (docs/drafts.md). */
 export const WriteQuery = Type.Object(
-  { draft: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) },
+  {
+    draft: flag(
+      '`true`: on a published document, write its pending draft (made from the main version on the first write), not the live version; `_status` in the body is 422. On a document not published, no difference',
+    ),
+  },
   { additionalProperties: false },
 );
 export const DeleteQuery = Type.Object(
-  { force: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) },
+  { force: flag('`true`: delete even while other documents reference it (they keep the dangling id)') },
   { additionalProperties: false },
 );
-const RevisionKind = Type.Union([Type.Literal('main'), Type.Literal('draft')]);
+const RevisionKind = Type.Union([Type.Literal('main'), Type.Literal('draft')], {
+  description: '`draft`: the saves of the pending draft; `main` (default): versions of the document',
+});
 export const PagingQuery = Type.Object(
-  { limit: Type.Optional(Type.String()), offset: Type.Optional(Type.String()), kind: Type.Optional(RevisionKind) },
+  {
+    limit: Type.Optional(Type.String({ description: 'Page size (default 20, at most 100)' })),
+    offset: Type.Optional(Type.String({ description: 'Revisions to skip' })),
+    kind: Type.Optional(RevisionKind),
+  },
   { additionalProperties: false },
 );
 /** `?kind=draft` names a save of the pending draft; main versions when absent (docs/drafts.md). */
@@ -35,10 +50,20 @@ export const RestoreQuery = Type.Object({ kind: Type.Optional(RevisionKind) }, {
 
 /** `POST …/publish`: the body is optional (`{}` when absent). */
 export const PublishBody = Type.Optional(
-  Type.Object({ withReferences: Type.Optional(Type.Boolean()), dryRun: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      withReferences: Type.Optional(
+        Type.Boolean({ description: 'Also publish the unpublished documents it references (and theirs), in the same transaction' }),
+      ),
+      dryRun: Type.Optional(
+        Type.Boolean({ description: 'Answer `{publish: [{type, id}], blockedBy: [{type, id, field}]}` and change nothing' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
 );
 export const PublishQuery = Type.Object(
-  { force: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) },
+  { force: flag('`true`: publish a pending draft made from an older main version than the current one (else 409)') },
   { additionalProperties: false },
 );
 

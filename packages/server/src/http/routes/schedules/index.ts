@@ -18,6 +18,10 @@ export async function scheduleRoutes(app: FastifyInstance, { svc }: { svc: Servi
     '/schedules',
     {
       schema: {
+        summary: 'List schedules',
+        description:
+          'Ordered by `at`, then id; signed in, with read permission on each type named (without `type`: every type the caller ' +
+          'may read). `from` is inclusive and `to` exclusive on `at` (docs/schedules.md, "Routes").',
         querystring: ScheduleQuery,
         response: { 200: Type.Object({ data: Type.Array(Schedule), meta: Meta }), ...errorResponses },
       },
@@ -30,7 +34,14 @@ export async function scheduleRoutes(app: FastifyInstance, { svc }: { svc: Servi
     {
       // The schedule's type is known once it is read; before that, publishing some type is needed.
       config: { permission: (p) => requireSchemaActionOnAny(p, svc.schemas.names, 'publish') },
-      schema: { params: ScheduleParams, response: { 200: Success, ...errorResponses } },
+      schema: {
+        summary: 'Cancel a schedule',
+        description:
+          'A pending schedule becomes `cancelled` (kept, with `doneAt`); one that ran, was cancelled or is running now is 409 ' +
+          '(docs/schedules.md, "Routes").',
+        params: ScheduleParams,
+        response: { 200: Success, ...errorResponses },
+      },
     },
     async (req) => {
       await cancelSchedule(svc, req.principal, req.params.id);

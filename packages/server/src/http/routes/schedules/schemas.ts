@@ -18,17 +18,23 @@ export const Schedule = Type.Object({
 });
 
 /** `POST /documents/:type/:id/schedule`: `at` is checked by the operation (a date-time in the future). */
-export const ScheduleBody = Type.Object({ action: Action, at: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+export const ScheduleBody = Type.Object(
+  {
+    action: Action,
+    at: Type.String({ maxLength: 64, description: 'An RFC 3339 date-time with its offset (`Z` or `±hh:mm`), later than now' }),
+  },
+  { additionalProperties: false },
+);
 
 export const ScheduleQuery = Type.Object(
   {
-    type: Type.Optional(Type.String({ maxLength: 1000 })),
-    documentId: Type.Optional(Type.String({ maxLength: 256 })),
-    status: Type.Optional(Status),
-    from: Type.Optional(Type.String({ maxLength: 64 })),
-    to: Type.Optional(Type.String({ maxLength: 64 })),
-    limit: Type.Optional(Type.String()),
-    offset: Type.Optional(Type.String()),
+    type: Type.Optional(Type.String({ maxLength: 1000, description: 'One type, or several comma-separated' })),
+    documentId: Type.Optional(Type.String({ maxLength: 256, description: "Only this document's schedules" })),
+    status: Type.Optional(Type.Union(Status.anyOf, { description: 'Only schedules in this state' })),
+    from: Type.Optional(Type.String({ maxLength: 64, description: 'Only `at` at or after this RFC 3339 date-time (with its offset)' })),
+    to: Type.Optional(Type.String({ maxLength: 64, description: 'Only `at` before this RFC 3339 date-time (with its offset)' })),
+    limit: Type.Optional(Type.String({ description: 'Page size (default 20, at most 100)' })),
+    offset: Type.Optional(Type.String({ description: 'Schedules to skip' })),
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,53 @@
+type Operation = { parameters?: Array<Record<string, unknown>> };
+
+const query = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }) => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+});
+
+/**
+ * The query of a document list (docs/api.md, "List queries"). The list route declares no
+ * querystring schema: `filter[field][op]` keys are open-ended, so `list-params.ts` reads the query
+ * itself; these are the parameters it accepts, for the document only.
+ */
+export const LIST_PARAMETERS = [
+  {
+    name: 'filter',
+    in: 'query',
+    required: false,
+    style: 'deepObject',
+    explode: true,
+    description:
+      '`filter[field]=value`, or `filter[field][op]=value` with op `eq ne gt gte lt lte in nin contains startsWith exists`; ' +
+      'dotted paths for nested fields; all must hold',
+    schema: { type: 'object', additionalProperties: true },
+  },
+  query('orderBy', 'A scalar or system field (default `_createdAt`)'),
+  query('order', 'Ascending or descending (default `desc`)', { type: 'string', enum: ['asc', 'desc'] }),
+  query('limit', 'Page size (default 20, at most 100; `0` answers `meta` only)'),
+  query('offset', 'Documents to skip'),
+  query('after', 'The `meta.nextCursor` of the previous page: pages by position instead of `offset` (docs/api.md, "Cursor pagination")'),
+  query('search', 'Full-text search: every word must match, the last as a prefix'),
+  query('fields', 'Comma-separated top-level fields to return'),
+  query('expand', 'Comma-separated reference paths to expand (`author.company`)'),
+  query(
+    'perspective',
+    "`published`: published main versions only; `drafts`: each document's pending draft where it has one (read permission). " +
+      'Filters, order and search apply to what is served (docs/drafts.md, "Reading")',
+    { type: 'string', enum: ['published', 'drafts'] },
+  ),
+];
+
+/** Gives the list operations of `/documents/{type}` and `/collections/{type}` (with or without a trailing slash) their query. */
+export function addListParameters(doc: Record<string, unknown>, basePath: string): void {
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>;
+  for (const mode of ['documents', 'collections']) {
+    for (const path of [`${basePath}/${mode}/{type}`, `${basePath}/${mode}/{type}/`]) {
+      const op = paths[path]?.get;
+      if (op) op.parameters = [...(op.parameters ?? []), ...LIST_PARAMETERS];
+    }
+  }
+}
