@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useDocumentWatch } from '../../live/use-document-watch';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { OutsideChangeNotice } from './outside-change-notice';
-import type { DocumentForm } from './use-document-form';
+import type { DocumentForm, SaveOutcome } from './use-document-form';
 
 /**
  * Someone else's writes to the open document: a save refused with 412 (their version is newer
@@ -28,8 +28,10 @@ export function useDocumentConflicts(form: DocumentForm, id: string) {
   }, [outside?.rev, outside?.deleted, form.busy]);
 
   /** Saves the form; a 412 asks whether to reload theirs or overwrite it. */
-  const save = async (status?: string) => {
-    if ((await form.save(status)) === 'conflict') setRefused({ status });
+  const save = async (status?: string): Promise<SaveOutcome> => {
+    const outcome = await form.save(status);
+    if (outcome === 'conflict') setRefused({ status });
+    return outcome;
   };
   return { outside, refused, setRefused, save, dismiss: watch.dismiss };
 }
