@@ -46,6 +46,8 @@ export function DocumentActions(props: {
   onDeleting?(deleting: boolean): void;
   /** Saves what is unsaved in the form first (before publishing a draft); false when it did not go through. */
   flush(): Promise<boolean>;
+  /** A publish, discard or unpublish goes out (true) or has answered (false). */
+  onWriting(writing: boolean): void;
 }) {
   const { type, doc, session, busy, onStatus } = props;
   const status = String(doc._status);
@@ -94,6 +96,7 @@ export function DocumentActions(props: {
             canPublish={canPublish}
             busy={busy}
             flush={props.flush}
+            onWriting={props.onWriting}
           />
         )}
         {canWrite && status !== 'archived' && (

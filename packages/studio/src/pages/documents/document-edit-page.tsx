@@ -162,6 +162,7 @@ export default function DocumentEditPage() {
               }}
               dirty={dirty}
               flush={async () => !form.unsaved || (await conflicts.save()) === 'saved'}
+              onWriting={form.setWriting}
             />
             <RevisionHistory
               type={type}

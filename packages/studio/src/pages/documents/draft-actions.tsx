@@ -18,6 +18,8 @@ export function DraftActions(props: {
   busy: boolean;
   /** Saves what is unsaved in the form first; false when that save did not go through. */
   flush(): Promise<boolean>;
+  /** A write goes out (true) or has answered (false): its events are the page's own, not someone else's. */
+  onWriting(writing: boolean): void;
 }) {
   const { type, doc, canWrite, canPublish, busy } = props;
   const id = String(doc._id);
@@ -25,6 +27,14 @@ export function DraftActions(props: {
   const [publishing, setPublishing] = useState(false);
   const discard = useDiscardDraft(type, id);
   const unpublish = useUnpublishDocument(type, id);
+  const write = async <T,>(run: () => Promise<T>): Promise<T> => {
+    props.onWriting(true);
+    try {
+      return await run();
+    } finally {
+      props.onWriting(false);
+    }
+  };
 
   return (
     <>
@@ -48,7 +58,7 @@ export function DraftActions(props: {
           }
           title="Discard changes?"
           confirmLabel="Discard changes"
-          onConfirm={() => discard.mutateAsync()}
+          onConfirm={() => write(() => discard.mutateAsync())}
         >
           <p>The draft is dropped and the form shows the live version again. The draft's saves stay in the history.</p>
         </ConfirmDialog>
@@ -62,7 +72,7 @@ export function DraftActions(props: {
           }
           title="Unpublish this document?"
           confirmLabel="Unpublish"
-          onConfirm={() => unpublish.mutateAsync()}
+          onConfirm={() => write(() => unpublish.mutateAsync())}
         >
           <p>
             It leaves the live site and becomes a draft
@@ -70,7 +80,9 @@ export function DraftActions(props: {
           </p>
         </ConfirmDialog>
       )}
-      {canPublish && <PublishDialog type={type} doc={doc} fields={props.fields} open={publishing} onOpenChange={setPublishing} />}
+      {canPublish && (
+        <PublishDialog type={type} doc={doc} fields={props.fields} open={publishing} onOpenChange={setPublishing} write={write} />
+      )}
     </>
   );
 }

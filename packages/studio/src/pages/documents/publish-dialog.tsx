@@ -20,7 +20,15 @@ const isStale = (err: unknown) =>
  * too" (`withReferences`), and, for a draft made before someone changed the live version,
  * "Publish anyway" (`force`).
  */
-export function PublishDialog(props: { type: string; doc: Doc; fields: Field[]; open: boolean; onOpenChange(open: boolean): void }) {
+export function PublishDialog(props: {
+  type: string;
+  doc: Doc;
+  fields: Field[];
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** Runs the publish as the page's own write (its event is not someone else's). */
+  write<T>(run: () => Promise<T>): Promise<T>;
+}) {
   const { type, doc, fields, open } = props;
   const id = String(doc._id);
   const live = useLiveDocument(type, id, open);
@@ -33,10 +41,11 @@ export function PublishDialog(props: { type: string; doc: Doc; fields: Field[]; 
   const blocked = plan.data?.blockedBy ?? [];
   const stale = isStale(publish.error);
   const run = (force: boolean) =>
-    publish.mutate(
-      { withReferences: withReferences || undefined, force: force || undefined },
-      { onSuccess: () => props.onOpenChange(false) },
-    );
+    props
+      .write(() => publish.mutateAsync({ withReferences: withReferences || undefined, force: force || undefined }))
+      .then(() => props.onOpenChange(false))
+      // Shown in the dialog from the mutation's own error.
+      .catch(() => undefined);
 
   return (
     <DialogFrame
@@ -105,7 +114,7 @@ export function PublishDialog(props: { type: string; doc: Doc; fields: Field[]; 
           type="button"
           className="primary"
           disabled={publish.isPending || plan.isPending || (blocked.length > 0 && !withReferences)}
-          onClick={() => run(stale)}
+          onClick={() => void run(stale)}
         >
           {stale ? 'Publish anyway' : 'Publish'}
         </button>

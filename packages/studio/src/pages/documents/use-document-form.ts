@@ -40,6 +40,8 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
   const [saving, setSaving] = useState(false);
   const [restoring, setRestoring] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  // A publish, discard or unpublish of the pending draft (draft-actions.tsx) in flight.
+  const [writing, setWriting] = useState(false);
   /** When the last draft save answered (the autosave's "Saved"). */
   const [savedAt, setSavedAt] = useState<number>();
   // The values a draft save sent: when its answer becomes the baseline, values typed since it
@@ -151,13 +153,15 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
     saving,
     drafting,
     savedAt,
-    busy: saving || deleting || restoring,
+    busy: saving || deleting || restoring || writing,
     save,
     restore,
     /** Reads the stored version again (someone else's), replacing the values. */
     reload: () => void loaded.refetch(),
     /** The delete request goes out, or failed: its own change event must not read as someone else's. */
     setDeleting,
+    /** A publish, discard or unpublish goes out, or has answered: its events are this page's own. */
+    setWriting,
     /** The document is gone: nothing is left unsaved to ask about when leaving. */
     discard: () => setValues(baseline),
   };
