@@ -146,8 +146,10 @@ describe('studio drafts of published documents', () => {
     expect((await api('PATCH', `/documents/article/${id}`, { summary: 'second main revision' })).status).toBe(200);
     const page = await open(`/studio/documents/article/${id}`);
     await page.getByText('Published — editing a draft').waitFor();
-    expect((await api('PATCH', `/documents/article/${id}?draft=true`, { title: 'Theirs' })).status).toBe(200);
+    // Their save lands while mine waits for the autosave (unsaved here: nothing is replaced).
     await page.getByLabel('Title *').fill('Mine');
+    expect((await api('PATCH', `/documents/article/${id}?draft=true`, { title: 'Theirs' })).status).toBe(200);
+    await page.getByText('Someone else saved this document (draft revision 1) while you were editing it.').waitFor();
     const dialog = page.getByRole('dialog', { name: 'Changed by someone else' });
     await dialog.waitFor();
     await expectAccessible(page, '412 dialog on autosave');
@@ -199,6 +201,58 @@ describe('studio drafts of published documents', () => {
     expect(again.body.data).toMatchObject({ title: 'Previewed, changed', _version: 'draft' });
     await expectAccessible(page, 'preview pane');
     await screenshot(page, 'documents-draft-preview');
+    await page.close();
+  });
+  it('the history lists the draft saves by kind; restoring a published version writes it into the draft, not the live version', async () => {
+    const id = await publishedArticle('Version one');
+    expect((await api('PATCH', `/documents/article/${id}`, { title: 'Version two' })).status).toBe(200);
+    expect((await api('PATCH', `/documents/article/${id}?draft=true`, { title: 'Draft words' })).status).toBe(200);
+    const page = await open(`/studio/documents/article/${id}`);
+    await page.getByRole('button', { name: 'Draft save 1' }).waitFor();
+    await page.getByRole('button', { name: 'Revision 1' }).click();
+    const diff = page.getByRole('region', { name: 'Changes since revision 1' });
+    await diff.getByRole('row', { name: /Title\s+Version one\s+Draft words/ }).waitFor();
+    await expectAccessible(page, 'history of a published document with a draft');
+    await diff.getByRole('button', { name: 'Restore revision 1' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Restore revision 1?' });
+    await confirm.getByText('written into the draft of this published document').waitFor();
+    await confirm.getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(() => page.getByLabel('Title *').inputValue()).toBe('Version one');
+    expect(await drafted(id)).toMatchObject({ title: 'Version one', _version: 'draft', _rev: 2 });
+    expect(await live(id)).toMatchObject({ title: 'Version two', _rev: 2 });
+    await page.getByRole('button', { name: 'Draft save 2' }).waitFor();
+    await page.close();
+  });
+
+  it("someone else's draft save and discard reach the open page: each loaded at once when nothing is unsaved here, and said", async () => {
+    const id = await publishedArticle('Shared live');
+    expect((await api('PATCH', `/documents/article/${id}?draft=true`, { title: 'Shared draft' })).status).toBe(200);
+    const page = await open(`/studio/documents/article/${id}`);
+    const title = page.getByLabel('Title *');
+    await expect.poll(() => title.inputValue()).toBe('Shared draft');
+    expect((await api('PATCH', `/documents/article/${id}?draft=true`, { title: 'Their draft' })).status).toBe(200);
+    await page.getByText('Someone else saved a newer version (draft revision 2); it is shown now.').waitFor();
+    await expect.poll(() => title.inputValue()).toBe('Their draft');
+    expect((await api('DELETE', `/documents/article/${id}/draft`)).status).toBe(200);
+    await page.getByText('Someone else discarded the draft; the live version is shown now.').waitFor();
+    await expect.poll(() => title.inputValue()).toBe('Shared live');
+    await page.getByText('Published — editing a draft').waitFor();
+    await page.close();
+  });
+  it('a draft made before the live version changed is refused as stale; "Publish anyway" publishes it', async () => {
+    const id = await publishedArticle('Stale base');
+    expect((await api('PATCH', `/documents/article/${id}?draft=true`, { title: 'Stale draft' })).status).toBe(200);
+    expect((await api('PATCH', `/documents/article/${id}`, { summary: 'changed live meanwhile' })).status).toBe(200);
+    const page = await open(`/studio/documents/article/${id}`);
+    await page.getByRole('button', { name: 'Publish changes' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Publish changes?' });
+    await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
+    await dialog.getByText('The live version was changed after this draft was made.').waitFor();
+    expect((await live(id)).title).toBe('Stale base');
+    await expectAccessible(page, 'stale draft in the publish dialog');
+    await dialog.getByRole('button', { name: 'Publish anyway' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await live(id)).toMatchObject({ title: 'Stale draft', _rev: 3 });
     await page.close();
   });
 });
