@@ -100,6 +100,15 @@ describe('studio drafts of published documents', () => {
     expect((await live(id))._rev).toBe(2);
     await page.getByText('Published — editing a draft').waitFor();
     expect(await page.getByRole('button', { name: 'Publish changes' }).isDisabled()).toBe(true);
+
+    // Publishing before the autosave has run saves the form first.
+    await page.getByLabel('Title *').fill('Second draft');
+    await page.getByRole('button', { name: 'Publish changes' }).click();
+    await dialog.getByRole('row', { name: /Title\s+Draft title\s+Second draft/ }).waitFor();
+    expect(await drafted(id)).toMatchObject({ title: 'Second draft', _version: 'draft' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await live(id)).title).toBe('Draft title');
     await page.close();
   });
 

@@ -95,6 +95,7 @@ export function DocumentActions(props: {
             canWrite={canWrite}
             canPublish={canPublish}
             busy={busy}
+            dirty={props.dirty}
             flush={props.flush}
             onWriting={props.onWriting}
           />

@@ -16,6 +16,8 @@ export function DraftActions(props: {
   canWrite: boolean;
   canPublish: boolean;
   busy: boolean;
+  /** The form holds changes not saved yet (publishing saves them first). */
+  dirty: boolean;
   /** Saves what is unsaved in the form first; false when that save did not go through. */
   flush(): Promise<boolean>;
   /** A write goes out (true) or has answered (false): its events are the page's own, not someone else's. */
@@ -42,8 +44,8 @@ export function DraftActions(props: {
         <button
           type="button"
           className="primary"
-          disabled={busy || !pending}
-          title={pending ? undefined : 'Nothing to publish: the draft is the same as the live version.'}
+          disabled={busy || !(pending || props.dirty)}
+          title={pending || props.dirty ? undefined : 'Nothing to publish: there are no changes to the live version.'}
           onClick={() => void props.flush().then((ok) => ok && setPublishing(true))}
         >
           Publish changes
