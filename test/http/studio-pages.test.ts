@@ -34,6 +34,11 @@ describe('studio pages', () => {
     }
   });
 
+  it('without preview URLs the policy names no frame-src (default-src applies)', async () => {
+    const csp = String((await t.request({ method: 'GET', url: '/studio/' })).headers['content-security-policy']);
+    expect(csp).not.toContain('frame-src');
+  });
+
   it('hashed assets are served with their type and cached as immutable for a year; an unknown one is 404', async () => {
     const html = (await t.request({ method: 'GET', url: '/studio/' })).body;
     const script = /src="(\/studio\/assets\/[^"]+\.js)"/.exec(html)![1];
@@ -62,5 +67,35 @@ describe('studio pages', () => {
       const res = await t.request({ method: 'GET', url });
       expect(res.body, url).not.toContain('"name": "@vellum/studio"');
     }
+  });
+});
+
+describe('studio pages with preview URLs', () => {
+  let p: TestApp;
+  beforeAll(async () => {
+    const fields = [
+      { name: 'title', type: 'string' },
+      { name: 'slug', type: 'slug', source: 'title' },
+    ];
+    p = await startTestApp({
+      schemas: [
+        { name: 'post', title: 'Post', fields, preview: { url: 'https://site.example/blog/{slug}?preview={token}' } },
+        { name: 'page', title: 'Page', fields, preview: { url: 'https://site.example:8443/{slug}?preview={token}' } },
+        { name: 'note', title: 'Note', fields, preview: { url: 'https://site.example/notes/{_id}?preview={token}' } },
+        // A placeholder in the host names no fixed origin: it is left out of frame-src.
+        { name: 'shop', title: 'Shop', fields, preview: { url: 'https://{slug}.shops.example/?preview={token}' } },
+        { name: 'plain', title: 'Plain', fields },
+      ],
+    });
+  });
+  afterAll(() => p.close());
+
+  it("the page may frame the schemas' preview origins (docs/preview.md), each once, and is still never framed itself", async () => {
+    const res = await p.request({ method: 'GET', url: '/studio/documents/post/x' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("frame-src 'self' https://site.example https://site.example:8443;");
+    expect(csp).not.toContain('shops.example');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-frame-options']).toBe('DENY');
   });
 });

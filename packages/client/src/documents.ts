@@ -183,9 +183,18 @@ export class DocumentsApi<T extends object = Record<string, unknown>> {
     }
   }
 
-  /** Writes that version's fields as a new revision; the status is kept. */
-  async restore(id: string, rev: number): Promise<VellumDocument<T>> {
-    return (await this.t.json<{ data: VellumDocument<T> }>({ method: 'POST', path: `${this.path(id)}/revisions/${rev}/restore` })).data;
+  /**
+   * Writes that version's fields as a new revision; the status is kept. On a published document
+   * it writes the pending draft; `kind: 'draft'` names a save of the pending draft (docs/drafts.md).
+   */
+  async restore(id: string, rev: number, opts: { kind?: 'main' | 'draft' } = {}): Promise<VellumDocument<T>> {
+    return (
+      await this.t.json<{ data: VellumDocument<T> }>({
+        method: 'POST',
+        path: `${this.path(id)}/revisions/${rev}/restore`,
+        query: { kind: opts.kind },
+      })
+    ).data;
   }
 
   private publishRequest<R>(id: string, body: { withReferences?: boolean; dryRun?: boolean }, force?: boolean): Promise<{ data: R }> {

@@ -80,6 +80,8 @@ export interface SchemaDefinition {
    * (docs/api.md, "OpenAPI"); references carry `x-vellum-reference`, the types they point at.
    */
   jsonSchema: Record<string, unknown>;
+  /** The site's preview page for a document, a template filled in by `documents(type).preview(id)` (docs/preview.md). */
+  preview?: { url: string };
 }
 
 /** `/config/*`. */

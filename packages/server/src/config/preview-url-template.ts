@@ -58,6 +58,17 @@ export function checkPreviewOption(r: ConfigReader, path: string, raw: unknown, 
   return ok ? { url } : undefined;
 }
 
+/**
+ * The origin a template's pages are served from (`https://site.example`), for the studio's
+ * frame-src; undefined when a placeholder is part of the origin itself, which no fixed source
+ * can name.
+ */
+export function previewOrigin(template: string): string | undefined {
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(template)?.[0];
+  if (!origin || origin.includes('{') || !isHttpUrl(origin)) return undefined;
+  return new URL(origin).origin;
+}
+
 function isHttpUrl(text: string): boolean {
   try {
     const u = new URL(text);

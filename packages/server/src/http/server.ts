@@ -14,6 +14,7 @@ import { authRoutes } from './routes/auth/index.js';
 import { configRoutes } from './routes/config/index.js';
 import { documentRoutes } from './routes/documents/index.js';
 import { studioRoutes } from './routes/studio/index.js';
+import { previewOrigin } from '../config/preview-url-template.js';
 import { systemRoutes } from './routes/system/index.js';
 import { tokenRoutes } from './routes/tokens/index.js';
 import { webhookRoutes } from './routes/webhooks/index.js';
@@ -93,6 +94,9 @@ export function buildHttpServer(svc: Services): FastifyInstance {
   );
   // RFC 8414 §3.1: clients discover an issuer without a path at the root, outside the API prefix.
   app.register(rootMetadataRoutes, { svc });
-  app.register(studioRoutes, { basePath: server.basePath });
+  const previewOrigins = [
+    ...new Set(svc.schemas.list().flatMap((s) => (s.def.preview ? [previewOrigin(s.def.preview.url)] : []).filter((o) => o !== undefined))),
+  ];
+  app.register(studioRoutes, { basePath: server.basePath, previewOrigins });
   return app;
 }

@@ -8,7 +8,12 @@ export const documentKeys = {
   ofType: (type: string) => [...documentKeys.all, 'type', type] as const,
   lists: (type: string) => [...documentKeys.ofType(type), 'list'] as const,
   list: (type: string, params: DocumentListParams) => [...documentKeys.lists(type), params] as const,
+  /** The document as the editor reads it: its pending draft where it has one (`perspective=drafts`). */
   one: (type: string, id: string) => [...documentKeys.ofType(type), 'one', id] as const,
+  /** The live (main) version of a published document, what its pending draft is compared with. */
+  live: (type: string, id: string) => [...documentKeys.ofType(type), 'live', id] as const,
+  publishPlan: (type: string, id: string) => [...documentKeys.ofType(type), 'publish-plan', id] as const,
+  preview: (type: string, id: string, rev: unknown) => [...documentKeys.ofType(type), 'preview', id, rev] as const,
   revisions: (type: string, id: string) => [...documentKeys.ofType(type), 'revisions', id] as const,
   revisionsAt: (type: string, id: string, rev: unknown) => [...documentKeys.revisions(type, id), rev] as const,
   references: () => [...documentKeys.all, 'reference'] as const,

@@ -16,8 +16,10 @@ export interface DocumentChoice {
 }
 
 /**
- * One document through `/collections` (docs/studio.md). The edit page keeps what it read until it
- * asks again itself (`refetch`): a newer version reaches it only when it decides so.
+ * One document through `/collections` (docs/studio.md), as the editor works on it: a published
+ * document's pending draft where it has one (`perspective: 'drafts'`, docs/drafts.md), else its
+ * main version. The edit page keeps what it read until it asks again itself (`refetch`): a
+ * newer version reaches it only when it decides so.
  */
 export function useDocument(type: string, id: string, opts: { enabled?: boolean; keep?: boolean; retry?: boolean } = {}) {
   return useQuery({
@@ -25,8 +27,13 @@ export function useDocument(type: string, id: string, opts: { enabled?: boolean;
     enabled: opts.enabled ?? true,
     ...(opts.keep ? { staleTime: Infinity, refetchOnWindowFocus: false } : {}),
     ...(opts.retry === false ? { retry: false } : {}),
-    queryFn: () => client.collections(type).get(id) as Promise<Doc>,
+    queryFn: () => client.collections(type).get(id, { perspective: 'drafts' }) as Promise<Doc>,
   });
+}
+
+/** The live version of a document: its main version, without its pending draft. */
+export function useLiveDocument(type: string, id: string, enabled: boolean) {
+  return useQuery({ queryKey: documentKeys.live(type, id), enabled, queryFn: () => client.collections(type).get(id) as Promise<Doc> });
 }
 
 /** One page of a type's documents: search, sort and filters (docs/api.md, "List queries"). */
@@ -48,11 +55,25 @@ export function useDocumentList(type: string, params: DocumentListParams) {
   });
 }
 
-/** The stored versions of a document, newest first; asked again for each revision shown. */
-export function useRevisions(type: string, id: string, rev: unknown) {
+/**
+ * The stored versions of a document, newest first; asked again for each revision shown. A
+ * published document's list holds its main versions and the saves of its pending draft (each
+ * with its `kind`, docs/drafts.md "Revisions and ETags"), merged by time.
+ */
+export function useRevisions(type: string, id: string, rev: unknown, withDrafts: boolean) {
   return useQuery({
-    queryKey: documentKeys.revisionsAt(type, id, rev),
-    queryFn: () => client.collections(type).revisions(id, { limit: 50 }),
+    queryKey: documentKeys.revisionsAt(type, id, [rev, withDrafts]),
+    queryFn: async () => {
+      const api = client.collections(type);
+      const [mains, drafts] = await Promise.all([
+        api.revisions(id, { limit: 50 }),
+        withDrafts ? api.revisions(id, { limit: 50, kind: 'draft' }) : undefined,
+      ]);
+      const all = [...mains.data, ...(drafts?.data ?? [])];
+      return all.sort(
+        (a, b) => b._updatedAt.localeCompare(a._updatedAt) || (a.kind === b.kind ? b._rev - a._rev : a.kind === 'draft' ? -1 : 1),
+      );
+    },
   });
 }
 

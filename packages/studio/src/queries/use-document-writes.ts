@@ -37,11 +37,15 @@ export function useSaveDocument(type: string) {
   });
 }
 
-/** Restores revision `rev` of a document: a new revision with its fields, shown at once. */
+/**
+ * Restores revision `rev` of a document: a new revision with its fields, shown at once. On a
+ * published document the server writes its pending draft; `kind: 'draft'` names a draft's save.
+ */
 export function useRestoreRevision(type: string, id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (rev: number) => client.collections(type).restore(id, rev) as Promise<Doc>,
+    mutationFn: ({ rev, kind }: { rev: number; kind?: 'main' | 'draft' }) =>
+      client.collections(type).restore(id, rev, { kind }) as Promise<Doc>,
     onSuccess: (restored) => {
       queryClient.setQueryData(documentKeys.one(type, id), restored);
       void queryClient.invalidateQueries({ queryKey: documentKeys.lists(type) });

@@ -7,7 +7,8 @@ import { useDocument } from '../../queries/use-document-queries';
 import { useDeleteDocument } from '../../queries/use-document-writes';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
-import { allows, type Doc } from './schema';
+import { DraftActions, WhoMayPublish } from './draft-actions';
+import { allows, type Doc, type Field } from './schema';
 
 interface Referrer {
   field: string;
@@ -28,11 +29,14 @@ function referrersOf(err: unknown): Referrer[] | undefined {
 /**
  * Publish, unpublish, archive and delete, as the user's permissions allow (docs/api.md,
  * "Permissions"): an action the user may not take is left out or disabled, with the reason.
- * A status change saves the form with it (one `PUT` with `If-Match`).
+ * A status change saves the form with it (one `PUT` with `If-Match`); a published document's
+ * own actions (publish its changes, discard them, unpublish) are `DraftActions`.
  */
 export function DocumentActions(props: {
   type: string;
+  typeTitle: string;
   doc: Doc;
+  fields: Field[];
   session: Session;
   busy: boolean;
   dirty: boolean;
@@ -40,6 +44,10 @@ export function DocumentActions(props: {
   onDeleted(): void;
   /** The delete request goes out (true), or failed (false): its own change event must not read as someone else's. */
   onDeleting?(deleting: boolean): void;
+  /** Saves what is unsaved in the form first (before publishing a draft); false when it did not go through. */
+  flush(): Promise<boolean>;
+  /** A publish, discard or unpublish goes out (true) or has answered (false). */
+  onWriting(writing: boolean): void;
 }) {
   const { type, doc, session, busy, onStatus } = props;
   const status = String(doc._status);
@@ -79,10 +87,18 @@ export function DocumentActions(props: {
             {props.dirty ? 'Save and publish' : 'Publish'}
           </button>
         )}
-        {canPublish && published && (
-          <button type="button" disabled={busy} onClick={() => onStatus('draft')}>
-            Unpublish
-          </button>
+        {published && (
+          <DraftActions
+            type={type}
+            doc={doc}
+            fields={props.fields}
+            canWrite={canWrite}
+            canPublish={canPublish}
+            busy={busy}
+            dirty={props.dirty}
+            flush={props.flush}
+            onWriting={props.onWriting}
+          />
         )}
         {canWrite && status !== 'archived' && (
           <button
@@ -115,7 +131,10 @@ export function DocumentActions(props: {
         )}
       </div>
       {canWrite && published && !canPublish && (
-        <p className="field-help">Archiving a published document unpublishes it: that needs content:publish.</p>
+        <>
+          <WhoMayPublish typeTitle={props.typeTitle} />
+          <p className="field-help">Archiving a published document unpublishes it: that needs content:publish.</p>
+        </>
       )}
       {reasons.map((r) => (
         <p key={r} className="field-help">

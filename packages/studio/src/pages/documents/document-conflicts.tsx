@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { useDocumentWatch } from '../../live/use-document-watch';
+import { showsChange, useDocumentWatch } from '../../live/use-document-watch';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { OutsideChangeNotice } from './outside-change-notice';
-import type { DocumentForm } from './use-document-form';
+import type { DocumentForm, SaveOutcome } from './use-document-form';
 
 /**
  * Someone else's writes to the open document: a save refused with 412 (their version is newer
@@ -12,9 +12,9 @@ import type { DocumentForm } from './use-document-form';
  */
 export function useDocumentConflicts(form: DocumentForm, id: string) {
   const [refused, setRefused] = useState<{ status?: string } | null>(null);
-  const watch = useDocumentWatch(form.isNew ? undefined : id, form.doc?._rev as number | undefined, form.busy);
+  const shown = form.doc ? { rev: form.doc._rev as number, draft: form.doc._version === 'draft' } : undefined;
+  const watch = useDocumentWatch(form.isNew ? undefined : id, shown, form.busy);
   const outside = watch.change;
-  const rev = form.doc?._rev;
   // Never while this page writes: `dirty` is false then, but the values being written are still
   // unsaved, and an event can come between the save starting and the watch learning of it;
   // reloading then replaced the values in flight with theirs, and "Overwrite with mine" wrote
@@ -22,14 +22,20 @@ export function useDocumentConflicts(form: DocumentForm, id: string) {
   // nothing is unsaved.
   useEffect(() => {
     if (!outside || outside.deleted || form.unsaved || form.busy) return;
-    if (typeof rev === 'number' && rev >= outside.rev) return;
+    if (showsChange(shown, outside)) return;
     form.reload();
-    form.setNotice(`Someone else saved a newer version (revision ${outside.rev}); it is shown now.`);
-  }, [outside?.rev, outside?.deleted, form.busy]);
+    form.setNotice(
+      outside.discarded
+        ? 'Someone else discarded the draft; the live version is shown now.'
+        : `Someone else saved a newer version (${outside.draft ? 'draft ' : ''}revision ${outside.rev}); it is shown now.`,
+    );
+  }, [outside?.rev, outside?.draft, outside?.discarded, outside?.deleted, form.busy]);
 
   /** Saves the form; a 412 asks whether to reload theirs or overwrite it. */
-  const save = async (status?: string) => {
-    if ((await form.save(status)) === 'conflict') setRefused({ status });
+  const save = async (status?: string): Promise<SaveOutcome> => {
+    const outcome = await form.save(status);
+    if (outcome === 'conflict') setRefused({ status });
+    return outcome;
   };
   return { outside, refused, setRefused, save, dismiss: watch.dismiss };
 }

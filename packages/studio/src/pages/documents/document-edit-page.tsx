@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useSession } from '../../auth/session';
 import { documentTitle } from '../../queries/document-title';
@@ -6,20 +6,25 @@ import { ErrorMessage } from '../../ui/error-message';
 import { usePageTitle } from '../../ui/page-title';
 import { DocumentActions } from './document-actions';
 import { DocumentConflicts, useDocumentConflicts } from './document-conflicts';
+import { DraftStatus } from './draft-status';
 import './documents.css';
 import { FieldInput } from './field-input';
 import { LeaveGuard } from './leave-guard';
+import { PreviewPane } from './preview-pane';
 import { RevisionHistory } from './revision-history';
 import { DocumentSchedules } from '../schedules/document-schedules';
 import { allows, fieldsOf, useSchema } from './schema';
 import { StatusBadge } from './status-badge';
+import { useAutosave } from './use-autosave';
 import { NEW, useDocumentForm } from './use-document-form';
 
 /**
  * One document: the form generated from its schema (`GET /config/schemas`), saved with
  * `If-Match` so that another writer's change is never overwritten unseen (docs/api.md,
  * "Documents"): a 412 opens a dialog to reload theirs or overwrite it. Ctrl/Cmd+S saves;
- * leaving with unsaved changes asks first.
+ * leaving with unsaved changes asks first. A published document is edited as its pending draft,
+ * saved by itself a second after each change (docs/drafts.md), with the site's preview beside
+ * the form when the schema has a preview URL (docs/preview.md).
  */
 export default function DocumentEditPage() {
   const { type = '', id = NEW } = useParams();
@@ -32,10 +37,12 @@ export default function DocumentEditPage() {
   const { doc, isNew, errors, dirty } = form;
 
   const canWrite = allows(session, 'content:write', type);
-  const canPublish = allows(session, 'content:publish', type);
-  const published = doc?._status === 'published';
-  // Editing a published document changes public content: it needs the publish permission too (docs/api.md, "Permissions").
-  const editable = canWrite && (!published || canPublish);
+  // A published document is edited as its pending draft, which write permission is enough for
+  // (docs/drafts.md); publishing it is a separate action.
+  const editable = canWrite;
+  const [previewing, setPreviewing] = useState(false);
+  const previewable = !isNew && !!schema?.preview?.url;
+  useAutosave(form, conflicts.save, !!conflicts.refused);
   const title = isNew ? `New ${schema?.title ?? type}` : doc ? documentTitle(doc) : id;
   usePageTitle(title);
 
@@ -66,12 +73,20 @@ export default function DocumentEditPage() {
         <h1>{title}</h1>
         <div className="row">
           {doc && <StatusBadge status={doc._status} />}
-          {doc && <span className="muted">revision {String(doc._rev)}</span>}
-          {dirty && <span role="status">Unsaved changes</span>}
+          {doc && (
+            <span className="muted">
+              {doc._version === 'draft' ? 'draft ' : ''}revision {String(doc._rev)}
+            </span>
+          )}
+          {form.drafting ? <DraftStatus form={form} /> : dirty && <span role="status">Unsaved changes</span>}
+          {previewable && (
+            <button type="button" aria-pressed={previewing} onClick={() => setPreviewing(!previewing)}>
+              Preview page
+            </button>
+          )}
         </div>
       </div>
       {!canWrite && <p className="muted">You can read this document; editing needs the content:write permission.</p>}
-      {canWrite && !editable && <p className="muted">This document is published: changing it needs the content:publish permission.</p>}
       {Object.keys(errors).length > 0 && (
         <div role="alert" className="error">
           <p>Some fields need attention.</p>
@@ -97,7 +112,7 @@ export default function DocumentEditPage() {
           {form.notice}
         </p>
       )}
-      <div className="doc-edit">
+      <div className={previewing && doc ? 'doc-edit with-preview' : 'doc-edit'}>
         <form
           className="doc-form"
           noValidate
@@ -119,7 +134,7 @@ export default function DocumentEditPage() {
               onChange={(v) => form.setField(f.name, v)}
             />
           ))}
-          {editable && (
+          {editable && !form.drafting && (
             <div className="row doc-save">
               <button type="submit" className="primary" disabled={form.saving}>
                 {form.saving ? 'Saving…' : isNew ? 'Create' : 'Save'}
@@ -128,12 +143,15 @@ export default function DocumentEditPage() {
             </div>
           )}
         </form>
+        {previewing && doc && <PreviewPane type={type} doc={doc} title={title} />}
         {/* A new document has no status or history yet: no panel at all, not an empty one. */}
         {doc && (
           <aside className="doc-side" aria-label="Document">
             <DocumentActions
               type={type}
+              typeTitle={schema.title}
               doc={doc}
+              fields={fields}
               session={session}
               busy={form.saving}
               onStatus={(s) => void conflicts.save(s)}
@@ -144,9 +162,19 @@ export default function DocumentEditPage() {
                 void navigate(`/documents/${type}`, { replace: true });
               }}
               dirty={dirty}
+              flush={async () => !form.unsaved || (await conflicts.save()) === 'saved'}
+              onWriting={form.setWriting}
             />
             <DocumentSchedules type={type} id={String(doc._id)} session={session} />
-            <RevisionHistory type={type} doc={doc} fields={fields} canRestore={editable} dirty={dirty} onRestore={form.restore} />
+            <RevisionHistory
+              type={type}
+              doc={doc}
+              fields={fields}
+              canRestore={editable}
+              dirty={dirty}
+              onRestore={form.restore}
+              withDrafts={form.drafting}
+            />
           </aside>
         )}
       </div>

@@ -155,6 +155,15 @@ export default function DocumentListPage() {
                 ))}
                 <td>
                   <StatusBadge status={d._status} />
+                  {/* A published document whose pending draft is not live yet (docs/drafts.md, "Markers"). */}
+                  {d._draft ? (
+                    <>
+                      {' '}
+                      <span className="badge badge-changed" title="Unpublished changes in a draft">
+                        Changed
+                      </span>
+                    </>
+                  ) : null}
                 </td>
                 <td>{when(String(d._updatedAt))}</td>
               </tr>

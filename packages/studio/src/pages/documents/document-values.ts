@@ -49,3 +49,24 @@ export function stable(value: unknown): string {
     ) ?? ''
   );
 }
+
+const isPlainObject = (v: unknown): v is Doc => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The RFC 7396 merge patch that turns `before` into `after` (both cleaned): changed members with
+ * their new value, removed ones as `null`, objects compared member by member (a removed member
+ * inside one must be `null` too, or the merge would keep it). A draft save sends this.
+ */
+export function mergePatch(before: unknown, after: unknown): Doc {
+  const from = isPlainObject(before) ? before : {};
+  const to = isPlainObject(after) ? after : {};
+  const patch: Doc = {};
+  for (const key of new Set([...Object.keys(from), ...Object.keys(to)])) {
+    if (!(key in to)) patch[key] = null;
+    else if (isPlainObject(from[key]) && isPlainObject(to[key])) {
+      const inner = mergePatch(from[key], to[key]);
+      if (Object.keys(inner).length) patch[key] = inner;
+    } else if (stable(from[key]) !== stable(to[key])) patch[key] = to[key];
+  }
+  return patch;
+}

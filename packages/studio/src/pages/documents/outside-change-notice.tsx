@@ -21,7 +21,11 @@ export function OutsideChangeNotice(props: { change: OutsideChange; onReload(): 
   }
   return (
     <div role="status" className="outside-change">
-      <p>Someone else saved this document (revision {change.rev}) while you were editing it.</p>
+      <p>
+        {change.discarded
+          ? 'Someone else discarded the draft of this document while you were editing it.'
+          : `Someone else saved this document (${change.draft ? 'draft ' : ''}revision ${change.rev}) while you were editing it.`}
+      </p>
       <div className="row">
         <button type="button" onClick={props.onReload}>
           Load their version

@@ -1,9 +1,10 @@
 import { VellumApiError } from '@vellum/client';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useDocument } from '../../queries/use-document-queries';
 import { useRestoreRevision, useSaveDocument } from '../../queries/use-document-writes';
-import { cleanValues, defaultValues, ownValues, sameValues } from './document-values';
+import { useSaveDraft } from '../../queries/use-draft-writes';
+import { cleanValues, defaultValues, mergePatch, ownValues, sameValues } from './document-values';
 import type { FieldErrors } from './fields/field-props';
 import type { Doc, Field } from './schema';
 
@@ -18,7 +19,9 @@ export type SaveOutcome = 'saved' | 'conflict' | 'failed';
  * a new one), what is unsaved, and the page's own writes (save, restore, delete). While one of
  * those is in flight the page is `busy`: nothing is reloaded under it, since the values being
  * written are still unsaved and an event can come before the write answers (docs/studio.md,
- * "Live updates"). Drafts and locales change what is read and written here, and only here.
+ * "Live updates"). Drafts and locales change what is read and written here, and only here:
+ * a published document is read as its pending draft and saved into it (`drafting`,
+ * docs/drafts.md), a document that is not published is saved as a whole.
  */
 export function useDocumentForm(type: string, id: string, fields: Field[], schemaName: string | undefined) {
   const isNew = id === NEW;
@@ -26,6 +29,7 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
   const loaded = useDocument(type, id, { enabled: !isNew, keep: true });
   const doc = loaded.data;
   const saveDocument = useSaveDocument(type);
+  const saveDraft = useSaveDraft(type, id);
   const restoreRevision = useRestoreRevision(type, id);
   const [values, setValues] = useState<Doc>({});
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -36,6 +40,15 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
   const [saving, setSaving] = useState(false);
   const [restoring, setRestoring] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  // A publish, discard or unpublish of the pending draft (draft-actions.tsx) in flight.
+  const [writing, setWriting] = useState(false);
+  /** When the last draft save answered (the autosave's "Saved"). */
+  const [savedAt, setSavedAt] = useState<number>();
+  // The values a draft save sent: when its answer becomes the baseline, values typed since it
+  // went out are kept (the next autosave sends them) rather than replaced by the answer.
+  const sentDraft = useRef<Doc | undefined>(undefined);
+  // Edits go to the pending draft while the main version is published (docs/drafts.md).
+  const drafting = !isNew && doc?._status === 'published';
 
   // The form starts from the stored document each time it is (re)read, or from the defaults.
   // The schema is part of the key: a document read before its schema has no fields to fill yet.
@@ -47,7 +60,9 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
   const [valuesKey, setValuesKey] = useState<string>();
   if (valuesKey !== baselineKey) {
     setValuesKey(baselineKey);
-    setValues(baseline);
+    const sent = sentDraft.current;
+    sentDraft.current = undefined;
+    if (!sent || sent === values) setValues(baseline);
     setErrors({});
   }
 
@@ -67,6 +82,21 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
     setNotice(undefined);
     const body = { ...((cleanValues(values) as Doc | undefined) ?? {}), ...(status ? { _status: status } : {}) } as Doc;
     try {
+      if (drafting && !status) {
+        const sent = values;
+        const patch = mergePatch(cleanValues(baseline), cleanValues(sent));
+        const ifMatch = doc?._version === 'draft' ? (doc._rev as number) : { main: doc?._rev as number };
+        // The cached answer becomes the baseline during this call: mark what was sent first.
+        sentDraft.current = sent;
+        await saveDraft.mutateAsync({
+          patch,
+          ifMatch,
+          overwrite: opts.overwrite ? { repatch: (now) => mergePatch(cleanValues(ownValues(now, fields)), cleanValues(sent)) } : undefined,
+        });
+        setErrors({});
+        setSavedAt(Date.now());
+        return 'saved';
+      }
       if (isNew) {
         const created = await saveDocument.mutateAsync({ body });
         setValues(ownValues(created, fields));
@@ -79,6 +109,7 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
       setNotice(status ? `Saved and ${status}.` : 'Saved.');
       return 'saved';
     } catch (err) {
+      sentDraft.current = undefined;
       if (err instanceof VellumApiError && err.code === 'PRECONDITION_FAILED') return 'conflict';
       if (err instanceof VellumApiError && err.code === 'VALIDATION_ERROR' && err.details?.length) {
         setErrors(Object.fromEntries(err.details.map((d) => [d.field, d.message])));
@@ -91,15 +122,15 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
   };
 
   /**
-   * Restores a revision (a new revision with its fields). The answer is shown at once, so its
-   * event finds the page already at the revision it made.
+   * Restores a revision (a new revision with its fields; on a published document, its pending
+   * draft). The answer is shown at once, so its event finds the page already at the revision it made.
    */
-  const restore = async (rev: number) => {
+  const restore = async (rev: number, kind?: 'main' | 'draft') => {
     setRestoring(true);
     setNotice(undefined);
     try {
-      await restoreRevision.mutateAsync(rev);
-      setNotice(`Revision ${rev} restored.`);
+      await restoreRevision.mutateAsync({ rev, kind });
+      setNotice(`${kind === 'draft' ? 'Draft save' : 'Revision'} ${rev} restored.`);
     } finally {
       setRestoring(false);
     }
@@ -120,13 +151,17 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
     /** Unsaved and not being saved: what leaving would lose. */
     dirty: unsaved && !saving,
     saving,
-    busy: saving || deleting || restoring,
+    drafting,
+    savedAt,
+    busy: saving || deleting || restoring || writing,
     save,
     restore,
     /** Reads the stored version again (someone else's), replacing the values. */
     reload: () => void loaded.refetch(),
     /** The delete request goes out, or failed: its own change event must not read as someone else's. */
     setDeleting,
+    /** A publish, discard or unpublish goes out, or has answered: its events are this page's own. */
+    setWriting,
     /** The document is gone: nothing is left unsaved to ask about when leaving. */
     discard: () => setValues(baseline),
   };

@@ -14,8 +14,6 @@ import { sendError } from '../../plugins/errors.js';
  * /studio/auth/authorize must not be clickable inside another site's frame) and loads nothing
  * but the studio's own files.
  */
-// QR codes of MFA setup are SVG data URLs; previews of files being uploaded are blob URLs.
-const CSP = pageCsp(['blob:']);
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -48,7 +46,10 @@ const NOT_BUILT = Buffer.from(
     '<body><main><h1>Vellum Studio</h1><p>The studio is not built: run <code>npm run build</code>.</p></main></body></html>',
 );
 
-export async function studioRoutes(app: FastifyInstance, { basePath }: { basePath: string }) {
+export async function studioRoutes(app: FastifyInstance, { basePath, previewOrigins }: { basePath: string; previewOrigins: string[] }) {
+  // QR codes of MFA setup are SVG data URLs; previews of files being uploaded are blob URLs; the
+  // preview pane frames the schemas' preview pages (docs/preview.md).
+  const CSP = pageCsp(['blob:'], previewOrigins);
   const root = join(dirname(createRequire(import.meta.url).resolve('@vellum/studio/package.json')), 'dist');
   const files = readBuild(root);
   const built = files.get('index.html');
