@@ -49,7 +49,7 @@ async function publishedArticle(title: string, extra: Record<string, unknown> = 
 }
 
 /** The live version (anonymous, as the site reads it) and the draft (perspective=drafts). */
-const live = async (id: string) => (await api('GET', `/documents/article/${id}`, undefined, undefined)).body.data;
+const live = async (id: string) => (await b.t.request({ method: 'GET', url: `/api/documents/article/${id}` })).json().data;
 const drafted = async (id: string) => (await api('GET', `/collections/article/${id}?perspective=drafts`)).body.data;
 
 async function open(path: string, username = ADMIN.username, password = ADMIN.password): Promise<Page> {
@@ -128,6 +128,19 @@ describe('studio drafts of published documents', () => {
     await page.getByRole('dialog', { name: 'Unpublish this document?' }).getByRole('button', { name: 'Unpublish' }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).waitFor();
     expect((await api('GET', `/collections/article/${id}`)).body.data._status).toBe('draft');
+    expect((await api('GET', `/collections/article/${id}?perspective=published`)).status).toBe(404);
+    await page.close();
+  });
+
+  it('archives a published article with a pending draft: the form becomes the archived version and no draft is left', async () => {
+    const id = await publishedArticle('Archived live');
+    expect((await api('PATCH', `/documents/article/${id}?draft=true`, { title: 'Archived draft' })).status).toBe(200);
+    const page = await open(`/studio/documents/article/${id}`);
+    await expect.poll(() => page.getByLabel('Title *').inputValue()).toBe('Archived draft');
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('button', { name: 'Move to draft' }).waitFor();
+    expect((await api('GET', `/collections/article/${id}`)).body.data).toMatchObject({ title: 'Archived draft', _status: 'archived' });
+    expect(await drafted(id)).toMatchObject({ _version: 'main', _status: 'archived' });
     expect((await api('GET', `/collections/article/${id}?perspective=published`)).status).toBe(404);
     await page.close();
   });

@@ -6,7 +6,8 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
 // The document pages as the roles of the spec allow them (docs/api.md, "Permissions"): a writer
-// edits drafts but sees no publish button; a viewer reads and cannot edit.
+// edits drafts, and proposes changes to published documents as their pending drafts, but sees no
+// publish button; a viewer reads and cannot edit.
 let b: BrowserApp;
 let admin: string;
 const PASSWORD = 'browser-password-1';
@@ -45,11 +46,20 @@ describe('studio documents and permissions', () => {
     await expectAccessible(page, 'document page as a writer');
     await screenshot(page, 'documents-writer');
 
-    // A published post is read-only for a writer: changing it would change public content.
+    // A published post: the writer's changes go to its pending draft (docs/drafts.md); the live
+    // version stays as it was, and publishing is left to someone with the permission.
     const live = await createPost('Live post', 'published');
     await page.goto(`${b.origin}/studio/documents/post/${live}`);
-    await page.getByText('This document is published: changing it needs the content:publish permission.').waitFor();
-    expect(await page.getByLabel('Title *').isDisabled()).toBe(true);
+    await page.getByText('Ask someone with publish permission on', { exact: false }).waitFor();
+    expect(await page.getByLabel('Title *').isDisabled()).toBe(false);
+    await page.getByLabel('Title *').fill('Live post, proposed');
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Saved$/ })
+      .waitFor();
+    expect(await stored(live)).toMatchObject({ title: 'Live post', _status: 'published', _rev: 1 });
+    const draft = (await b.t.request({ method: 'GET', url: `/api/collections/post/${live}?perspective=drafts`, token: admin })).json().data;
+    expect(draft).toMatchObject({ title: 'Live post, proposed', _version: 'draft', _updatedBy: expect.any(String) });
     expect(await page.getByRole('button', { name: 'Archive' }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: /publish/i }).count()).toBe(0);
     await page.close();

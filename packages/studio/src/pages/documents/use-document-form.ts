@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useDocument } from '../../queries/use-document-queries';
 import { useRestoreRevision, useSaveDocument } from '../../queries/use-document-writes';
-import { useSaveDraft } from '../../queries/use-draft-writes';
+import { useSaveDraft, useUnpublishDocument } from '../../queries/use-draft-writes';
 import { cleanValues, defaultValues, mergePatch, ownValues, sameValues } from './document-values';
 import type { FieldErrors } from './fields/field-props';
 import type { Doc, Field } from './schema';
@@ -30,6 +30,7 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
   const doc = loaded.data;
   const saveDocument = useSaveDocument(type);
   const saveDraft = useSaveDraft(type, id);
+  const unpublish = useUnpublishDocument(type, id);
   const restoreRevision = useRestoreRevision(type, id);
   const [values, setValues] = useState<Doc>({});
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -104,7 +105,14 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
         void navigate(`/documents/${type}/${String(created._id)}`, { replace: true });
         return 'saved';
       }
-      await saveDocument.mutateAsync({ id, body, ifMatch: doc?._rev as number, overwrite: opts.overwrite });
+      if (drafting) {
+        // Archiving a published document (the one status change offered on it): it is taken
+        // down first (the main version becomes its pending draft, docs/drafts.md), then the form,
+        // edits not yet autosaved included, is written with the new status. Nothing of the draft
+        // is left behind, and the live content stays in the history.
+        const down = await unpublish.mutateAsync();
+        await saveDocument.mutateAsync({ id, body, ifMatch: down._rev as number });
+      } else await saveDocument.mutateAsync({ id, body, ifMatch: doc?._rev as number, overwrite: opts.overwrite });
       setErrors({});
       setNotice(status ? `Saved and ${status}.` : 'Saved.');
       return 'saved';
