@@ -7,8 +7,8 @@ import { usePublishDraft, usePublishPlan } from '../../queries/use-draft-writes'
 import { DialogFrame } from '../../ui/dialog-frame';
 import { ErrorMessage } from '../../ui/error-message';
 import { ownValues, stable } from './document-values';
-import { fieldLabel, type Doc, type Field } from './schema';
-import { valueText } from './value-text';
+import { FieldDiffTable } from './field-diff-table';
+import type { Doc, Field } from './schema';
 
 /** A 409 on publish for a draft made from an older live version (docs/drafts.md, "Stale drafts"). */
 const isStale = (err: unknown) =>
@@ -63,25 +63,7 @@ export function PublishDialog(props: {
         (changed.length === 0 ? (
           <p className="muted">The draft has the same fields as the live version.</p>
         ) : (
-          <table className="diff-table">
-            <caption>Changed fields</caption>
-            <thead>
-              <tr>
-                <th scope="col">Field</th>
-                <th scope="col">Live</th>
-                <th scope="col">Draft</th>
-              </tr>
-            </thead>
-            <tbody>
-              {changed.map((f) => (
-                <tr key={f.name}>
-                  <th scope="row">{fieldLabel(f)}</th>
-                  <td className="diff-removed">{valueText(f, before[f.name])}</td>
-                  <td className="diff-added">{valueText(f, after[f.name])}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <FieldDiffTable caption="Changed fields" changed={changed} before={before} after={after} beforeLabel="Live" afterLabel="Draft" />
         ))}
       {blocked.length > 0 && (
         <div className="stack">

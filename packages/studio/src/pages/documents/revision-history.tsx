@@ -4,9 +4,9 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ErrorMessage } from '../../ui/error-message';
 import { when } from '../../ui/when';
 import { ownValues, stable } from './document-values';
-import { fieldLabel, type Doc, type Field } from './schema';
+import { FieldDiffTable } from './field-diff-table';
+import type { Doc, Field } from './schema';
 import { StatusBadge } from './status-badge';
-import { valueText } from './value-text';
 
 type Kind = 'main' | 'draft';
 
@@ -64,25 +64,15 @@ export function RevisionHistory(props: {
           {changed.length === 0 ? (
             <p className="muted">{name(revision)} has the same fields as the current one.</p>
           ) : (
-            <table className="diff-table">
-              <caption className="visually-hidden">Fields that differ between {name(revision).toLowerCase()} and the current one</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Field</th>
-                  <th scope="col">{name(revision)}</th>
-                  <th scope="col">Current</th>
-                </tr>
-              </thead>
-              <tbody>
-                {changed.map((f) => (
-                  <tr key={f.name}>
-                    <th scope="row">{fieldLabel(f)}</th>
-                    <td className="diff-removed">{valueText(f, before[f.name])}</td>
-                    <td className="diff-added">{valueText(f, now[f.name])}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <FieldDiffTable
+              caption={`Fields that differ between ${name(revision).toLowerCase()} and the current one`}
+              captionHidden
+              changed={changed}
+              before={before}
+              after={now}
+              beforeLabel={name(revision)}
+              afterLabel="Current"
+            />
           )}
           {props.canRestore && !isCurrent(revision) && (
             <ConfirmDialog
