@@ -36,13 +36,29 @@ export interface PublishInput {
 export async function publishDocument(svc: Services, actor: Principal, input: PublishInput): Promise<ApiDocument | PublishPlan> {
   const schema = schemaOr404(svc, input.type);
   requireSchemaAction(actor, schema.name, 'publish');
+  // A publish of one document needs no plan: the reference rule is checked under the lock, on
+  // the version being published, as in every publish (the reads below serve the plan only).
+  if (!input.dryRun && input.withReferences !== true) {
+    const single = new Set([input.id]);
+    const [outcome] = await writeDocuments(svc, [
+      {
+        schema,
+        target: mainWithDraft,
+        kind: 'update',
+        id: input.id,
+        fastPath: false,
+        decide: (current) => publishDecision(svc, actor, schema, current, input.force === true),
+        lockedChecks: (conn, change) => referencesPublished(conn, change, single),
+      },
+    ]);
+    return toApiDocument(outcome.doc);
+  }
   const main = await findDocument(svc.database, input.id);
   if (!main || main.type !== schema.name) throw errors.notFound('Document not found');
   const fromDraft = main.status === 'published' && (await findDraft(svc.database, main.id)) !== undefined;
   const withReferences = input.withReferences === true;
   const plan = await planPublish(svc.database, { type: main.type, id: main.id }, fromDraft, withReferences);
   if (input.dryRun) return plan;
-  if (!withReferences) refuseUnpublished(plan.blockedBy);
   const denied = plan.publish.filter((d) => !canOnSchema(actor, d.type, 'publish'));
   if (denied.length > 0) {
     throw errors.forbidden(
