@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import { inTransaction } from '../../storage/connection.js';
+import { inTransaction, type Conn } from '../../storage/connection.js';
 import { claimDueSchedules, finishSchedule } from '../../storage/schedules/schedule-claims.js';
 import type { StoredSchedule } from '../../storage/schedules/schedules-store.js';
 import type { Principal } from '../access/principal.js';
@@ -47,45 +47,56 @@ export async function runDueSchedules(svc: Services, limit = 16): Promise<number
   return claims.length;
 }
 
+/** The claim ran out (and another node may hold it) before the outcome was written: the publish is undone. */
+class ClaimLost extends Error {}
+
 /**
- * Runs one claimed schedule through the publish rules (docs/drafts.md, "Publishing"). A refusal
- * (403 lost permission, 404 document gone, 409 reference rule or stale draft, 422) fails it with
- * the reason. Anything else (the database away) leaves it pending: its claim runs out and it is
- * tried again.
+ * Runs one claimed schedule through the publish rules (docs/drafts.md, "Publishing"). A publish
+ * that happens commits with the schedule's outcome and its audit record, one transaction: a node
+ * whose claim ran out writes nothing, so a schedule runs once even then. A refusal (403 lost
+ * permission, 404 document gone, 409 reference rule or stale draft, 422) fails it with the reason.
+ * Anything else (the database away) leaves it pending: its claim runs out and it is tried again.
  */
 async function runClaimed(svc: Services, claim: StoredSchedule, actorOf: (createdBy: string | null) => Promise<Principal>): Promise<void> {
   const subject = { scheduleId: claim.id, type: claim.type, documentId: claim.documentId, action: claim.action };
   let actor: Principal | null = recordedCreator(claim.createdBy);
-  let error: string | null = null;
+  const outcome = (status: 'done' | 'failed', error: string | null) => async (conn: Conn) => {
+    const mine = await finishSchedule(
+      conn,
+      { id: claim.id, claimedUntil: claim.claimedUntil as string },
+      { status, error, doneAt: svc.now().toISOString() },
+    );
+    if (!mine) throw new ClaimLost();
+    const details = { ...subject, status, ...(error !== null ? { error } : {}) };
+    await recordAudit(svc, 'scheduleRun', { actor, target: claim.id, details }, conn);
+  };
+  let error: string;
   try {
     actor = await actorOf(claim.createdBy);
-    const input = { type: claim.type, id: claim.documentId };
+    const input = { type: claim.type, id: claim.documentId, alsoInTransaction: outcome('done', null) };
     if (claim.action === 'publish') await publishDocument(svc, actor, input);
     else await unpublishDocument(svc, actor, input);
+    svc.log.info(subject, `schedules: ${claim.action} done`);
+    return;
   } catch (err) {
+    if (err instanceof ClaimLost) return claimLost(svc, subject);
     if (!(err instanceof AppError) || err.status >= 500) {
       svc.log.error({ err, ...subject }, 'schedules: could not run a schedule; it is tried again once its claim runs out');
       return;
     }
     error = reasonOf(err);
   }
-  const status = error === null ? 'done' : 'failed';
-  // The outcome and its audit record in one commit: one wait for the disk instead of two.
-  const recorded = await inTransaction(svc.database, async (conn) => {
-    const mine = await finishSchedule(
-      conn,
-      { id: claim.id, claimedUntil: claim.claimedUntil as string },
-      { status, error, doneAt: svc.now().toISOString() },
-    );
-    if (mine) {
-      const details = { ...subject, status, ...(error !== null ? { error } : {}) };
-      await recordAudit(svc, 'scheduleRun', { actor, target: claim.id, details }, conn);
-    }
-    return mine;
-  });
-  if (!recorded) svc.log.warn(subject, 'schedules: the claim ran out before the outcome was written');
-  else if (status === 'done') svc.log.info(subject, `schedules: ${claim.action} done`);
-  else svc.log.warn({ ...subject, error }, `schedules: ${claim.action} failed`);
+  try {
+    await inTransaction(svc.database, outcome('failed', error));
+    svc.log.warn({ ...subject, error }, `schedules: ${claim.action} failed`);
+  } catch (err) {
+    if (!(err instanceof ClaimLost)) throw err;
+    claimLost(svc, subject);
+  }
+}
+
+function claimLost(svc: Services, subject: Record<string, unknown>): void {
+  svc.log.warn(subject, 'schedules: the claim ran out before the outcome was written; nothing was written');
 }
 
 /** The refusal as the schedule keeps it: its message, and each detail (the reference rule names every blocker). */

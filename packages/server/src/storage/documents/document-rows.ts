@@ -70,6 +70,26 @@ export async function findDocumentsByIds(conn: Conn, ids: readonly string[]): Pr
   return rows.map((r) => toStoredDocument(conn, r));
 }
 
+/** What a reference check needs of a document: no data. */
+export interface DocumentHead {
+  id: string;
+  type: string;
+  status: string;
+}
+
+const documentHeadsByIds = preparedQuery((conn, param: (name: 'ids') => string) =>
+  conn.db
+    .selectFrom('documents')
+    .select(['id', 'type', 'status'])
+    .where(conn.dialect.inList('id', param('ids'))),
+);
+
+/** The type and status of each existing document of `ids` (reference checks read nothing more). */
+export async function findDocumentHeads(conn: Conn, ids: readonly string[]): Promise<DocumentHead[]> {
+  if (ids.length === 0) return [];
+  return documentHeadsByIds(conn, { ids: conn.dialect.listParam(ids) });
+}
+
 /**
  * Documents whose fields point at `targetId`, in their main version or their pending draft (a
  * reference held only by a draft protects its target too: docs/drafts.md).

@@ -1,6 +1,6 @@
-import { errors } from '../../../errors.js';
 import type { Conn } from '../../../storage/connection.js';
-import { findDocument, findDocumentsByIds, type StoredDocument } from '../../../storage/documents/document-rows.js';
+import { errors } from '../../../errors.js';
+import { findDocument, type StoredDocument } from '../../../storage/documents/document-rows.js';
 import { findDraft } from '../../../storage/documents/draft-rows.js';
 import { canOnSchema, requireSchemaAction } from '../../access/policy.js';
 import { actorId, type Principal } from '../../access/principal.js';
@@ -11,6 +11,7 @@ import { schemaOr404 } from '../schema-or-404.js';
 import { validateDocument } from '../validate-document.js';
 import { nextVersion, type DocumentChange, type WriteDecision } from '../write/document-change.js';
 import { mainWithDraft, pendingDraftOf } from '../write/main-with-draft.js';
+import type { ReferenceRule } from '../write/write-checks.js';
 import type { DocumentWrite } from '../write/write-pipeline.js';
 import { writeDocuments } from '../write/write-pipeline.js';
 import { planPublish, type Blocker, type PublishPlan } from './plan-publish.js';
@@ -24,6 +25,8 @@ export interface PublishInput {
   dryRun?: boolean;
   /** Publish a pending draft made from an older main version than the current one. */
   force?: boolean;
+  /** Writes that commit with the publish or not at all (a schedule's outcome): see `writeDocuments`. */
+  alsoInTransaction?: (conn: Conn) => Promise<void>;
 }
 
 /**
@@ -40,17 +43,21 @@ export async function publishDocument(svc: Services, actor: Principal, input: Pu
   // the version being published, as in every publish (the reads below serve the plan only).
   if (!input.dryRun && input.withReferences !== true) {
     const single = new Set([input.id]);
-    const [outcome] = await writeDocuments(svc, [
-      {
-        schema,
-        target: mainWithDraft,
-        kind: 'update',
-        id: input.id,
-        fastPath: false,
-        decide: (current) => publishDecision(svc, actor, schema, current, input.force === true),
-        lockedChecks: (conn, change) => referencesPublished(conn, change, single),
-      },
-    ]);
+    const [outcome] = await writeDocuments(
+      svc,
+      [
+        {
+          schema,
+          target: mainWithDraft,
+          kind: 'update',
+          id: input.id,
+          fastPath: false,
+          decide: (current) => publishDecision(svc, actor, schema, current, input.force === true),
+          referenceRule: referencesPublished(single),
+        },
+      ],
+      input.alsoInTransaction,
+    );
     return toApiDocument(outcome.doc);
   }
   const main = await findDocument(svc.database, input.id);
@@ -79,10 +86,10 @@ export async function publishDocument(svc: Services, actor: Principal, input: Pu
         id: d.id,
         fastPath: false,
         decide: (current) => publishDecision(svc, actor, docSchema, current, d.id === main.id && input.force === true),
-        lockedChecks: (conn, change) => referencesPublished(conn, change, set),
+        referenceRule: referencesPublished(set),
       };
     });
-  const outcomes = await writeDocuments(svc, writes);
+  const outcomes = await writeDocuments(svc, writes, input.alsoInTransaction);
   return toApiDocument(outcomes[writes.findIndex((w) => w.id === main.id)].doc);
 }
 
@@ -91,7 +98,11 @@ export async function publishDocument(svc: Services, actor: Principal, input: Pu
  * content is its pending draft if it has one, else its last published content; the pending draft
  * is gone. A document that is not published is answered as it is.
  */
-export async function unpublishDocument(svc: Services, actor: Principal, input: { type: string; id: string }): Promise<ApiDocument> {
+export async function unpublishDocument(
+  svc: Services,
+  actor: Principal,
+  input: { type: string; id: string; alsoInTransaction?: PublishInput['alsoInTransaction'] },
+): Promise<ApiDocument> {
   const schema = schemaOr404(svc, input.type);
   requireSchemaAction(actor, schema.name, 'publish');
   const decide = (current: StoredDocument | undefined): WriteDecision => {
@@ -99,7 +110,11 @@ export async function unpublishDocument(svc: Services, actor: Principal, input: 
     if (current.status !== 'published') return { kind: 'none', current };
     return nextMain(svc, actor, schema, current, 'draft');
   };
-  const [outcome] = await writeDocuments(svc, [{ schema, target: mainWithDraft, kind: 'update', id: input.id, fastPath: false, decide }]);
+  const [outcome] = await writeDocuments(
+    svc,
+    [{ schema, target: mainWithDraft, kind: 'update', id: input.id, fastPath: false, decide }],
+    input.alsoInTransaction,
+  );
   return toApiDocument(outcome.doc);
 }
 
@@ -124,18 +139,15 @@ function nextMain(svc: Services, actor: Principal, schema: CompiledSchema, curre
   return nextVersion(current, status, fields, { at: svc.now().toISOString(), updatedBy: actorId(actor) });
 }
 
-/** Under the lock: every document the new version references is published, or published in the same transaction. */
-async function referencesPublished(conn: Conn, change: DocumentChange, publishing: ReadonlySet<string>): Promise<void> {
-  if (change.kind !== 'update') return;
-  const refs = change.fields.references.filter((r) => !publishing.has(r.id));
-  const targets = await findDocumentsByIds(conn, [...new Set(refs.map((r) => r.id))]);
-  const unpublished = new Map(targets.filter((t) => t.status !== 'published').map((t) => [t.id, t]));
-  refuseUnpublished(
-    refs.flatMap((r) => {
-      const target = unpublished.get(r.id);
-      return target ? [{ type: target.type, id: r.id, field: r.path }] : [];
-    }),
-  );
+/** Under the lock, on the targets the reference check read: every document the new version references is published, or published in the same transaction. */
+function referencesPublished(publishing: ReadonlySet<string>): ReferenceRule {
+  return (targets, references) =>
+    refuseUnpublished(
+      references.flatMap((r) => {
+        const target = publishing.has(r.id) ? undefined : targets.get(r.id);
+        return target && target.status !== 'published' ? [{ type: target.type, id: r.id, field: r.path }] : [];
+      }),
+    );
 }
 
 function refuseUnpublished(blockers: readonly Blocker[]): void {

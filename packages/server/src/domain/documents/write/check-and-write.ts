@@ -4,7 +4,7 @@ import { tryWriteFirst, writeUnlessTaken } from '../../../storage/write-unless-t
 import type { CompiledSchema } from '../../schemas/schema-registry.js';
 import { allocateSlug, baseSlug } from './allocate-slug.js';
 import type { ValidationResult } from '../validate-document.js';
-import { checkReferences, checkUnique, mediaProblems } from './write-checks.js';
+import { checkReferences, checkUnique, mediaProblems, type ReferenceRule } from './write-checks.js';
 
 /**
  * The checked path of a write, inside a transaction: references first (one query for all of
@@ -12,7 +12,8 @@ import { checkReferences, checkUnique, mediaProblems } from './write-checks.js';
  * a refused statement leaves the transaction usable (SQLite): there the unique indexes answer
  * during the write itself, each empty slug is tried as its plain form, and only a refusal costs
  * the queries that find the taken value or the next free slug, and one more try. Without `unique`
- * (a pending draft) only references and media are checked.
+ * (a pending draft) only references and media are checked; `referenceRule` asks more of the
+ * documents referenced (write-checks.ts).
  */
 export async function checkAndWrite<T>(
   conn: Conn,
@@ -20,9 +21,10 @@ export async function checkAndWrite<T>(
   result: ValidationResult,
   selfId: string,
   write: () => Promise<T>,
-  unique = true,
+  opts: { unique?: boolean; referenceRule?: ReferenceRule } = {},
 ): Promise<T> {
-  await checkReferences(conn, schema, result, selfId);
+  const unique = opts.unique ?? true;
+  await checkReferences(conn, schema, result, selfId, opts.referenceRule);
   const media = await mediaProblems(conn, result);
   if (media.length > 0) throw errors.validation(media);
   const bases = new Map(result.emptySlugs.map((field) => [field, baseSlug(field, result.data)]));

@@ -1,7 +1,7 @@
 import { bulkInsertDocuments } from '../../../storage/documents/bulk-insert-documents.js';
-import { updateDocumentChecked, insertDocumentChecked } from '../../../storage/documents/guarded-writes.js';
+import { updateDocumentChecked, insertDocumentChecked, updateDocumentLocked } from '../../../storage/documents/guarded-writes.js';
 import { findDocument } from '../../../storage/documents/document-rows.js';
-import { deleteDocument, insertDocument, updateDocument } from '../../../storage/documents/document-writes.js';
+import { deleteDocument, insertDocument } from '../../../storage/documents/document-writes.js';
 import { insertOutbox } from '../../../storage/webhooks/webhook-outbox.js';
 import { CREATE_EVENTS, DELETE_EVENTS, UPDATE_EVENTS, createdEvents, deletedEvent, updatedEvent } from './document-events.js';
 import type { WriteTarget } from './write-target.js';
@@ -29,8 +29,8 @@ export const mainVersion: WriteTarget = {
       : updateDocumentChecked(database, change.doc, change.before.rev, side, guards, outbox),
 
   async write(conn, change, side, outbox) {
-    if (change.kind === 'insert') await insertDocument(conn, change.doc, side);
-    else if (!(await updateDocument(conn, change.doc, change.before.rev, side))) return false;
+    if (change.kind === 'update') return updateDocumentLocked(conn, change.doc, change.before.rev, side, outbox);
+    await insertDocument(conn, change.doc, side);
     await insertOutbox(conn, outbox);
     return true;
   },

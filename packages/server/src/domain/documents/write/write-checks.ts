@@ -1,26 +1,39 @@
 import type { FieldDef } from '../../../config/types.js';
 import { errors, type ErrorDetail } from '../../../errors.js';
 import type { Conn } from '../../../storage/connection.js';
-import { findDocumentsByIds } from '../../../storage/documents/document-rows.js';
+import { findDocumentHeads, type DocumentHead } from '../../../storage/documents/document-rows.js';
 import { findMediaByIds } from '../../../storage/media/media-store.js';
 import { valueTaken } from '../../../storage/documents/unique-values.js';
 import { mimeAccepted } from '../../shared/mime-accepted.js';
 import { isUnique, uniquePath, uniqueScalar, type CompiledSchema } from '../../schemas/schema-registry.js';
 import type { ValidationResult } from '../validate-document.js';
 
-/** References point at existing documents of an allowed type (one query for all of them); 422 otherwise. */
-export async function checkReferences(conn: Conn, schema: CompiledSchema, result: ValidationResult, selfId: string): Promise<void> {
+/** What a write may require of the documents its references point at, beyond existing with an allowed type (publish: published). */
+export type ReferenceRule = (targets: ReadonlyMap<string, DocumentHead>, references: ValidationResult['references']) => void;
+
+/**
+ * References point at existing documents of an allowed type (one query for all of them); 422
+ * otherwise. `rule` then checks the same targets for more (the publish's reference rule), so a
+ * write reads its targets once.
+ */
+export async function checkReferences(
+  conn: Conn,
+  schema: CompiledSchema,
+  result: ValidationResult,
+  selfId: string,
+  rule?: ReferenceRule,
+): Promise<void> {
   if (result.references.length === 0) return;
   const details: ErrorDetail[] = [];
   const ids = [...new Set(result.references.map((r) => r.id))].filter((id) => id !== selfId);
-  const found = new Map((await findDocumentsByIds(conn, ids)).map((d) => [d.id, d.type]));
-  found.set(selfId, schema.name);
+  const found = new Map((await findDocumentHeads(conn, ids)).map((d) => [d.id, d]));
   for (const ref of result.references) {
-    const type = found.get(ref.id);
+    const type = ref.id === selfId ? schema.name : found.get(ref.id)?.type;
     if (type === undefined) details.push({ field: ref.path, message: `references a missing document ${ref.id}` });
     else if (!ref.to.includes(type)) details.push({ field: ref.path, message: `must reference ${ref.to.join(' or ')}, not ${type}` });
   }
   if (details.length > 0) throw errors.validation(details);
+  rule?.(found, result.references);
 }
 
 /** Image and file fields hold ids of existing media whose type the field accepts (one query): what is wrong, per field. */

@@ -10,6 +10,7 @@ import type { Services } from '../../services.js';
 import { checkAndWrite, retryLostRace } from './check-and-write.js';
 import type { DocumentChange, VersionChange, WriteDecision } from './document-change.js';
 import { guardedWrite } from './guarded-write.js';
+import type { ReferenceRule } from './write-checks.js';
 import { sideRows } from './side-rows.js';
 import type { WriteTarget } from './write-target.js';
 
@@ -29,6 +30,8 @@ export interface DocumentWrite {
   decide(stored: StoredDocument | undefined): WriteDecision;
   /** Checks that need the lock and a fresh read: a client's id taken, a singleton's second document, a delete's referrers. */
   lockedChecks?(conn: Conn, change: DocumentChange): Promise<void>;
+  /** What the documents a new version references must also be, checked on the targets its reference check reads (publish: published). */
+  referenceRule?: ReferenceRule;
   /** Whether the guarded one-statement write is tried first. */
   fastPath: boolean;
   /** Attempts while a unique index is lost to a concurrent write, then 409 (creates retry; updates answer at once). */
@@ -134,7 +137,7 @@ async function lockedWrite(svc: Services, conn: Conn, write: DocumentWrite, hook
       change.fields,
       change.doc.id,
       () => write.target.write(conn, change, sideRows(write.schema, change.fields), effects.of(change)),
-      write.target.checksUnique?.(change) ?? true,
+      { unique: write.target.checksUnique?.(change) ?? true, referenceRule: write.referenceRule },
     );
   }
   // Under the lock only a write that bypassed it could move the revision: answer, never overwrite.
@@ -148,14 +151,21 @@ async function lockedWrite(svc: Services, conn: Conn, write: DocumentWrite, hook
  * Several writes in one transaction, all or nothing, each on the locking path in the order given
  * (callers order them by id, so two such transactions lock rows in the same order): publishing a
  * document with the documents it references. A unique value lost to a concurrent write is 409.
+ * `alsoInTransaction` writes what must commit with them, or not at all (a scheduled publish's
+ * outcome and audit record); what it throws undoes the writes.
  */
-export async function writeDocuments(svc: Services, writes: readonly DocumentWrite[]): Promise<WriteOutcome[]> {
+export async function writeDocuments(
+  svc: Services,
+  writes: readonly DocumentWrite[],
+  alsoInTransaction?: (conn: Conn) => Promise<void>,
+): Promise<WriteOutcome[]> {
   const hooks: HookMap[] = [];
   for (const write of writes) hooks.push(await hooksFor(svc, svc.database, write.target.mayAnnounce(write.kind), write.schema.name));
   const outcomes = await retryLostRace(1, () =>
     inTransaction(svc.database, async (conn) => {
       const done: WriteOutcome[] = [];
       for (const [i, write] of writes.entries()) done.push(await lockedWrite(svc, conn, write, hooks[i]));
+      await alsoInTransaction?.(conn);
       return done;
     }),
   );
