@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createApp, resolveConfig, type App } from '../../packages/server/src/index.js';
 import { runDueSchedules } from '../../packages/server/src/domain/schedules/run-schedules.js';
@@ -306,6 +307,50 @@ if (dialect === 'postgres') {
         }
       } finally {
         for (const n of nodes) await n.close();
+      }
+    });
+
+    it('a node whose claim ran out before its publish committed writes nothing; the node that took the claim over publishes once', async () => {
+      const doc = await postDocument(t, admin, 'post', { title: 'Slow node' });
+      const id = doc._id as string;
+      const s = await scheduled('post', id, 'publish', 30_000);
+      advance(31_000);
+      const db = t.app.services.database.db;
+      const claimOf = async () =>
+        (await db.selectFrom('schedules').select(['status', 'claimed_until']).where('id', '=', s).executeTakeFirstOrThrow()).claimed_until;
+      // Another session holds the document's row: the run claims the schedule, then waits for it.
+      const blocker = new pg.Client({ connectionString: t.db.url });
+      await blocker.connect();
+      let run: Promise<number> | undefined;
+      try {
+        await blocker.query('begin');
+        await blocker.query('select id from documents where id = $1 for update', [id]);
+        run = runDueSchedules(t.app.services);
+        await expect.poll(claimOf, { timeout: 10_000, interval: 20 }).not.toBeNull();
+        // Meanwhile its claim ran out and another node took the schedule over.
+        const takenOver = new Date(now().getTime() + 60_000).toISOString();
+        await db.updateTable('schedules').set({ claimed_until: takenOver }).where('id', '=', s).execute();
+        await blocker.query('commit');
+        expect(await run).toBe(1);
+        expect(await statusOf('post', id)).toBe('draft');
+        expect(await scheduleOf(s, id)).toMatchObject({ status: 'pending' });
+        expect(await claimOf()).toBe(takenOver);
+        const audits = () =>
+          db.selectFrom('audit_log').select('target').where('type', '=', 'scheduleRun').where('target', '=', s).execute();
+        expect(await audits()).toEqual([]);
+
+        // The node that took it over runs it once its own claim is seen through (here: run out too).
+        advance(61_000);
+        await runDueSchedules(t.app.services);
+        expect(await statusOf('post', id)).toBe('published');
+        expect(await scheduleOf(s, id)).toMatchObject({ status: 'done' });
+        expect(await audits()).toHaveLength(1);
+        const revisions = await t.request({ method: 'GET', url: `/api/documents/post/${id}/revisions`, token: admin });
+        expect(revisions.json().data.map((r: { _rev: number }) => r._rev)).toEqual([2, 1]);
+      } finally {
+        await blocker.query('rollback').catch(() => undefined);
+        await run?.catch(() => undefined);
+        await blocker.end();
       }
     });
   });
