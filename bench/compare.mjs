@@ -1,5 +1,5 @@
 // Before/after on the same machine: `npm run bench:compare -- --base DIR [--pg] [--rounds 4]
-// [--seconds 5] [--only a,b] [--base-env K=V] [--base-flags "..."] [--env K=V] [--flags "..."]`.
+// [--seconds 5] [--only a,b] [--base-env K=V] [--base-flags "..."] [--env K=V] [--flags "..."] [--pin]`.
 //
 // Why not two `npm run bench` runs one after the other: this machine's speed drifts by a third
 // and more between runs minutes apart (the bare Fastify baseline served 18 600 req/s in one run and
@@ -13,6 +13,7 @@
 // run build)`), or this checkout again to compare node flags or environment only. Prints one JSON
 // line per scenario on stdout (medians over the rounds), a table on stderr. The webhook scenarios
 // of run.mjs are not repeated here (a create with hooks runs the create path measured here).
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ const argValue = (name) => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const USE_PG = process.argv.includes('--pg');
+const PIN = process.argv.includes('--pin');
 const DIALECT = USE_PG ? 'postgres' : 'sqlite';
 const ROUNDS = Number(argValue('--rounds') ?? 4);
 const SECONDS = Number(argValue('--seconds') ?? 5);
@@ -69,6 +71,12 @@ async function startServer(side, configFile, tmp) {
   );
   cleanups.push(() => stop(server, 10_000));
   await waitFor(`${base}/api/health`, server);
+  // `--pin`: the server's threads on the second core, this process (autocannon) on the first, so
+  // that the two never take turns on one core mid-window (Linux, `taskset`).
+  if (PIN) {
+    execFileSync('taskset', ['-a', '-p', '-c', '1', String(server.pid)], { stdio: 'ignore' });
+    execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+  }
   side.server = server;
   side.base = base;
   sampleRss(server.pid, side.rss, 200);

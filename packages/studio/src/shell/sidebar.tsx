@@ -3,6 +3,27 @@ import { can, useSession } from '../auth/session';
 import { useStructure } from '../queries/config';
 import { ErrorMessage } from '../ui/error-message';
 
+interface NavItem {
+  to: string;
+  label: string;
+}
+
+/** One titled group of links; `id` names its heading for the section's label. */
+function NavGroup({ id, title, links }: { id: string; title: string; links: readonly NavItem[] }) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <ul>
+        {links.map((l) => (
+          <li key={l.to}>
+            <NavLink to={l.to}>{l.label}</NavLink>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** The navigation: the content groups of `GET /config/structure`, media, and the administration pages the user may open. */
 export function Sidebar() {
   const session = useSession();
@@ -19,48 +40,17 @@ export function Sidebar() {
     <nav className="sidebar" aria-label="Studio">
       <ErrorMessage error={structure.error} />
       {structure.data?.map((group) => (
-        <section key={group.title} aria-labelledby={`group-${group.title}`}>
-          <h2 id={`group-${group.title}`}>{group.title}</h2>
-          <ul>
-            {group.items.map((item) => (
-              <li key={item.schema}>
-                <NavLink to={`/documents/${item.schema}`}>{item.title}</NavLink>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <NavGroup
+          key={group.title}
+          id={`group-${group.title}`}
+          title={group.title}
+          links={group.items.map((item) => ({ to: `/documents/${item.schema}`, label: item.title }))}
+        />
       ))}
       {/* Every signed-in user: the server lists the schedules of the types they may read (docs/schedules.md). */}
-      <section aria-labelledby="group-publishing">
-        <h2 id="group-publishing">Publishing</h2>
-        <ul>
-          <li>
-            <NavLink to="/schedules">Schedules</NavLink>
-          </li>
-        </ul>
-      </section>
-      {can(session, 'media:read') && (
-        <section aria-labelledby="group-assets">
-          <h2 id="group-assets">Assets</h2>
-          <ul>
-            <li>
-              <NavLink to="/media">Media</NavLink>
-            </li>
-          </ul>
-        </section>
-      )}
-      {adminLinks.length > 0 && (
-        <section aria-labelledby="group-admin">
-          <h2 id="group-admin">Administration</h2>
-          <ul>
-            {adminLinks.map((l) => (
-              <li key={l.to}>
-                <NavLink to={l.to}>{l.label}</NavLink>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <NavGroup id="group-publishing" title="Publishing" links={[{ to: '/schedules', label: 'Schedules' }]} />
+      {can(session, 'media:read') && <NavGroup id="group-assets" title="Assets" links={[{ to: '/media', label: 'Media' }]} />}
+      {adminLinks.length > 0 && <NavGroup id="group-admin" title="Administration" links={adminLinks} />}
     </nav>
   );
 }
