@@ -2,6 +2,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createApp, resolveConfig, type App } from '../../packages/server/src/index.js';
 import { runDueSchedules } from '../../packages/server/src/domain/schedules/run-schedules.js';
+import { startScheduleRunner } from '../../packages/server/src/jobs/schedule-runner.js';
 import { ADMIN, startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/create-user.js';
 import { dialect, withTestDatabase } from '../helpers/database.js';
@@ -122,6 +123,22 @@ describe('creating, listing and cancelling', () => {
 });
 
 describe('running', () => {
+  it('the runner wakes at the next schedule’s at instead of waiting for its poll', async () => {
+    const doc = await postDocument(t, admin, 'post', { title: 'On the dot' });
+    const id = doc._id as string;
+    const s = await scheduled('post', id, 'publish', 800);
+    // A poll far longer than the test: only the wake-up at `at` can run it.
+    const runner = startScheduleRunner(t.app.services, { pollMs: 600_000 });
+    try {
+      await expect.poll(async () => (await scheduleOf(s, id))?.status, { timeout: 5_000, interval: 50 }).toBe('done');
+      const done = await scheduleOf(s, id);
+      expect(Date.parse(done?.doneAt as string) - Date.parse(done?.at as string)).toBeLessThan(2_000);
+      expect(await statusOf('post', id)).toBe('published');
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it('a due schedule publishes (or unpublishes) as its creator: status done with doneAt', async () => {
     const doc = await postDocument(t, admin, 'post', { title: 'Goes live' });
     const id = doc._id as string;

@@ -1,6 +1,6 @@
 import { AppError } from '../../errors.js';
 import { inTransaction, type Conn } from '../../storage/connection.js';
-import { claimDueSchedules, finishSchedule } from '../../storage/schedules/schedule-claims.js';
+import { claimDueSchedules, finishSchedule, nextUnclaimedAt } from '../../storage/schedules/schedule-claims.js';
 import type { StoredSchedule } from '../../storage/schedules/schedules-store.js';
 import type { Principal } from '../access/principal.js';
 import { recordAudit } from '../audit/record-audit.js';
@@ -45,6 +45,16 @@ export async function runDueSchedules(svc: Services, limit = 16): Promise<number
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENT_DOCUMENTS, queue.length) }, worker));
   return claims.length;
+}
+
+/**
+ * How long until the next schedule falls due (0 when one already is; undefined when none is
+ * pending), so the runner wakes at a schedule's `at` rather than up to a poll later.
+ */
+export async function msUntilNextDue(svc: Services): Promise<number | undefined> {
+  const now = svc.now();
+  const at = await nextUnclaimedAt(svc.database, now.toISOString());
+  return at === undefined ? undefined : Math.max(0, Date.parse(at) - now.getTime());
 }
 
 /** The claim ran out (and another node may hold it) before the outcome was written: the publish is undone. */

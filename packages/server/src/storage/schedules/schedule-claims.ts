@@ -54,3 +54,20 @@ export async function finishSchedule(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * The `at` of the earliest pending schedule no live claim holds (ISO), or undefined: the runner
+ * sleeps until then when it comes before its next poll. One step of the `(status, at)` index.
+ */
+export async function nextUnclaimedAt(conn: Conn, now: string): Promise<string | undefined> {
+  const row = await conn.db
+    .selectFrom('schedules')
+    .select('at')
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .orderBy('status')
+    .orderBy('at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.at;
+}
