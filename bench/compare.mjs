@@ -1,5 +1,6 @@
 // Before/after on the same machine: `npm run bench:compare -- --base DIR [--pg] [--rounds 4]
-// [--seconds 5] [--only a,b] [--base-env K=V] [--base-flags "..."] [--env K=V] [--flags "..."] [--pin]`.
+// [--seconds 5] [--only a,b] [--base-env K=V] [--base-flags "..."] [--env K=V] [--flags "..."] [--pin]
+// [--control] [--restarts K] [--together]`.
 //
 // Why not two `npm run bench` runs one after the other: this machine's speed drifts by a third
 // and more between runs minutes apart (the bare Fastify baseline served 18 600 req/s in one run and
@@ -7,6 +8,20 @@
 // on its own database seeded with the same documents, and every scenario alternates between them
 // in short windows (head, base, base, head, ...): drift then hits both sides alike, and each
 // round's ratio compares two windows seconds apart.
+//
+// `--control` adds a third server: the base build again, on a third database seeded alike, in the
+// same rounds. Its ratio to the base (control/base) is the noise of this run measured under the
+// same conditions as head/base, so a head/base of 0.95 can be read against, say, 0.97–1.03.
+//
+// `--restarts K` splits each scenario's rounds into K blocks and starts every server afresh before
+// each block. Two processes of one build differ by a few per cent for as long as they live (how
+// the JIT and the heap happened to settle), which more rounds of the same processes cannot average
+// out; K processes per side can.
+//
+// `--together` loads every side at once in each window instead of one after the other: the servers
+// share the pinned core (with `--pin`) and whatever the machine does to one window it does to all
+// sides alike. The ratio to read is then CPU per request (the scheduler gives the servers about
+// equal time, so req/s follows it).
 //
 // `head` is this checkout; `base` is `--base DIR`, another checkout with its packages built (e.g.
 // `git worktree add /tmp/before <rev> && cp -a node_modules /tmp/before && (cd /tmp/before && npm
@@ -28,6 +43,9 @@ const argValue = (name) => {
 };
 const USE_PG = process.argv.includes('--pg');
 const PIN = process.argv.includes('--pin');
+const CONTROL = process.argv.includes('--control');
+const RESTARTS = Number(argValue('--restarts') ?? 1);
+const TOGETHER = process.argv.includes('--together');
 const DIALECT = USE_PG ? 'postgres' : 'sqlite';
 const ROUNDS = Number(argValue('--rounds') ?? 4);
 const SECONDS = Number(argValue('--seconds') ?? 5);
@@ -44,6 +62,7 @@ const BASE = resolve(argValue('--base') ?? HEAD);
 const SIDES = [
   { name: 'head', root: HEAD, env: envOf('--env'), flags: flagsOf('--flags') },
   { name: 'base', root: BASE, env: envOf('--base-env'), flags: flagsOf('--base-flags') },
+  ...(CONTROL ? [{ name: 'control', root: BASE, env: envOf('--base-env'), flags: flagsOf('--base-flags') }] : []),
 ];
 const log = createLog('compare');
 
@@ -79,7 +98,14 @@ async function startServer(side, configFile, tmp) {
   }
   side.server = server;
   side.base = base;
-  sampleRss(server.pid, side.rss, 200);
+  side.configFile = configFile;
+  side.stopSampling = sampleRss(server.pid, side.rss, 200);
+}
+
+async function restart(side) {
+  side.stopSampling();
+  await stop(side.server, 10_000);
+  await startServer(side, side.configFile, side.tmp);
 }
 
 /** Seeds one side through its own API: the same authors and posts on each, in the same order. */
@@ -105,6 +131,17 @@ async function window(side, scenario, seconds) {
   return { rps: r.requests.average, cpu: r.requests.total ? (cpu1 - cpu0) / r.requests.total : NaN };
 }
 
+/** A window on each side, one after the other in the given order or, with `--together`, at once. */
+async function measureSides(scenario, seconds, order) {
+  if (TOGETHER) {
+    const got = await Promise.all(order.map((side) => window(side, scenario, seconds)));
+    return Object.fromEntries(order.map((side, k) => [side.name, got[k]]));
+  }
+  const got = {};
+  for (const side of order) got[side.name] = await window(side, scenario, seconds);
+  return got;
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -114,32 +151,43 @@ const round3 = (x) => Math.round(x * 1000) / 1000;
 async function compare(scenario) {
   if (ONLY && !ONLY.has(scenario.name)) return;
   log(`scenario ${scenario.name}`);
-  for (const side of SIDES) await window(side, scenario, 2); // warm-up, as run.mjs: JIT, caches, pools
-  const ratios = [];
-  const cpuRatios = [];
-  const rps = { head: [], base: [] };
+  const rounds = [];
   for (let i = 0; i < ROUNDS; i++) {
-    // Alternate who goes first, so a drift within a round does not favour one side.
-    const order = i % 2 === 0 ? SIDES : [...SIDES].reverse();
-    const got = {};
-    for (const side of order) got[side.name] = await window(side, scenario, SECONDS);
-    ratios.push(got.head.rps / got.base.rps);
-    cpuRatios.push(got.base.cpu / got.head.cpu);
-    rps.head.push(Math.round(got.head.rps));
-    rps.base.push(Math.round(got.base.rps));
+    if (i % Math.ceil(ROUNDS / RESTARTS) === 0) {
+      if (i > 0) for (const side of SIDES) await restart(side);
+      await measureSides(scenario, 2, SIDES); // warm-up, as run.mjs: JIT, caches, pools
+    }
+    if (TOGETHER) {
+      rounds.push(await measureSides(scenario, SECONDS, SIDES));
+      continue;
+    }
+    // Rotate who goes first and alternate the direction, so a drift within a round favours no side.
+    const rotated = SIDES.map((_, k) => SIDES[(k + Math.floor(i / 2)) % SIDES.length]);
+    const order = i % 2 === 0 ? rotated : rotated.reverse();
+    rounds.push(await measureSides(scenario, SECONDS, order));
   }
+  const ratioOf = (name, pick) => rounds.map((r) => pick(r[name], r.base));
+  const rpsRatio = (a, b) => a.rps / b.rps;
+  const cpuRatio = (a, b) => b.cpu / a.cpu;
+  const ratios = ratioOf('head', rpsRatio);
   const line = {
     scenario: scenario.name,
     dialect: DIALECT,
     rps_ratio: round3(median(ratios)),
-    cpu_ratio: round3(median(cpuRatios)),
+    cpu_ratio: round3(median(ratioOf('head', cpuRatio))),
     ratio_range: [round3(Math.min(...ratios)), round3(Math.max(...ratios))],
-    head_rps: rps.head,
-    base_rps: rps.base,
+    ...(CONTROL && {
+      control_rps_ratio: round3(median(ratioOf('control', rpsRatio))),
+      control_cpu_ratio: round3(median(ratioOf('control', cpuRatio))),
+    }),
+    ...Object.fromEntries(SIDES.map((s) => [`${s.name}_rps`, rounds.map((r) => Math.round(r[s.name].rps))])),
   };
   process.stdout.write(JSON.stringify(line) + '\n');
+  const control = CONTROL
+    ? `; control/base ${line.control_rps_ratio} (rounds ${ratioOf('control', rpsRatio).map(round3).join(', ')}), CPU ${line.control_cpu_ratio}`
+    : '';
   log(
-    `  ${scenario.name}: head/base req/s ${line.rps_ratio} (rounds ${ratios.map(round3).join(', ')}), CPU per request base/head ${line.cpu_ratio}`,
+    `  ${scenario.name}: head/base req/s ${line.rps_ratio} (rounds ${ratios.map(round3).join(', ')}), CPU per request base/head ${line.cpu_ratio}${control}`,
   );
 }
 
@@ -226,6 +274,7 @@ async function main() {
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
   for (const side of SIDES) {
     side.rss = { active: false, maxKb: 0 };
+    side.tmp = tmp;
     if (USE_PG) {
       const db = `vellum_compare_${randomBytes(5).toString('hex')}_${side.name}`;
       await pgAdmin(`create database ${db}`);
@@ -249,6 +298,7 @@ async function main() {
   });
 
   for (const side of SIDES) {
+    side.stopSampling();
     await stop(side.server, 10_000);
     await startServer(side, uncachedConfig, tmp);
   }
