@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp, resolveConfig, type App } from '../../packages/server/src/index.js';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { documentEvent, publish } from '../helpers/change-events.js';
@@ -168,6 +168,54 @@ if (dialect === 'postgres') {
         expect((await b.request({ method: 'GET', url })).json().data.title).toBe('After');
       } finally {
         onB.close();
+      }
+    });
+
+    it("a document's create and fast-path update send their events inside their own statement: one message each, heard by both nodes; a refused write sends none", async () => {
+      const listener = new pg.Client({ connectionString: a.db.url });
+      await listener.connect();
+      const messages: { events?: { id: string; type: string; subject: { id: string } }[] }[] = [];
+      listener.on('notification', (n) => n.payload && messages.push(JSON.parse(n.payload)));
+      await listener.query('LISTEN vellum_events');
+      const publish = vi.spyOn(a.app.services.events, 'publish');
+      const onB = await openStream(b, { token: admin, query: 'types=post' });
+      try {
+        // Refused: the author does not exist; the guarded statement writes nothing, the locking path answers 422.
+        const refused = await a.request({
+          method: 'POST',
+          url: '/api/documents/post',
+          token: admin,
+          payload: { title: 'Refused', author: '01900000-0000-7000-8000-000000000000' },
+        });
+        expect(refused.statusCode, refused.body).toBe(422);
+        const doc = await postDocument(a, admin, 'post', { title: 'Noticed', _status: 'published' });
+        const patched = await a.request({
+          method: 'PATCH',
+          url: `/api/documents/post/${doc._id}`,
+          token: admin,
+          payload: { title: 'Again' },
+        });
+        expect(patched.statusCode, patched.body).toBe(200);
+        // A published create makes two events (created, published), the update one.
+        const got = await onB.waitForMessages(3);
+        const ofDoc = (m: (typeof messages)[number]) => (m.events ?? []).filter((e) => e.subject.id === doc._id);
+        await expect.poll(() => messages.flatMap(ofDoc).length).toBe(3);
+        // Each write's events in one message of their own (not gathered with others after commit), and never twice.
+        const carrying = messages.filter((m) => ofDoc(m).length > 0);
+        expect(carrying.map((m) => m.events!.map((e) => e.type))).toEqual([
+          ['document.created', 'document.published'],
+          ['document.updated'],
+        ]);
+        expect(got.map((m) => m.lastEventId)).toEqual(carrying.flatMap((m) => m.events!.map((e) => e.id)));
+        // The writer's bus was told the statement sent them, so it sent nothing itself.
+        const announced = publish.mock.calls.filter(([events]) => events.some((e) => e.subject.id === doc._id));
+        expect(announced.map(([, noticed]) => noticed)).toEqual([true, true]);
+        // Notifications arrive in commit order: a message of the refused create would be here by now.
+        expect(messages.flatMap((m) => m.events ?? []).some((e) => e.type === 'document.created' && e.subject.id !== doc._id)).toBe(false);
+      } finally {
+        publish.mockRestore();
+        onB.close();
+        await listener.end();
       }
     });
 

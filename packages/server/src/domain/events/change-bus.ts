@@ -1,3 +1,4 @@
+import type { Notice } from '../../storage/pubsub/message-channel.js';
 import type { ChangeEvent } from './change-event.js';
 
 /**
@@ -7,7 +8,16 @@ import type { ChangeEvent } from './change-event.js';
  * LISTEN/NOTIFY or Redis) has the same shape.
  */
 export interface ChangeBus {
-  publish(events: readonly ChangeEvent[]): void;
+  /**
+   * After commit. `noticed`: the write's own statement already sent them (`notice`), so every node,
+   * this one too, hears them from the channel: nothing is sent again.
+   */
+  publish(events: readonly ChangeEvent[], noticed?: boolean): void;
+  /**
+   * The events as the message a write's statement can send at its commit (a channel with a
+   * `statementChannel`), or undefined: they are published after commit as usual.
+   */
+  notice(events: readonly ChangeEvent[]): Notice | undefined;
   /** Returns the unsubscribe function. */
   subscribe(listener: (event: ChangeEvent) => void): () => void;
   /** The webhooks changed on this node: every node (this one too) reloads its list of active hooks. */
@@ -24,6 +34,10 @@ export class LocalChangeBus implements ChangeBus {
 
   publish(events: readonly ChangeEvent[]): void {
     for (const event of events) for (const listener of this.listeners) listener(event);
+  }
+
+  notice(): undefined {
+    return undefined;
   }
 
   subscribe(listener: (event: ChangeEvent) => void): () => void {

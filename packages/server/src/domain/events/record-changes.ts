@@ -46,11 +46,14 @@ export async function recordChanges(svc: Services, conn: Conn, events: readonly 
   afterCommit(conn, () => announceChanges(svc, events, rows.length));
 }
 
-/** After commit: the realtime stream hears of the events, and the delivery worker of queued rows. */
-export function announceChanges(svc: Services, events: readonly ChangeEvent[], queued: number): void {
+/**
+ * After commit: the realtime stream hears of the events, and the delivery worker of queued rows.
+ * `noticed`: the write's statement sent the events itself (`ChangeBus.notice`).
+ */
+export function announceChanges(svc: Services, events: readonly ChangeEvent[], queued: number, noticed = false): void {
   // The write has committed and its caller must hear so: a listener's failure is logged, not thrown.
   try {
-    if (events.length > 0) svc.events.publish(events);
+    if (events.length > 0) svc.events.publish(events, noticed);
     if (queued > 0) svc.deliveryQueue.wake();
   } catch (err) {
     svc.log.error({ err }, 'events: announcing committed changes failed');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ChannelUnavailableError, type MessageChannel } from '../../storage/pubsub/message-channel.js';
+import { ChannelUnavailableError, type MessageChannel, type Notice } from '../../storage/pubsub/message-channel.js';
 import type { ChangeBus } from './change-bus.js';
 import type { ChangeEvent } from './change-event.js';
 
@@ -50,8 +50,8 @@ export class SharedChangeBus implements ChangeBus {
    * gather, so under load one message (one NOTIFY round trip) carries many writes' events instead
    * of each write waiting its turn for a message of its own.
    */
-  publish(events: readonly ChangeEvent[]): void {
-    if (events.length === 0) return;
+  publish(events: readonly ChangeEvent[], noticed?: boolean): void {
+    if (events.length === 0 || noticed) return;
     this.pending.push(...events);
     if (this.flushQueued) return;
     this.flushQueued = true;
@@ -63,6 +63,18 @@ export class SharedChangeBus implements ChangeBus {
         await this.sendNow(text, () => batch.forEach((e) => this.listeners.forEach((l) => l(e))));
       }
     });
+  }
+
+  /**
+   * One message of the events for the write's statement to send at its commit (PostgreSQL:
+   * `pg_notify` inside it). Undefined when the channel cannot or is not heard now, or the events
+   * need more than one message: the write then publishes them after commit.
+   */
+  notice(events: readonly ChangeEvent[]): Notice | undefined {
+    const channel = this.channel?.statementChannel?.();
+    if (!channel || events.length === 0) return undefined;
+    const packed = this.pack(events);
+    return packed.length === 1 ? { channel, payload: packed[0].text } : undefined;
   }
 
   subscribe(listener: (event: ChangeEvent) => void): () => void {

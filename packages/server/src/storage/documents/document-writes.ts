@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Conn, TransactionSource } from '../connection.js';
+import type { TakeNotice } from '../pubsub/message-channel.js';
 import type { OutboxRow } from '../webhooks/webhook-outbox.js';
 import type { StoredDocument } from './document-rows.js';
 import { preparedQuery } from '../prepared-query.js';
@@ -30,6 +31,9 @@ export interface InsertGuards {
  * they choose between. True when written, false when nothing was (a guard failed, the revision
  * moved on, a unique index refused a value); an engine's update may throw a unique index's
  * refusal instead, which `updateDocumentChecked` answers as false.
+ *
+ * `takeNotice`: an engine whose statement can send the write's change message at commit asks for
+ * it (PostgreSQL); the others leave it, and the message goes after commit as before.
  */
 export type GuardedInsert = (
   database: TransactionSource,
@@ -37,6 +41,7 @@ export type GuardedInsert = (
   side: SideRows,
   guards: InsertGuards,
   outbox: readonly OutboxRow[],
+  takeNotice?: TakeNotice,
 ) => Promise<boolean>;
 export type GuardedUpdate = (
   database: TransactionSource,
@@ -45,6 +50,7 @@ export type GuardedUpdate = (
   side: SideRows,
   guards: InsertGuards,
   outbox: readonly OutboxRow[],
+  takeNotice?: TakeNotice,
 ) => Promise<boolean>;
 
 /** Inserts a document (its first revision is the row itself) with its references and search text. */

@@ -12,14 +12,15 @@ export type { InsertGuards };
  * or a unique index (id, slug, unique field) already holds one of its values: then nothing is
  * written and the answer is false, and the caller finds out which with its ordinary checks.
  *
- * `outbox`: the deliveries this write queues, written with it or not at all.
+ * `outbox`: the deliveries this write queues, written with it or not at all; `takeNotice`: the
+ * change message, which PostgreSQL's statement sends at its commit (document-writes.ts).
  *
  * This is the create fast path: one statement on PostgreSQL (`postgres-guarded-writes.ts`), a
  * few in one batched transaction on SQLite (`sqlite-guarded-writes.ts`).
  */
-export const insertDocumentChecked: GuardedInsert = (database, doc, side, guards, outbox) => {
+export const insertDocumentChecked: GuardedInsert = (database, doc, side, guards, outbox, takeNotice) => {
   const insert = database.dialect.dataModifyingCtes ? postgresGuardedInsert : sqliteGuardedInsert;
-  return insert(database, doc, side, guards, outbox);
+  return insert(database, doc, side, guards, outbox, takeNotice);
 };
 
 /**
@@ -28,15 +29,15 @@ export const insertDocumentChecked: GuardedInsert = (database, doc, side, guards
  * with nothing written, when the revision moved on, a guard fails or a unique index refuses a
  * value; the caller then takes the locking path, whose checks say which.
  *
- * `outbox`: the deliveries this write queues, written with it or not at all.
+ * `outbox`: the deliveries this write queues, written with it or not at all; `takeNotice` as above.
  *
  * The update fast path: on PostgreSQL one statement without BEGIN/COMMIT (with the read before
  * it, two round trips instead of nine); on SQLite the ordinary statements in one transaction.
  */
-export const updateDocumentChecked: GuardedUpdate = async (database, doc, expectedRev, side, guards, outbox) => {
+export const updateDocumentChecked: GuardedUpdate = async (database, doc, expectedRev, side, guards, outbox, takeNotice) => {
   const update = database.dialect.dataModifyingCtes ? postgresGuardedUpdate : sqliteGuardedUpdate;
   try {
-    return await update(database, doc, expectedRev, side, guards, outbox);
+    return await update(database, doc, expectedRev, side, guards, outbox, takeNotice);
   } catch (err) {
     // A taken slug or unique value: nothing was written (one statement, or a rolled-back transaction).
     if (database.dialect.isUniqueViolation(err)) return false;

@@ -11,7 +11,8 @@ const RECONNECT_MAX_MS = 30_000;
 
 /**
  * LISTEN/NOTIFY: one dedicated connection per node LISTENs on the channel (outside the pool, it
- * must stay open); sending is `select pg_notify(channel, payload)` on the pool. PostgreSQL
+ * must stay open); sending is `select pg_notify(channel, payload)` on the pool, or a `pg_notify` inside
+ * a write's own statement (`statementChannel`, storage/documents/postgres-guarded-writes.ts). PostgreSQL
  * delivers notifications in commit order to every listener, the sender's too. A lost listener
  * connection is made again (with a growing pause) and reported: what was sent meanwhile is lost.
  */
@@ -75,6 +76,9 @@ export async function openPgNotifyChannel(
     async send(payload) {
       await sql`select pg_notify(${channel}, ${payload})`.execute(database.db);
     },
+    // While the listener is lost this node would not hear its own writes' notices: they go by
+    // `send`, which the bus then answers by delivering locally.
+    statementChannel: () => (client ? channel : undefined),
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);

@@ -23,10 +23,10 @@ export const mainVersion: WriteTarget = {
     }
   },
 
-  writeGuarded: (database, change, side, guards, outbox) =>
+  writeGuarded: (database, change, side, guards, outbox, takeNotice) =>
     change.kind === 'insert'
-      ? insertDocumentChecked(database, change.doc, side, guards, outbox)
-      : updateDocumentChecked(database, change.doc, change.before.rev, side, guards, outbox),
+      ? insertDocumentChecked(database, change.doc, side, guards, outbox, takeNotice)
+      : updateDocumentChecked(database, change.doc, change.before.rev, side, guards, outbox, takeNotice),
 
   async write(conn, change, side, outbox) {
     if (change.kind === 'update') return updateDocumentLocked(conn, change.doc, change.before.rev, side, outbox);

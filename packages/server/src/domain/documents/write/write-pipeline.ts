@@ -2,6 +2,7 @@ import { errors } from '../../../errors.js';
 import { afterCommit, inTransaction, type Conn } from '../../../storage/connection.js';
 import type { BulkDocument } from '../../../storage/documents/bulk-insert-documents.js';
 import type { StoredDocument } from '../../../storage/documents/document-rows.js';
+import type { Notice } from '../../../storage/pubsub/message-channel.js';
 import type { OutboxRow } from '../../../storage/webhooks/webhook-outbox.js';
 import type { ChangeEvent } from '../../events/change-event.js';
 import { announceChanges, hooksFor, outboxRows, type HookMap } from '../../events/record-changes.js';
@@ -82,8 +83,11 @@ export async function writeDocument(svc: Services, write: DocumentWrite): Promis
 class Effects {
   events: ChangeEvent[] = [];
   outbox: OutboxRow[] = [];
+  /** The last statement carries the events' message (`takeNotice`): not published again. */
+  private noticed = false;
 
   constructor(
+    private readonly svc: Services,
     private readonly target: WriteTarget,
     private readonly hooks: HookMap,
   ) {}
@@ -92,11 +96,19 @@ class Effects {
   of(change: DocumentChange): readonly OutboxRow[] {
     this.events = this.target.events(change);
     this.outbox = outboxRows(this.events, this.hooks);
+    this.noticed = false;
     return this.outbox;
   }
 
-  announce(svc: Services): void {
-    announceChanges(svc, this.events, this.outbox.length);
+  /** For a statement that sends the events' message at its commit (storage decides which can). */
+  readonly takeNotice = (): Notice | undefined => {
+    const notice = this.svc.events.notice(this.events);
+    this.noticed = notice !== undefined;
+    return notice;
+  };
+
+  announce(): void {
+    announceChanges(this.svc, this.events, this.outbox.length, this.noticed);
   }
 }
 
@@ -105,13 +117,13 @@ async function fastPath(svc: Services, write: DocumentWrite, hooks: HookMap): Pr
   const decision = write.decide(stored);
   if (decision.kind === 'none') return { doc: decision.current, written: false };
   if (decision.kind === 'delete') return undefined;
-  const effects = new Effects(write.target, hooks);
+  const effects = new Effects(svc, write.target, hooks);
   const change: VersionChange = decision;
   const written = await guardedWrite(svc, write.schema, change, (side, guards) =>
-    write.target.writeGuarded(svc.database, change, side, guards, effects.of(change)),
+    write.target.writeGuarded(svc.database, change, side, guards, effects.of(change), effects.takeNotice),
   );
   if (!written) return undefined;
-  effects.announce(svc);
+  effects.announce();
   return { doc: change.doc, written: true };
 }
 
@@ -125,7 +137,7 @@ async function lockedWrite(svc: Services, conn: Conn, write: DocumentWrite, hook
   const decision = write.decide(stored);
   if (decision.kind === 'none') return { doc: decision.current, written: false };
   await write.lockedChecks?.(conn, decision);
-  const effects = new Effects(write.target, hooks);
+  const effects = new Effects(svc, write.target, hooks);
   let written: boolean;
   if (decision.kind === 'delete') {
     written = await write.target.remove(conn, decision, effects.of(decision));
@@ -142,7 +154,7 @@ async function lockedWrite(svc: Services, conn: Conn, write: DocumentWrite, hook
   }
   // Under the lock only a write that bypassed it could move the revision: answer, never overwrite.
   if (!written) throw errors.conflict('The document was changed by another write; retry');
-  afterCommit(conn, () => effects.announce(svc));
+  afterCommit(conn, () => effects.announce());
   const draftOnly = write.target.changesMain?.(decision) === false;
   return { doc: decision.kind === 'delete' ? decision.before : decision.doc, written: true, ...(draftOnly ? { draftOnly } : {}) };
 }

@@ -3,6 +3,7 @@ import type { InsertGuards } from '../../../storage/documents/guarded-writes.js'
 import type { BulkDocument } from '../../../storage/documents/bulk-insert-documents.js';
 import type { StoredDocument } from '../../../storage/documents/document-rows.js';
 import type { SideRows } from '../../../storage/documents/document-writes.js';
+import type { TakeNotice } from '../../../storage/pubsub/message-channel.js';
 import type { OutboxRow } from '../../../storage/webhooks/webhook-outbox.js';
 import type { ChangeEvent } from '../../events/change-event.js';
 import type { WebhookEvent } from '../../webhooks/webhook-events.js';
@@ -35,7 +36,8 @@ export interface WriteTarget {
   /**
    * The fast path's one guarded statement: writes the version, its side rows and `outbox` only
    * when every guard holds, no unique index refuses and (for an update) the stored revision is
-   * still the one read. False, with nothing written, otherwise.
+   * still the one read. False, with nothing written, otherwise. `takeNotice` goes to storage, whose
+   * statement may send the change message at its commit.
    */
   writeGuarded(
     database: TransactionSource,
@@ -43,6 +45,7 @@ export interface WriteTarget {
     side: SideRows,
     guards: InsertGuards,
     outbox: readonly OutboxRow[],
+    takeNotice: TakeNotice,
   ): Promise<boolean>;
   /**
    * The locking path's statement, inside its transaction once every check has passed: false when
