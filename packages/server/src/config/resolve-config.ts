@@ -2,6 +2,7 @@ import { ConfigReader } from './reader.js';
 import { ConfigError } from './config-error.js';
 import { parseDuration } from './duration.js';
 import { validateSchemas } from './validate-schemas.js';
+import { localesSection } from './locales-section.js';
 import { AUDIT_EVENTS } from './audit-events.js';
 import { mediaSection } from './media-section.js';
 import { databaseSection } from './database-section.js';
@@ -28,6 +29,7 @@ const TOP_LEVEL = [
   'media',
   'mail',
   'schemas',
+  'locales',
   'webhooks',
   'realtime',
   'documents',
@@ -82,6 +84,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
   basePath = basePath.replace(/\/+$/, '');
 
   const database = databaseSection(r, root.database, env);
+  const locales = localesSection(r, root.locales);
   const redisUrl = r.string('REDIS_URL', env.REDIS_URL ?? redis.url);
 
   const jwtSecretSource = env.VELLUM_JWT_SECRET !== undefined ? 'VELLUM_JWT_SECRET' : 'security.jwtSecret';
@@ -182,7 +185,8 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       previewTokenTtlMs: duration('documents.previewTokenTtl', documents.previewTokenTtl, '1h'),
     },
     openapi: { public: r.bool('openapi.public', openapi.public, true) },
-    schemas: validateSchemas(r, root.schemas),
+    ...(locales ? { locales } : {}),
+    schemas: validateSchemas(r, root.schemas, locales !== undefined),
     oauth2: oauth2Section(r, root.oauth2, typeof server.publicUrl === 'string' ? server.publicUrl : `http://localhost:${port}`),
     media: mediaSection(r, root.media, env),
     mail: mailSection(r, root.mail, env.SMTP_URL),

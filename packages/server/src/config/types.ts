@@ -1,5 +1,6 @@
 import type { OAuthGrant, OAuthScope } from './oauth-scopes.js';
 import type { RealtimeConfig } from './realtime-section.js';
+import type { LocalesConfig } from './locales-section.js';
 /** Field and schema definitions as written in the config (docs/api.md, "Schemas"). */
 export type FieldType =
   | 'string'
@@ -47,6 +48,8 @@ export interface FieldDef {
   minItems?: number;
   maxItems?: number;
   fields?: FieldDef[];
+  /** A top-level field with one value per locale (docs/localization.md); other fields are shared. */
+  localized?: boolean;
 }
 
 /** One block type of a `blocks` field: its items carry `_type: name`. */
@@ -199,6 +202,8 @@ export interface VellumConfig {
   };
   /** `public`: `GET /openapi.json` and `/docs` answer anyone (the default); false: they need `studio:access`. */
   openapi: { public: boolean };
+  /** `locales` (docs/localization.md); absent: content has one language. */
+  locales?: LocalesConfig;
   schemas: SchemaDef[];
   oauth2: OAuth2Config;
   media: MediaConfig;

@@ -9,7 +9,7 @@ const SCHEMA_NAME = /^[a-z][a-zA-Z0-9_]*$/;
 // Field names never start with `_`: that prefix belongs to the system fields.
 const FIELD_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 /** Validates `schemas` from the config; problems go to the reader, the result is the typed list. */
-export function validateSchemas(r: ConfigReader, raw: unknown): SchemaDef[] {
+export function validateSchemas(r: ConfigReader, raw: unknown, hasLocales = false): SchemaDef[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) {
     r.problem('schemas', 'expected an array of schema definitions');
@@ -30,6 +30,7 @@ export function validateSchemas(r: ConfigReader, raw: unknown): SchemaDef[] {
     const type = s.type ?? 'document';
     if (type !== 'document' && type !== 'singleton') r.problem(`${path}.type`, 'expected "document" or "singleton"');
     const fields = validateFields(r, `${path}.fields`, s.fields, names, true);
+    checkLocalized(r, `${path}.fields`, fields, hasLocales);
     const preview = checkPreviewOption(r, `${path}.preview`, s.preview, fields);
     return {
       name,
@@ -101,4 +102,35 @@ function validateField(r: ConfigReader, path: string, f: FieldDef, schemas: Set<
     },
     fields: (p, raw) => validateFields(r, p, raw, schemas, false),
   });
+}
+
+/**
+ * `localized: true` (docs/localization.md): top-level fields only, since a locale picks a whole
+ * field's value, and only where `locales` are configured. A slug follows its source: a shared slug
+ * of a localized title would have no one value to come from.
+ */
+function checkLocalized(r: ConfigReader, path: string, fields: readonly FieldDef[], hasLocales: boolean): void {
+  fields.forEach((f, i) => {
+    r.bool(`${path}[${i}].localized`, f.localized, false);
+    if (f.localized === true && !hasLocales) r.problem(`${path}[${i}].localized`, 'needs locales in the config (docs/localization.md)');
+    if (f.localized !== true && f.source !== undefined && fieldType(f.type)?.options.includes('source')) {
+      if (fields.find((o) => o.name === f.source)?.localized === true) {
+        r.problem(`${path}[${i}].localized`, `must be true: its source ${f.source} is localized`);
+      }
+    }
+    nestedLocalized(r, `${path}[${i}]`, f);
+  });
+}
+
+function nestedLocalized(r: ConfigReader, path: string, f: FieldDef): void {
+  const inner: Array<[string, FieldDef]> = [];
+  (f.fields ?? []).forEach((n, i) => inner.push([`${path}.fields[${i}]`, n]));
+  if (Array.isArray(f.of)) f.of.forEach((b, i) => (b.fields ?? []).forEach((n, j) => inner.push([`${path}.of[${i}].fields[${j}]`, n])));
+  else if (f.of && typeof f.of === 'object') inner.push([`${path}.of`, f.of as FieldDef]);
+  for (const [p, n] of inner) {
+    if (!n || typeof n !== 'object') continue;
+    if (n.localized !== undefined)
+      r.problem(`${p}.localized`, 'only top-level fields can be localized: the whole field has one value per locale');
+    nestedLocalized(r, p, n);
+  }
 }

@@ -96,7 +96,8 @@ export interface Dialect {
   createDocumentCounts(db: Kysely<unknown>): Promise<void>;
 }
 
-const SEGMENT = /^[A-Za-z0-9_]+$/;
+// Field names, and locale codes (language tags: letters and digits joined by hyphens), docs/localization.md.
+const SEGMENT = /^[A-Za-z0-9_]+(?:-[A-Za-z0-9]+)*$/;
 
 /** Path segments come from validated schema names, but are checked again before they meet SQL text. */
 export function assertSafePath(path: readonly string[]): void {

@@ -10,11 +10,14 @@ import { schemaOr404 } from './schema-or-404.js';
 import { ID_PATTERN, validateDocument } from './validate-document.js';
 import { mainVersion } from './write/main-version.js';
 import { writeDocument } from './write/write-pipeline.js';
+import { documentLocale, localeValidation, localized, replacedData } from '../locales/document-locales.js';
 
 export interface WriteInput {
   type: string;
   mode: DocumentAccessMode;
   body: unknown;
+  /** `?locale=` (docs/localization.md, "Writes"): which locale the body's localized fields are; absent: the default. */
+  locale?: string;
 }
 
 /** A create that loses a race for a unique value to a concurrent write tries again (a slug moves on). */
@@ -33,8 +36,10 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
   if (typeof id !== 'string' || !ID_PATTERN.test(id)) {
     throw errors.validation([{ field: '_id', message: 'must be 1–64 characters of A–Z, a–z, 0–9, ".", "_" or "-"' }]);
   }
-  // 3. Fields, with defaults.
-  const fields = validateDocument(schema, body, true);
+  // 3. Fields, with defaults (localized ones in the locale written, docs/localization.md).
+  const locale = documentLocale(svc, input.locale);
+  const sent = locale ? replacedData(schema, locale, {}, body) : body;
+  const fields = validateDocument(schema, sent, true, localeValidation(locale));
   if (fields.errors.length > 0) throw errors.validation(fields.errors);
 
   const at = svc.now().toISOString();
@@ -68,5 +73,5 @@ export async function createDocument(svc: Services, actor: Principal, input: Wri
       }
     },
   });
-  return toApiDocument(written.doc);
+  return localized(svc, toApiDocument(written.doc), locale);
 }

@@ -10,6 +10,7 @@ import type { Principal } from '../access/principal.js';
 import type { SchemaRegistry } from '../schemas/schema-registry.js';
 import type { Services } from '../services.js';
 import { toApiDocument, toDraftView, type ApiDocument } from './document-view.js';
+import { localized, type DocumentLocale } from '../locales/document-locales.js';
 
 /** One reference to expand: where it sits in the document, what it may point at, what to expand below it. */
 interface ExpandNode {
@@ -110,6 +111,8 @@ export async function expandDocuments(
   roots: ExpandNode[],
   /** `perspective=drafts`: a referenced document with a pending draft expands as its draft. */
   drafts = false,
+  /** Referenced documents are served in the locale the referring ones are (docs/localization.md). */
+  locale?: DocumentLocale,
 ): Promise<void> {
   let level: Array<{ doc: Record<string, unknown>; nodes: ExpandNode[] }> = docs.map((doc) => ({ doc, nodes: roots }));
   const scopes = new Map<string, 'all' | 'published' | 'none'>();
@@ -154,6 +157,7 @@ export async function expandDocuments(
         expanded = draft
           ? toDraftView({ ...target, rev: draft.rev, updatedAt: draft.updatedAt, updatedBy: draft.updatedBy, data: draft.data })
           : toApiDocument(target);
+        if (locale) localized(svc, expanded, locale);
         perNode.set(slot.id, expanded);
         if (slot.node.children.length > 0) next.push({ doc: expanded, nodes: slot.node.children });
       }

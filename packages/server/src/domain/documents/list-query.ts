@@ -16,7 +16,20 @@ export type SystemField = '_id' | '_status' | '_rev' | '_createdAt' | '_updatedA
  * A field of a document: a system field, or a path into its fields. `array`: the value at `path`
  * is a list, compared by membership; `element`: a list of objects, compared at that key in each.
  */
-export type FieldRef = { system: SystemField } | { path: readonly string[]; array?: boolean; element?: readonly string[] };
+export type FieldRef =
+  | { system: SystemField }
+  | {
+      path: readonly string[];
+      array?: boolean;
+      element?: readonly string[];
+      /**
+       * A localized field read through a locale's chain (docs/localization.md, "Querying"): where
+       * each locale's value sits in the stored data, in chain order (`[]` the default locale's
+       * place, `['_locales', 'de']` another's). The value compared is `path` below the first of
+       * them that holds the field (`path[0]`); absent: `path` itself.
+       */
+      chain?: readonly (readonly string[])[];
+    };
 
 export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin' | 'contains' | 'startsWith' | 'exists';
 

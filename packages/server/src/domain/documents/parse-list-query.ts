@@ -10,6 +10,7 @@ import { badParam as bad, filterValue, type FilterTarget } from './filter-value.
 import { decodeCursor } from './list-cursor.js';
 
 import { PERSPECTIVES, type Perspective } from './perspective.js';
+import { queryChain, type DocumentLocale } from '../locales/document-locales.js';
 
 export interface ParsedListQuery {
   conditions: Condition[];
@@ -48,16 +49,18 @@ export interface ListParams {
   fields?: string;
   after?: string;
   perspective?: string;
+  /** `locale=<code>|*` (docs/localization.md); read by the operation, which hands the parsed locale in. */
+  locale?: string;
 }
 
 /** Turns a list request's parameters into typed conditions, checked against the schema. */
-export function parseListQuery(schema: CompiledSchema, query: ListParams): ParsedListQuery {
-  const conditions = query.filters.map((f) => parseFilter(schema, f.field, f.op as FilterOp, f.value, f.param));
+export function parseListQuery(schema: CompiledSchema, query: ListParams, locale?: DocumentLocale): ParsedListQuery {
+  const conditions = query.filters.map((f) => parseFilter(schema, f.field, f.op as FilterOp, f.value, f.param, locale));
   const { limit, offset } = parsePaging(query.limit, query.offset);
   const order = query.order ?? 'desc';
   if (order !== 'asc' && order !== 'desc') throw bad('order', 'must be asc or desc');
   const orderBy = query.orderBy || '_createdAt';
-  const target = resolveTarget(schema, orderBy, 'orderBy');
+  const target = resolveTarget(schema, orderBy, 'orderBy', locale);
   if (target.array || !FIELD_TYPES[target.type].orderable) throw bad('orderBy', `cannot order by ${orderBy}`);
   // A cursor names the position itself: an offset on top of it would have no stable meaning.
   const cursor = query.after;
@@ -106,18 +109,24 @@ interface Target extends FilterTarget {
   array: boolean;
 }
 
-function resolveTarget(schema: CompiledSchema, name: string, param: string): Target {
+function resolveTarget(schema: CompiledSchema, name: string, param: string, locale: DocumentLocale | undefined): Target {
   const sys = systemField(name);
   if (sys) return { field: { system: sys.name }, type: sys.type, range: sys.range, array: false };
   const resolved = resolveFieldPath(schema, name);
   if (!resolved) throw bad(param, `unknown field ${name} on ${schema.name}`);
-  const field = { path: resolved.path, array: resolved.array || undefined, ...(resolved.element ? { element: resolved.element } : {}) };
+  const chain = locale && schema.localizedNames.has(resolved.path[0]) ? queryChain(locale) : undefined;
+  const field = {
+    path: resolved.path,
+    array: resolved.array || undefined,
+    ...(resolved.element ? { element: resolved.element } : {}),
+    ...(chain ? { chain } : {}),
+  };
   return { field, type: resolved.type, array: resolved.array };
 }
 
-function parseFilter(schema: CompiledSchema, name: string, op: FilterOp, raw: string, key: string): Condition {
+function parseFilter(schema: CompiledSchema, name: string, op: FilterOp, raw: string, key: string, locale?: DocumentLocale): Condition {
   if (!OPS.has(op)) throw bad(key, `unknown operator ${op}; use one of ${[...OPS].join(', ')}`);
-  const target = resolveTarget(schema, name, key);
+  const target = resolveTarget(schema, name, key, locale);
   if (op === 'exists') {
     if (raw !== 'true' && raw !== 'false') throw bad(key, 'must be true or false');
     return { field: target.field, op, value: raw === 'true' };

@@ -21,6 +21,7 @@ import { readPendingDraft } from './write/pending-draft.js';
 import { expandDocuments, fieldsWithExpanded, parseExpand } from './expand.js';
 import { parseListQuery, type ListParams } from './parse-list-query.js';
 import { schemaOr404 } from './schema-or-404.js';
+import { documentLocale, localized } from '../locales/document-locales.js';
 
 export interface ListResult {
   data: ApiDocument[];
@@ -41,8 +42,10 @@ export async function listDocuments(
   const schema = schemaOr404(svc, input.type);
   const scope = readScope(actor, schema, input.mode, svc.config.documents.publicRead);
   if (scope === 'none') denyRead(actor, input.mode);
-  // 2. Query parameters, typed by the schema (400 on anything unknown or malformed).
-  const q = parseListQuery(schema, input.query);
+  // 2. Query parameters, typed by the schema (400 on anything unknown or malformed); localized
+  //    fields are filtered and ordered by the value the locale's chain serves (docs/localization.md).
+  const locale = documentLocale(svc, input.query.locale);
+  const q = parseListQuery(schema, input.query, locale);
   // Pending drafts are never public: anonymous 401, without read permission 403.
   if (q.perspective === 'drafts' && scope !== 'all') denyRead(actor, 'collections');
   const expand = parseExpand(svc.schemas, schema.name, q.expand);
@@ -63,7 +66,8 @@ export async function listDocuments(
   ]);
   const data = servedVersions(page, q.perspective);
   const nextCursor = page.more ? encodeCursor({ orderBy: q.orderBy, direction: q.order.direction }, page.end) : null;
-  await expandDocuments(svc, actor, input.mode, data, expand, q.perspective === 'drafts');
+  if (locale) for (const d of data) localized(svc, d, locale);
+  await expandDocuments(svc, actor, input.mode, data, expand, q.perspective === 'drafts', locale);
   const fields = fieldsWithExpanded(q.fields, expand);
   const meta = { total, limit: q.limit, offset: q.offset, nextCursor, ...(exact ? {} : { totalExact: false as const }) };
   return { data: data.map((d) => projectFields(d, fields)), meta };
@@ -124,7 +128,15 @@ async function pageRows(svc: Services, q: ListQuery, anchors: Map<number, PageAn
 export async function getDocument(
   svc: Services,
   actor: Principal,
-  input: { type: string; id: string; mode: DocumentAccessMode; expand?: string; fields?: string; perspective?: Perspective },
+  input: {
+    type: string;
+    id: string;
+    mode: DocumentAccessMode;
+    expand?: string;
+    fields?: string;
+    perspective?: Perspective;
+    locale?: string;
+  },
 ): Promise<ApiDocument> {
   const schema = schemaOr404(svc, input.type);
   const scope = readScope(actor, schema, input.mode, svc.config.documents.publicRead);
@@ -133,6 +145,7 @@ export async function getDocument(
   if (input.perspective === 'drafts' && scope !== 'all') denyRead(actor, 'collections');
   const expand = parseExpand(svc.schemas, schema.name, input.expand);
   const fields = input.fields ? parseListQuery(schema, { filters: [], fields: input.fields }).fields : undefined;
+  const locale = documentLocale(svc, input.locale);
   // Readers of every status get the `_draft` marker, read with the document (one statement).
   const { doc: stored, draftMarker } = await findDocumentWithDraftMarker(
     svc.database,
@@ -149,6 +162,7 @@ export async function getDocument(
     ? { rows: [draft], draftIds: new Set([draft.id]) }
     : { rows: [stored], draftMarkers: draftMarker ? new Map([[stored.id, draftMarker]]) : undefined };
   const [doc] = servedVersions(page, input.perspective);
-  await expandDocuments(svc, actor, input.mode, [doc], expand, input.perspective === 'drafts');
+  localized(svc, doc, locale);
+  await expandDocuments(svc, actor, input.mode, [doc], expand, input.perspective === 'drafts', locale);
   return projectFields(doc, fieldsWithExpanded(fields, expand));
 }

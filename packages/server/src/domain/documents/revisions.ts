@@ -8,6 +8,12 @@ import type { Services } from '../services.js';
 import type { ApiDocument } from './document-view.js';
 import { schemaOr404 } from './schema-or-404.js';
 import { updateWith } from './update-document.js';
+import { documentLocale, localized, type DocumentLocale } from '../locales/document-locales.js';
+
+function revisionData(svc: Services, type: string, data: Record<string, unknown>, locale: DocumentLocale): Record<string, unknown> {
+  const { _type, ...served } = localized(svc, { _type: type, ...data }, locale);
+  return served;
+}
 
 export interface RevisionView {
   _rev: number;
@@ -23,7 +29,7 @@ export interface RevisionView {
 export async function listRevisions(
   svc: Services,
   actor: Principal,
-  input: { type: string; id: string; mode: DocumentAccessMode; limit?: unknown; offset?: unknown; kind?: RevisionKind },
+  input: { type: string; id: string; mode: DocumentAccessMode; limit?: unknown; offset?: unknown; kind?: RevisionKind; locale?: string },
 ): Promise<{ data: RevisionView[]; meta: { total: number; limit: number; offset: number } }> {
   const schema = schemaOr404(svc, input.type);
   const scope = readScope(actor, schema, input.mode, svc.config.documents.publicRead);
@@ -32,12 +38,21 @@ export async function listRevisions(
   if (scope === 'none') denyRead(actor, input.mode);
   requireHistoryRead(actor);
   const { limit, offset } = parsePaging(input.limit, input.offset);
+  const locale = documentLocale(svc, input.locale);
   const doc = await findDocument(svc.database, input.id);
   if (!doc || doc.type !== schema.name) throw errors.notFound('Document not found');
   const kind = input.kind ?? 'main';
   const { rows, total } = await listRevisionRows(svc.database, doc.id, limit, offset, kind);
   return {
-    data: rows.map((r) => ({ _rev: r.rev, kind, _status: r.status, _updatedAt: r.updatedAt, _updatedBy: r.updatedBy, data: r.data })),
+    data: rows.map((r) => ({
+      _rev: r.rev,
+      kind,
+      _status: r.status,
+      _updatedAt: r.updatedAt,
+      _updatedBy: r.updatedBy,
+      // Each revision keeps every locale; it is served in the one asked for (docs/localization.md).
+      data: locale ? revisionData(svc, schema.name, r.data, locale) : r.data,
+    })),
     meta: { total, limit, offset },
   };
 }

@@ -15,6 +15,14 @@ import { nextVersion, type WriteDecision } from './write/document-change.js';
 import { mainVersion } from './write/main-version.js';
 import { draftState, pendingDraft } from './write/pending-draft.js';
 import { writeDocument } from './write/write-pipeline.js';
+import {
+  documentLocale,
+  localeValidation,
+  localized,
+  patchedData,
+  replacedData,
+  type DocumentLocale,
+} from '../locales/document-locales.js';
 
 export interface UpdateInput extends WriteInput {
   id: string;
@@ -31,14 +39,25 @@ export interface UpdateInput extends WriteInput {
 
 /** `PUT /documents/:type/:id`: replaces every non-system field; `_status` kept unless given. */
 export function replaceDocument(svc: Services, actor: Principal, input: UpdateInput): Promise<ApiDocument> {
-  return updateWith(svc, actor, input, (_current, body) => body, { skipUnchanged: true });
+  const locale = documentLocale(svc, input.locale);
+  const schema = svc.schemas.get(input.type);
+  const nextData =
+    locale && schema
+      ? (current: StoredDocument, body: Record<string, unknown>) => replacedData(schema, locale, current.data, body)
+      : (_current: StoredDocument, body: Record<string, unknown>) => body;
+  return updateWith(svc, actor, input, nextData, { skipUnchanged: true, locale });
 }
 
 /** `PATCH /documents/:type/:id`: JSON Merge Patch over the current fields. */
 export function patchDocument(svc: Services, actor: Principal, input: UpdateInput): Promise<ApiDocument> {
-  const nextData = (current: StoredDocument, patch: Record<string, unknown>) =>
-    mergePatch(current.data, stripSystem(patch)) as Record<string, unknown>;
-  return updateWith(svc, actor, input, nextData, { skipUnchanged: true });
+  const locale = documentLocale(svc, input.locale);
+  const schema = svc.schemas.get(input.type);
+  const nextData =
+    locale && schema
+      ? (current: StoredDocument, patch: Record<string, unknown>) => patchedData(schema, locale, current.data, stripSystem(patch))
+      : (current: StoredDocument, patch: Record<string, unknown>) =>
+          mergePatch(current.data, stripSystem(patch)) as Record<string, unknown>;
+  return updateWith(svc, actor, input, nextData, { skipUnchanged: true, locale });
 }
 
 /**
@@ -52,8 +71,10 @@ export async function updateWith(
   actor: Principal,
   input: UpdateInput,
   nextData: (current: StoredDocument, body: Record<string, unknown>) => Record<string, unknown>,
-  opts: { skipUnchanged?: boolean } = {},
+  opts: { skipUnchanged?: boolean; locale?: DocumentLocale } = {},
 ): Promise<ApiDocument> {
+  // Restore writes stored data as it was (every locale): its answer is in the default locale.
+  const locale = opts.locale ?? documentLocale(svc, undefined);
   // 1. Type, write permission, body shape.
   const schema = schemaOr404(svc, input.type);
   requireSchemaAction(actor, schema.name, 'write');
@@ -76,7 +97,7 @@ export async function updateWith(
     const status = statusOf(body, current.status);
     // A draft write leaves the live content as it is: write permission is enough (docs/drafts.md).
     if (!draft) requirePublishIfNeeded(actor, schema.name, current.status, status);
-    const fields = validateDocument(schema, nextData(current, body), false);
+    const fields = validateDocument(schema, nextData(current, body), false, localeValidation(locale));
     if (fields.errors.length > 0) throw errors.validation(fields.errors);
     if (
       opts.skipUnchanged === true &&
@@ -95,5 +116,5 @@ export async function updateWith(
   //    revision read; the locking path has the last word.
   const target = input.draft ? pendingDraft : mainVersion;
   const written = await writeDocument(svc, { schema, target, kind: 'update', id: input.id, fastPath: !input.draft, decide });
-  return servesDraft ? toDraftView(written.doc) : toApiDocument(written.doc);
+  return localized(svc, servesDraft ? toDraftView(written.doc) : toApiDocument(written.doc), locale);
 }

@@ -3,6 +3,7 @@ import type { ErrorDetail } from '../../errors.js';
 import { specOf } from '../../field-types/index.js';
 import { EMPTY, INVALID, type FoundMedia, type FoundReference, type ValueContext } from '../../field-types/field-type-spec.js';
 import type { CompiledSchema } from '../schemas/schema-registry.js';
+import { LOCALES_KEY } from '../locales/localized-data.js';
 
 export { ID_PATTERN } from '../../field-types/common.js';
 export { DATETIME } from '../../field-types/date.js';
@@ -17,13 +18,26 @@ export interface ValidationResult {
   emptySlugs: FieldDef[];
 }
 
+/** The other locales' values to check beside the default's (docs/localization.md, "Writes"). */
+export interface LocaleValidation {
+  /** The configured locales but the default, in order. */
+  codes: readonly string[];
+  /** An error's path for a field's value in a locale, as the writer named it. */
+  pathFor(field: string, code: string): string;
+}
+
 /**
  * Validates and normalises the non-system fields of a document body against its schema.
  * Unknown fields are errors; `null` means absent; defaults apply when `applyDefaults` is set
  * (creates). Error paths are dotted (`seo.title`, `tags.2`). Each value is checked by its
  * type's spec (field-types/).
  */
-export function validateDocument(schema: CompiledSchema, input: Record<string, unknown>, applyDefaults: boolean): ValidationResult {
+export function validateDocument(
+  schema: CompiledSchema,
+  input: Record<string, unknown>,
+  applyDefaults: boolean,
+  locales?: LocaleValidation,
+): ValidationResult {
   const result: ValidationResult = { data: {}, errors: [], references: [], media: [], emptySlugs: [] };
   const ctx: ValueContext = {
     errors: result.errors,
@@ -34,7 +48,37 @@ export function validateDocument(schema: CompiledSchema, input: Record<string, u
     object: (fields, nested, prefix) => validateObject(fields, nested, prefix, ctx, result, false),
   };
   result.data = validateObject(schema.fields, input, '', ctx, result, true);
+  if (locales && schema.localized.length > 0) validateOtherLocales(schema, input, locales, ctx, result);
   return result;
+}
+
+/**
+ * The values of localized fields in the locales other than the default (stored under
+ * `_locales`, domain/locales/localized-data.ts): each checked by its type as the default's is,
+ * never required (`required` is the default locale's). Values of a locale no longer configured,
+ * or of a field no longer localized, are not carried on: the revisions keep them.
+ */
+function validateOtherLocales(
+  schema: CompiledSchema,
+  input: Record<string, unknown>,
+  locales: LocaleValidation,
+  ctx: ValueContext,
+  result: ValidationResult,
+): void {
+  const maps = input[LOCALES_KEY] as Record<string, Record<string, unknown> | undefined> | undefined;
+  if (typeof maps !== 'object' || maps === null) return;
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const code of locales.codes) {
+    const map = maps[code];
+    if (typeof map !== 'object' || map === null) continue;
+    for (const field of schema.localized) {
+      const value = map[field.name];
+      if (value === undefined || value === null) continue;
+      const outcome = ctx.value(field, value, locales.pathFor(field.name, code));
+      if (outcome !== EMPTY && outcome !== INVALID) (out[code] ??= {})[field.name] = outcome;
+    }
+  }
+  if (Object.keys(out).length > 0) result.data[LOCALES_KEY] = out;
 }
 
 function validateObject(

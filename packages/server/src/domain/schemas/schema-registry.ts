@@ -9,6 +9,9 @@ export interface CompiledSchema {
   singleton: boolean;
   fields: readonly FieldDef[];
   fieldMap: ReadonlyMap<string, FieldDef>;
+  /** The fields with one value per locale (`localized: true`, docs/localization.md); empty without. */
+  localized: readonly FieldDef[];
+  localizedNames: ReadonlySet<string>;
   def: SchemaDef;
 }
 
@@ -26,6 +29,8 @@ export class SchemaRegistry {
         singleton: def.type === 'singleton',
         fields: def.fields,
         fieldMap: new Map(def.fields.map((f) => [f.name, f])),
+        localized: def.fields.filter((f) => f.localized === true),
+        localizedNames: new Set(def.fields.filter((f) => f.localized === true).map((f) => f.name)),
         def,
       });
     }

@@ -16,13 +16,46 @@ export const SYSTEM_COLUMNS = {
   _updatedBy: 'updated_by',
 } as const satisfies Record<SystemField, string>;
 
+type PathRef = Exclude<FieldRef, { system: SystemField }>;
+
 /** A system column or a JSON value of `data`, optionally of a named table (alias). */
 export function operandSql(conn: Conn, field: FieldRef, table?: string): RawBuilder<unknown> {
   if ('system' in field) {
     const column = SYSTEM_COLUMNS[field.system];
     return sql.raw(table ? `${table}.${column}` : column);
   }
-  return conn.dialect.json(field.path, table);
+  return throughChain(conn, field, (path) => conn.dialect.json(path, table), table);
+}
+
+/**
+ * A value of a localized field read through a locale's chain (docs/localization.md, "Querying"):
+ * `path` below the first place in `chain` that holds the field. For a top-level field that is
+ * `coalesce(...)` of the places, the same expression as its per-locale index
+ * (`localizedIndexExpression`); below one, `case` picks the place by the field itself.
+ */
+function throughChain<T>(conn: Conn, field: PathRef, read: (path: readonly string[]) => RawBuilder<T>, table?: string): RawBuilder<T> {
+  const { chain, path } = field;
+  if (!chain) return read(path);
+  if (chain.length === 1) return read([...chain[0], ...path]);
+  if (path.length === 1) return sql<T>`coalesce(${sql.join(chain.map((at) => read([...at, ...path])))})`;
+  return picked(conn, field, (p) => read(p), table);
+}
+
+/** `case when <field at place 1> is not null then build(place 1) … else build(last place) end`. */
+function picked<T>(conn: Conn, field: PathRef, build: (path: readonly string[]) => RawBuilder<T>, table?: string): RawBuilder<T> {
+  const chain = field.chain ?? [[]];
+  const at = (prefix: readonly string[]) => [...prefix, ...field.path];
+  if (chain.length === 1) return build(at(chain[0]));
+  const whens = chain
+    .slice(0, -1)
+    .map((prefix) => sql`when ${conn.dialect.json([...prefix, field.path[0]], table)} is not null then ${build(at(prefix))}`);
+  return sql<T>`(case ${sql.join(whens, sql` `)} else ${build(at(chain[chain.length - 1]))} end)`;
+}
+
+/** The expression a localized top-level field's per-locale index is made on: what `operandSql` reads for it. */
+export function localizedIndexExpression(conn: Conn, chain: readonly (readonly string[])[], path: readonly string[]): string {
+  const places = chain.map((prefix) => conn.dialect.indexExpression([...prefix, ...path]));
+  return places.length === 1 ? places[0] : `coalesce(${places.join(', ')})`;
 }
 
 /** One filter condition on `documents` rows. */
@@ -35,34 +68,38 @@ export function conditionSql(conn: Conn, c: Condition): RawBuilder<boolean> {
   const path = 'path' in c.field ? c.field.path : [];
   const element = 'path' in c.field ? c.field.element : undefined;
   const values = Array.isArray(c.value) ? c.value : [c.value];
+  // A list's membership in a localized field: tested on the list the chain serves.
+  const contains = (v: JsonScalar) =>
+    'path' in c.field ? picked(conn, c.field, (p) => dialect.arrayContains(p, v, element)) : dialect.arrayContains(path, v, element);
+  const text = (): RawBuilder<unknown> => ('path' in c.field ? throughChain(conn, c.field, (p) => dialect.jsonText(p)) : left);
   switch (c.op) {
     case 'exists':
       return c.value ? sql<boolean>`${left} is not null` : sql<boolean>`${left} is null`;
     case 'eq':
     case 'contains':
-      if (isArray) return dialect.arrayContains(path, c.value as JsonScalar, element);
-      if (c.op === 'contains') return dialect.like(isColumn ? left : dialect.jsonText(path), `%${escapeLike(String(c.value))}%`);
+      if (isArray) return contains(c.value as JsonScalar);
+      if (c.op === 'contains') return dialect.like(isColumn ? left : text(), `%${escapeLike(String(c.value))}%`);
       return sql<boolean>`${left} = ${bind(c.value as JsonScalar)}`;
     case 'ne':
-      if (isArray) return sql<boolean>`(${left} is null or not (${dialect.arrayContains(path, c.value as JsonScalar, element)}))`;
+      if (isArray) return sql<boolean>`(${left} is null or not (${contains(c.value as JsonScalar)}))`;
       // An absent field is "not equal" too; SQL's three-valued logic would drop it otherwise.
       return sql<boolean>`(${left} is null or ${left} <> ${bind(c.value as JsonScalar)})`;
     case 'in':
       if (isArray)
         return sql<boolean>`(${sql.join(
-          values.map((v) => dialect.arrayContains(path, v, element)),
+          values.map((v) => contains(v)),
           sql` or `,
         )})`;
       return sql<boolean>`${left} in (${sql.join(values.map(bind))})`;
     case 'nin':
       if (isArray)
         return sql<boolean>`(${left} is null or not (${sql.join(
-          values.map((v) => dialect.arrayContains(path, v, element)),
+          values.map((v) => contains(v)),
           sql` or `,
         )}))`;
       return sql<boolean>`(${left} is null or ${left} not in (${sql.join(values.map(bind))}))`;
     case 'startsWith':
-      return dialect.like(isColumn ? left : dialect.jsonText(path), `${escapeLike(String(c.value))}%`);
+      return dialect.like(isColumn ? left : text(), `${escapeLike(String(c.value))}%`);
     case 'gt':
       return sql<boolean>`${left} > ${bind(c.value as JsonScalar)}`;
     case 'gte':

@@ -114,9 +114,14 @@ const SYSTEM_VALUES = {
  */
 function sortValue(field: FieldRef, doc: StoredDocument): JsonScalar | null {
   if ('system' in field) return SYSTEM_VALUES[field.system](doc);
-  let v: unknown = doc.data;
-  for (const key of field.path)
-    v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined;
+  const at = (path: readonly string[]) => {
+    let v: unknown = doc.data;
+    for (const key of path) v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined;
+    return v;
+  };
+  // A localized field's value is read below the first place of its chain that holds it (document-filter-sql.ts).
+  const place = field.chain?.find((prefix) => at([...prefix, field.path[0]]) != null) ?? field.chain?.at(-1) ?? [];
+  const v = at([...place, ...field.path]);
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
 }
 

@@ -4,7 +4,8 @@ import { createSqliteDocumentCounts } from '../documents/sqlite-document-counts.
 
 function jsonPathLiteral(path: readonly string[]): string {
   assertSafePath(path);
-  return `'$.${path.join('.')}'`;
+  // A locale code (`de-CH`) is a key SQLite's path syntax needs quoted; a field name never does.
+  return `'$.${path.map((p) => (p.includes('-') ? `"${p}"` : p)).join('.')}'`;
 }
 
 function column(table?: string) {

@@ -15,6 +15,7 @@ import type { ReferenceRule } from '../write/write-checks.js';
 import type { DocumentWrite } from '../write/write-pipeline.js';
 import { writeDocuments } from '../write/write-pipeline.js';
 import { planPublish, type Blocker, type PublishPlan } from './plan-publish.js';
+import { served } from '../../locales/document-locales.js';
 
 export interface PublishInput {
   type: string;
@@ -58,7 +59,7 @@ export async function publishDocument(svc: Services, actor: Principal, input: Pu
       ],
       input.alsoInTransaction,
     );
-    return toApiDocument(outcome.doc);
+    return served(svc, toApiDocument(outcome.doc));
   }
   const main = await findDocument(svc.database, input.id);
   if (!main || main.type !== schema.name) throw errors.notFound('Document not found');
@@ -90,7 +91,7 @@ export async function publishDocument(svc: Services, actor: Principal, input: Pu
       };
     });
   const outcomes = await writeDocuments(svc, writes, input.alsoInTransaction);
-  return toApiDocument(outcomes[writes.findIndex((w) => w.id === main.id)].doc);
+  return served(svc, toApiDocument(outcomes[writes.findIndex((w) => w.id === main.id)].doc));
 }
 
 /**
@@ -115,7 +116,7 @@ export async function unpublishDocument(
     [{ schema, target: mainWithDraft, kind: 'update', id: input.id, fastPath: false, decide }],
     input.alsoInTransaction,
   );
-  return toApiDocument(outcome.doc);
+  return served(svc, toApiDocument(outcome.doc));
 }
 
 function publishDecision(svc: Services, actor: Principal, schema: CompiledSchema, current: StoredDocument | undefined, force: boolean) {

@@ -14,6 +14,7 @@ import { guardedWrite } from './guarded-write.js';
 import type { ReferenceRule } from './write-checks.js';
 import { sideRows } from './side-rows.js';
 import type { WriteTarget } from './write-target.js';
+import { EVERY_LOCALE, localized } from '../../locales/document-locales.js';
 
 /** One write of one document, as the pipeline runs it (docs/architecture.md, "The document write pipeline"). */
 export interface DocumentWrite {
@@ -95,6 +96,8 @@ class Effects {
   /** Built when the statement runs, so a slug generated on the way is in the payload; the last statement's count. */
   of(change: DocumentChange): readonly OutboxRow[] {
     this.events = this.target.events(change);
+    // Webhooks and /events carry documents with every locale (docs/localization.md).
+    if (this.svc.config.locales) for (const e of this.events) localized(this.svc, e.data, EVERY_LOCALE(this.svc.config.locales));
     this.outbox = outboxRows(this.events, this.hooks);
     this.noticed = false;
     return this.outbox;

@@ -36,6 +36,7 @@ const writeInput = (req: WriteRequest, mode: DocumentAccessMode) => ({
   body: documentBody(req),
   expectedRev: ifMatch(req),
   draft: req.query.draft === 'true',
+  locale: req.query.locale,
   expectedDraftRev: parseIfMatch(req.headers['if-match'], 'draft'),
 });
 
@@ -92,11 +93,16 @@ export async function documentRoutes(app: FastifyInstance, { svc, mode }: { svc:
     },
   );
 
-  app.post<{ Params: Static<typeof S.TypeParams> }>(
+  app.post<{ Params: Static<typeof S.TypeParams>; Querystring: Static<typeof S.CreateQuery> }>(
     base,
-    { config: may('write'), schema: { ...D.create, params: S.TypeParams, ...responses } },
+    { config: may('write'), schema: { ...D.create, params: S.TypeParams, querystring: S.CreateQuery, ...responses } },
     async (req, reply) => {
-      const doc = await createDocument(svc, req.principal, { type: req.params.type, mode, body: documentBody(req) });
+      const doc = await createDocument(svc, req.principal, {
+        type: req.params.type,
+        mode,
+        body: documentBody(req),
+        locale: req.query.locale,
+      });
       reply.header('location', `${req.url.split('?')[0]}/${encodeURIComponent(doc._id)}`);
       return sendDocument(reply, doc, 201);
     },

@@ -12,21 +12,31 @@ export const Perspective = Type.Union([Type.Literal('published'), Type.Literal('
   description:
     "`published`: published main versions only; `drafts`: each document's pending draft where it has one (read permission). Absent: main versions",
 });
+/** `locale` on document reads and writes (docs/localization.md); the description is the OpenAPI parameter's. */
+export const Locale = Type.String({
+  maxLength: 64,
+  description:
+    'A configured locale code (`de-CH`): localized fields are served (and written) in it, each read through its fallback chain; `*`: every locale, as `{<code>: value}`. Absent: the default locale',
+});
 const flag = (description: string) => Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description }));
 export const GetQuery = Type.Object(
   {
     expand: Type.Optional(Type.String({ maxLength: 1000, description: 'Comma-separated reference paths to expand (`author.company`)' })),
     fields: Type.Optional(Type.String({ maxLength: 1000, description: 'Comma-separated top-level fields to return' })),
     perspective: Type.Optional(Perspective),
+    locale: Type.Optional(Locale),
   },
   { additionalProperties: false },
 );
+/** `POST`: the locale its localized fields are written in. */
+export const CreateQuery = Type.Object({ locale: Type.Optional(Locale) }, { additionalProperties: false });
 /** `?draft=true` on PUT and PATCH: the write goes to a published document's pending draft (docs/drafts.md). */
 export const WriteQuery = Type.Object(
   {
     draft: flag(
       '`true`: on a published document, write its pending draft (made from the main version on the first write), not the live version; `_status` in the body is 422. On a document not published, no difference',
     ),
+    locale: Type.Optional(Locale),
   },
   { additionalProperties: false },
 );
@@ -42,6 +52,7 @@ export const PagingQuery = Type.Object(
     limit: Type.Optional(Type.String({ description: 'Page size (default 20, at most 100)' })),
     offset: Type.Optional(Type.String({ description: 'Revisions to skip' })),
     kind: Type.Optional(RevisionKind),
+    locale: Type.Optional(Locale),
   },
   { additionalProperties: false },
 );
