@@ -18,6 +18,15 @@ const SCHEMAS = [
     ],
   },
   {
+    name: 'post',
+    title: 'Post',
+    fields: [
+      { name: 'title', type: 'string', required: true, localized: true },
+      { name: 'slug', type: 'slug', source: 'title', localized: true },
+      { name: 'handle', type: 'string', unique: true, localized: true },
+    ],
+  },
+  {
     name: 'page',
     title: 'Page',
     fields: [
@@ -211,5 +220,42 @@ describe('querying through the chain', () => {
       `page?filter[code][startsWith]=q&locale=fr&orderBy=rank&order=asc&limit=2&after=${first.json().meta.nextCursor}`,
     );
     expect([first.json().data[0].code, ...next.json().data.map((d: JsonObject) => d.code)]).toEqual(['q2', 'q3', 'q1']);
+  });
+});
+
+describe('unique values and slugs per locale', () => {
+  it('generates each locale’s slug from the same locale’s title, unique within that locale', async () => {
+    const a = await ok('POST', 'post?locale=*', { title: { en: 'Good Morning', de: 'Guten Morgen' } });
+    expect(a.slug).toEqual({ en: { current: 'good-morning' }, de: { current: 'guten-morgen' } });
+    // The same German title again: the German slug moves on; the English one is its own.
+    const b = await ok('POST', 'post?locale=*', { title: { en: 'Morning', de: 'Guten Morgen' } });
+    expect(b.slug).toEqual({ en: { current: 'morning' }, de: { current: 'guten-morgen-2' } });
+    // A slug equal to another locale's is no clash: slugs are unique per locale.
+    const c = await ok('POST', 'post?locale=*', { title: { en: 'Guten Morgen', fr: 'Bonjour' } });
+    expect(c.slug).toEqual({ en: { current: 'guten-morgen' }, fr: { current: 'bonjour' } });
+    // A locale's first title, written later, gets its slug then.
+    const patched = await ok('PATCH', `post/${a._id}?locale=fr`, { title: 'Bonjour' });
+    expect(patched.slug).toEqual({ current: 'bonjour-2' });
+  });
+
+  it('an update whose slug is made again moves on past a taken one (the refused try leaves nothing behind)', async () => {
+    await ok('POST', 'post', { title: 'Taken Title' });
+    const other = await ok('POST', 'post', { title: 'Other' });
+    const moved = await ok('PATCH', `post/${other._id}`, { title: 'Taken Title', slug: null });
+    expect(moved.slug).toEqual({ current: 'taken-title-2' });
+    const revisions = await call('GET', `post/${other._id}/revisions`);
+    expect(revisions.json().data.map((r: JsonObject) => r._rev)).toEqual([2, 1]);
+  });
+
+  it('a unique localized value is unique among that locale’s values only, 409 naming the locale', async () => {
+    await ok('POST', 'post?locale=*', { title: { en: 'U1' }, handle: { en: 'one', de: 'eins' } });
+    const clash = await call('POST', 'post?locale=*', { title: { en: 'U2' }, handle: { en: 'uno', de: 'eins' } });
+    expect(clash.statusCode, clash.body).toBe(409);
+    expect(clash.json().error.details).toEqual([{ field: 'handle.de', message: 'is already taken' }]);
+    // `eins` in English is free: another locale's value does not count.
+    await ok('POST', 'post?locale=*', { title: { en: 'U3' }, handle: { en: 'eins', de: 'one' } });
+    const defaultClash = await call('POST', 'post', { title: 'U4', handle: 'one' });
+    expect(defaultClash.statusCode).toBe(409);
+    expect(defaultClash.json().error.details).toEqual([{ field: 'handle', message: 'is already taken' }]);
   });
 });

@@ -103,8 +103,8 @@ describe('validateDocument', () => {
     expect(validate({ title: 'x', slug: { current: 'A b' } }).data.slug).toEqual({ current: 'a-b' });
     const empty = validate({ title: 'x', slug: '!!!' });
     expect(empty.errors).toEqual([]);
-    expect(empty.emptySlugs.map((f) => f.name)).toEqual(['slug']);
-    expect(validate({ title: 'x' }).emptySlugs.map((f) => f.name)).toEqual(['slug']);
+    expect(empty.emptySlugs.map((s) => s.field.name)).toEqual(['slug']);
+    expect(validate({ title: 'x' }).emptySlugs.map((s) => s.field.name)).toEqual(['slug']);
     expect(errorsOf({ title: 'x', slug: { current: 'a', extra: 1 } })).toEqual([
       { field: 'slug', message: 'must be a string or {current: string}' },
     ]);

@@ -27,6 +27,15 @@ export interface StudioConfig {
   auditEvents: string[];
   /** The events a webhook may subscribe to (`document.published`…); `<resource>.*` and `*` are built from them. */
   webhookEvents: string[];
+  /** The content locales (docs/localization.md); null where content has one language. */
+  locales: ContentLocales | null;
+}
+
+/** The configured content locales: the default (the first), each with its fallback, and each chain a read follows, itself first. */
+export interface ContentLocales {
+  default: string;
+  list: Array<{ code: string; name: string; fallback?: string }>;
+  chains: Record<string, string[]>;
 }
 
 export interface StructureGroup {

@@ -71,7 +71,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
     void sweepSpool().catch((err: unknown) => log.warn({ err }, 'media: could not sweep old upload temp files'));
     await migrateToLatest(database);
     const schemas = new SchemaRegistry(config.schemas);
-    await syncFieldIndexes(database, schemas.indexSpecs());
+    await syncFieldIndexes(database, schemas.indexSpecs(config.locales));
     // Several nodes share changes over the channel `realtime.fanout` names; one node needs none.
     // The shared bus reads through `services`, which exists by the time a message arrives.
     const shared = new SharedChangeBus({

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Conn } from './connection.js';
 
 /** A write that a unique index (id, username, slug, unique field…) may refuse. */
@@ -25,5 +26,17 @@ export async function writeUnlessTaken<T>(conn: Conn, write: () => Promise<T>): 
  */
 export async function tryWriteFirst<T>(conn: Conn, write: () => Promise<T>): Promise<UniqueWrite<T>> {
   if (!conn.dialect.keepsTransactionAfterFailedStatement) return { written: false };
-  return writeUnlessTaken(conn, write);
+  // A write is several statements (an update copies the version it replaces into the revisions
+  // first): a savepoint undoes the ones before the refused statement too, so the next try starts clean.
+  await sql`savepoint vellum_try_first`.execute(conn.db);
+  try {
+    const outcome = await writeUnlessTaken(conn, write);
+    if (!outcome.written) await sql`rollback to vellum_try_first`.execute(conn.db);
+    return outcome;
+  } catch (err) {
+    await sql`rollback to vellum_try_first`.execute(conn.db);
+    throw err;
+  } finally {
+    await sql`release vellum_try_first`.execute(conn.db);
+  }
 }

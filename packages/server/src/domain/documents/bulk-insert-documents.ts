@@ -150,8 +150,8 @@ function prepareDocument(
   const result = validateDocument(schema, body, true);
   for (const e of result.errors) problem(e.field, e.message);
   // A create would generate these; a bulk insert takes the slug the document brings.
-  for (const field of result.emptySlugs) {
-    if (field.required || baseSlug(field, result.data)) problem(field.name, 'is required: bulk inserts bring their own slugs');
+  for (const slug of result.emptySlugs) {
+    if (slug.field.required || baseSlug(slug, result.data)) problem(slug.field.name, 'is required: bulk inserts bring their own slugs');
   }
   if (details.length > before) return undefined;
   return {

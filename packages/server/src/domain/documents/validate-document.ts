@@ -15,7 +15,18 @@ export interface ValidationResult {
   references: FoundReference[];
   media: FoundMedia[];
   /** Slug fields left empty, to be generated from their source by the write operation. */
-  emptySlugs: FieldDef[];
+  emptySlugs: EmptySlug[];
+}
+
+/**
+ * A slug to generate: `field` at `at` in the data (`[]`, or a locale's place `['_locales', 'de']`,
+ * docs/localization.md), made from its source at `sourceAt` (the same place for a localized
+ * source, `[]` for a shared one).
+ */
+export interface EmptySlug {
+  field: FieldDef;
+  at: readonly string[];
+  sourceAt: readonly string[];
 }
 
 /** The other locales' values to check beside the default's (docs/localization.md, "Writes"). */
@@ -73,9 +84,14 @@ function validateOtherLocales(
     if (typeof map !== 'object' || map === null) continue;
     for (const field of schema.localized) {
       const value = map[field.name];
-      if (value === undefined || value === null) continue;
-      const outcome = ctx.value(field, value, locales.pathFor(field.name, code));
+      const outcome = value === undefined || value === null ? EMPTY : ctx.value(field, value, locales.pathFor(field.name, code));
       if (outcome !== EMPTY && outcome !== INVALID) (out[code] ??= {})[field.name] = outcome;
+      else if (outcome === EMPTY && specOf(field).generatedWhenEmpty && field.source !== undefined) {
+        // Made from the same locale's source where the locale has one; never required there.
+        const sourceAt = schema.localizedNames.has(field.source) ? [LOCALES_KEY, code] : [];
+        const source = sourceAt.length > 0 ? map[field.source] : input[field.source];
+        if (typeof source === 'string' && source !== '') result.emptySlugs.push({ field, at: [LOCALES_KEY, code], sourceAt });
+      }
     }
   }
   if (Object.keys(out).length > 0) result.data[LOCALES_KEY] = out;
@@ -101,13 +117,13 @@ function validateObject(
     let value = Object.prototype.hasOwnProperty.call(input, field.name) ? input[field.name] : undefined;
     if ((value === undefined || value === null) && ctx.applyDefaults && field.default !== undefined) value = field.default;
     if (value === undefined || value === null) {
-      if (specOf(field).generatedWhenEmpty && topLevel) result.emptySlugs.push(field);
+      if (specOf(field).generatedWhenEmpty && topLevel) result.emptySlugs.push({ field, at: [], sourceAt: [] });
       else if (field.required) ctx.errors.push({ field: path, message: 'is required' });
       continue;
     }
     const outcome = ctx.value(field, value, path);
     if (outcome === EMPTY) {
-      if (topLevel) result.emptySlugs.push(field);
+      if (topLevel) result.emptySlugs.push({ field, at: [], sourceAt: [] });
       else if (field.required) ctx.errors.push({ field: path, message: 'is required' });
     } else if (outcome !== INVALID) {
       out[field.name] = outcome;

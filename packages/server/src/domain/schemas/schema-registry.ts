@@ -1,6 +1,8 @@
 import type { FieldDef, SchemaDef } from '../../config/types.js';
 import { specOf } from '../../field-types/index.js';
 import type { FieldIndexSpec } from '../../storage/documents/schema-indexes.js';
+import type { LocalesConfig } from '../../config/locales-section.js';
+import { localePrefix } from '../locales/localized-data.js';
 
 export interface CompiledSchema {
   name: string;
@@ -47,18 +49,26 @@ export class SchemaRegistry {
   }
 
   /** Every field that needs a database index: `indexed`, `unique`, and the types always indexed (references, slugs, selects). */
-  indexSpecs(): FieldIndexSpec[] {
+  indexSpecs(locales?: LocalesConfig): FieldIndexSpec[] {
     const specs: FieldIndexSpec[] = [];
     for (const s of this.byName.values()) {
       for (const f of s.fields) {
         const spec = specOf(f);
         const wanted = f.indexed || f.unique || spec.alwaysIndexed;
         if (!wanted || !spec.indexable) continue;
-        specs.push({ type: s.name, path: uniquePath(f), unique: isUnique(f) });
+        const perLocale = f.localized && locales ? localeIndexes(locales) : undefined;
+        specs.push({ type: s.name, path: uniquePath(f), unique: isUnique(f), ...(perLocale ? { locales: perLocale } : {}) });
       }
     }
     return specs;
   }
+}
+
+/** Per locale but the default: where a localized field's own values sit, and the chain a query in that locale reads. */
+function localeIndexes(locales: LocalesConfig) {
+  return locales.list
+    .filter((l) => l.code !== locales.default)
+    .map((l) => ({ code: l.code, own: localePrefix(l.code, locales), chain: locales.chains[l.code].map((c) => localePrefix(c, locales)) }));
 }
 
 /** Unique per type: `unique: true`, or a type that always is (slugs). */

@@ -49,6 +49,8 @@ export async function studioConfig(svc: Services, actor: Principal) {
     auditEvents: [...AUDIT_EVENTS],
     // What a webhook may subscribe to, for the studio's event picker (patterns are built from these).
     webhookEvents: [...WEBHOOK_EVENTS],
+    // The content locales and their fallbacks (docs/localization.md); null: content has one language.
+    locales: svc.config.locales ?? null,
   };
 }
 

@@ -54,8 +54,13 @@ function picked<T>(conn: Conn, field: PathRef, build: (path: readonly string[]) 
 
 /** The expression a localized top-level field's per-locale index is made on: what `operandSql` reads for it. */
 export function localizedIndexExpression(conn: Conn, chain: readonly (readonly string[])[], path: readonly string[]): string {
-  const places = chain.map((prefix) => conn.dialect.indexExpression([...prefix, ...path]));
-  return places.length === 1 ? places[0] : `coalesce(${places.join(', ')})`;
+  const at = (p: readonly string[]) => conn.dialect.indexExpression(p);
+  const places = chain.map((prefix) => at([...prefix, ...path]));
+  if (places.length === 1) return places[0];
+  if (path.length === 1) return `coalesce(${places.join(', ')})`;
+  // A slug's `current`: the place is picked by the field itself, as `picked` does.
+  const whens = chain.slice(0, -1).map((prefix, i) => `when ${at([...prefix, path[0]])} is not null then ${places[i]}`);
+  return `(case ${whens.join(' ')} else ${places[places.length - 1]} end)`;
 }
 
 /** One filter condition on `documents` rows. */

@@ -2,14 +2,23 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { inTransaction, type Conn } from '../connection.js';
 import { assertSafePath } from '../dialect.js';
+import { localizedIndexExpression } from './document-filter-sql.js';
 
 export interface FieldIndexSpec {
   type: string;
   path: readonly string[];
   unique: boolean;
+  /**
+   * A localized field (docs/localization.md, "Storage"): per locale but the default, where its
+   * own values sit (`own`, unique per locale) and the places a query in that locale reads in
+   * order (`chain`, filters and order through the fallbacks). The default locale's values sit at
+   * `path`, indexed as any field's.
+   */
+  locales?: ReadonlyArray<{ code: string; own: readonly string[]; chain: readonly (readonly string[])[] }>;
 }
 
-const PREFIXES = ['vx_', 'vu_'];
+// vx_ order and filter, vu_ unique; vl_ and vlu_ the same per locale of a localized field.
+const PREFIXES = ['vx_', 'vu_', 'vl_', 'vlu_'];
 
 function indexName(prefix: string, type: string, path: readonly string[]): string {
   const name = `${prefix}${type}_${path.join('_')}`;
@@ -44,6 +53,16 @@ async function syncLocked(conn: Conn, specs: readonly FieldIndexSpec[]): Promise
     const ordered = `${expr}${conn.dialect.nullsOrder('asc')}`;
     wanted.set(indexName('vx_', spec.type, spec.path), `on documents (type, ${ordered}${seq})`);
     if (spec.unique) wanted.set(indexName('vu_', spec.type, spec.path), `on documents (${expr}) where type = '${spec.type}'`);
+    for (const l of spec.locales ?? []) {
+      // Index names are identifiers: `de-CH` becomes `de_ch` (language tags never hold `_`).
+      const named = [...spec.path, l.code.toLowerCase().replace(/-/g, '_')];
+      const chained = localizedIndexExpression(conn, l.chain, spec.path);
+      wanted.set(indexName('vl_', spec.type, named), `on documents (type, ${chained}${conn.dialect.nullsOrder('asc')}${seq})`);
+      if (spec.unique) {
+        const own = conn.dialect.indexExpression([...l.own, ...spec.path]);
+        wanted.set(indexName('vlu_', spec.type, named), `on documents (${own}) where type = '${spec.type}'`);
+      }
+    }
   }
   const existing = await existingIndexes(conn);
   for (const name of existing) {
@@ -51,12 +70,12 @@ async function syncLocked(conn: Conn, specs: readonly FieldIndexSpec[]): Promise
   }
   for (const [name, body] of wanted) {
     if (existing.has(name)) continue;
-    const unique = name.startsWith('vu_') ? 'unique ' : '';
+    const unique = name.startsWith('vu_') || name.startsWith('vlu_') ? 'unique ' : '';
     try {
       await sql.raw(`create ${unique}index if not exists ${name} ${body}`).execute(conn.db);
     } catch (err) {
       if (conn.dialect.isUniqueViolation(err) || /unique|duplicate/i.test((err as Error).message)) {
-        throw new Error(`cannot make ${name.slice(3)} unique: stored documents already share a value`);
+        throw new Error(`cannot make ${name.slice(name.indexOf('_') + 1)} unique: stored documents already share a value`);
       }
       throw err;
     }

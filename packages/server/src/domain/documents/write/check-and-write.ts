@@ -2,7 +2,7 @@ import { errors } from '../../../errors.js';
 import type { Conn } from '../../../storage/connection.js';
 import { tryWriteFirst, writeUnlessTaken } from '../../../storage/write-unless-taken.js';
 import type { CompiledSchema } from '../../schemas/schema-registry.js';
-import { allocateSlug, baseSlug } from './allocate-slug.js';
+import { allocateSlug, baseSlug, setSlug } from './allocate-slug.js';
 import type { ValidationResult } from '../validate-document.js';
 import { checkReferences, checkUnique, mediaProblems, type ReferenceRule } from './write-checks.js';
 
@@ -27,12 +27,13 @@ export async function checkAndWrite<T>(
   await checkReferences(conn, schema, result, selfId, opts.referenceRule);
   const media = await mediaProblems(conn, result);
   if (media.length > 0) throw errors.validation(media);
-  const bases = new Map(result.emptySlugs.map((field) => [field, baseSlug(field, result.data)]));
-  const missing = [...bases].filter(([field, base]) => !base && field.required);
-  if (missing.length > 0) throw errors.validation(missing.map(([field]) => ({ field: field.name, message: 'is required' })));
+  const bases = new Map(result.emptySlugs.map((slug) => [slug, baseSlug(slug, result.data)]));
+  // `required` is the default locale's (docs/localization.md): another locale's slug may stay empty.
+  const missing = [...bases].filter(([slug, base]) => !base && slug.field.required && slug.at.length === 0);
+  if (missing.length > 0) throw errors.validation(missing.map(([slug]) => ({ field: slug.field.name, message: 'is required' })));
 
   const plainSlugs = () => {
-    for (const [field, base] of bases) if (base) result.data[field.name] = { current: base.slug };
+    for (const [slug, base] of bases) if (base) setSlug(result.data, slug, { current: base.slug });
   };
   // Where no unique index applies (a pending draft), the plain slugs stand until it is published.
   if (!unique) {
@@ -44,9 +45,9 @@ export async function checkAndWrite<T>(
     return write();
   });
   if (first.written) return first.value;
-  for (const field of bases.keys()) delete result.data[field.name];
-  for (const [field, base] of bases) {
-    if (base) result.data[field.name] = { current: await allocateSlug(conn, schema, field, base, selfId) };
+  for (const slug of bases.keys()) setSlug(result.data, slug, undefined);
+  for (const [slug, base] of bases) {
+    if (base) setSlug(result.data, slug, { current: await allocateSlug(conn, schema, slug, base, selfId) });
   }
   await checkUnique(conn, schema, result, selfId, [...bases.keys()]);
   // A unique index that fires now, after the checks passed, is a race lost to a concurrent write.

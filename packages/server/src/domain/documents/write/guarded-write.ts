@@ -1,9 +1,9 @@
-import type { FieldDef } from '../../../config/types.js';
 import type { InsertGuards } from '../../../storage/documents/guarded-writes.js';
 import type { SideRows } from '../../../storage/documents/document-writes.js';
 import type { CompiledSchema } from '../../schemas/schema-registry.js';
 import type { Services } from '../../services.js';
-import { baseSlug } from './allocate-slug.js';
+import { baseSlug, setSlug } from './allocate-slug.js';
+import type { EmptySlug } from '../validate-document.js';
 import type { VersionChange } from './document-change.js';
 import { sideRows } from './side-rows.js';
 import { mediaProblems } from './write-checks.js';
@@ -26,12 +26,12 @@ export async function guardedWrite(
   // A media type never changes after upload, so the accept check may run before the write; the
   // write itself still checks that the media exist.
   if ((await mediaProblems(svc.database, fields)).length > 0) return false;
-  const slugs: FieldDef[] = [];
-  for (const field of fields.emptySlugs) {
-    const base = baseSlug(field, fields.data);
+  const slugs: EmptySlug[] = [];
+  for (const slug of fields.emptySlugs) {
+    const base = baseSlug(slug, fields.data);
     if (!base) return false;
-    fields.data[field.name] = { current: base.slug };
-    slugs.push(field);
+    setSlug(fields.data, slug, { current: base.slug });
+    slugs.push(slug);
   }
   const guards: InsertGuards = {
     // A reference to the document itself is valid when the field allows its own type.
@@ -39,6 +39,6 @@ export async function guardedWrite(
     media: [...new Set(fields.media.map((m) => m.id))],
   };
   if (await write(sideRows(schema, fields), guards)) return true;
-  for (const field of slugs) delete fields.data[field.name];
+  for (const slug of slugs) setSlug(fields.data, slug, undefined);
   return false;
 }

@@ -1,4 +1,3 @@
-import type { FieldDef } from '../../../config/types.js';
 import { errors, type ErrorDetail } from '../../../errors.js';
 import type { Conn } from '../../../storage/connection.js';
 import { findDocumentHeads, type DocumentHead } from '../../../storage/documents/document-rows.js';
@@ -7,6 +6,9 @@ import { valueTaken } from '../../../storage/documents/unique-values.js';
 import { mimeAccepted } from '../../shared/mime-accepted.js';
 import { isUnique, uniquePath, uniqueScalar, type CompiledSchema } from '../../schemas/schema-registry.js';
 import type { ValidationResult } from '../validate-document.js';
+import { LOCALES_KEY, otherLocales } from '../../locales/localized-data.js';
+import { placeIn } from './allocate-slug.js';
+import type { EmptySlug } from '../validate-document.js';
 
 /** What a write may require of the documents its references point at, beyond existing with an allowed type (publish: published). */
 export type ReferenceRule = (targets: ReadonlyMap<string, DocumentHead>, references: ValidationResult['references']) => void;
@@ -55,14 +57,19 @@ export async function checkUnique(
   schema: CompiledSchema,
   result: ValidationResult,
   selfId: string,
-  generated: readonly FieldDef[],
+  generated: readonly EmptySlug[],
 ): Promise<void> {
   const taken: ErrorDetail[] = [];
   for (const field of schema.fields) {
-    const value = result.data[field.name];
-    if (value === undefined || !isUnique(field) || generated.includes(field)) continue;
-    if (await valueTaken(conn, schema.name, uniquePath(field), uniqueScalar(field, value), selfId))
-      taken.push({ field: field.name, message: 'is already taken' });
+    if (!isUnique(field)) continue;
+    // A localized field is unique per locale (docs/localization.md): each locale's own value among that locale's.
+    const places = [[], ...(field.localized ? Object.keys(otherLocales(result.data)).map((code) => [LOCALES_KEY, code]) : [])];
+    for (const at of places) {
+      const value = placeIn(result.data, at)?.[field.name];
+      if (value === undefined || generated.some((g) => g.field === field && g.at.join() === at.join())) continue;
+      if (await valueTaken(conn, schema.name, [...at, ...uniquePath(field)], uniqueScalar(field, value), selfId))
+        taken.push({ field: at.length > 0 ? `${field.name}.${at[1]}` : field.name, message: 'is already taken' });
+    }
   }
   if (taken.length > 0) throw errors.conflict('A unique value is already taken', taken);
 }

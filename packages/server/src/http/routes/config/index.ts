@@ -17,6 +17,13 @@ const Schema = Type.Object({
   preview: Type.Optional(Type.Object({ url: Type.String() })),
 });
 
+/** The configured locales (docs/localization.md, "Configuration"); absent or null where content has one language. */
+const Locales = Type.Object({
+  default: Type.String(),
+  list: Type.Array(Type.Object({ code: Type.String(), name: Type.String(), fallback: Type.Optional(Type.String()) })),
+  chains: Type.Record(Type.String(), Type.Array(Type.String())),
+});
+
 const Settings = Type.Object(
   {
     mfaRequired: Type.Boolean(),
@@ -37,6 +44,7 @@ const StudioConfig = Type.Object({
   schemaActions: Type.Array(Type.String()),
   auditEvents: Type.Array(Type.String()),
   webhookEvents: Type.Array(Type.String()),
+  locales: Nullable(Locales),
 });
 const Structure = Type.Array(
   Type.Object({
@@ -77,7 +85,10 @@ export async function configRoutes(app: FastifyInstance, { svc }: { svc: Service
   );
 
   // Public: schemas hold no secrets (docs/api.md, "Schemas").
-  app.get('/config/schemas', { schema: { response: { 200: data(Type.Array(Schema)), ...errorResponses } } }, async () => ({
+  // `meta.locales`: the locales localized fields (`localized: true`) hold values in.
+  const SchemaList = Type.Object({ data: Type.Array(Schema), meta: Type.Optional(Type.Object({ locales: Locales })) });
+  app.get('/config/schemas', { schema: { response: { 200: SchemaList, ...errorResponses } } }, async () => ({
     data: listSchemas(svc),
+    ...(svc.config.locales ? { meta: { locales: svc.config.locales } } : {}),
   }));
 }
