@@ -9,12 +9,19 @@ import { seedDocumentsBySql } from './seed-documents-by-sql.js';
  * SQL, the admin signed in, and a plan reader on the same database; all closed after the file.
  * `ready` hands them to the suite's own variables.
  */
-export function useSeededPlanApp(schemas: unknown[], posts: number, ready: (t: TestApp, admin: string, plans: PlanReader) => void): void {
+export function useSeededPlanApp(
+  schemas: unknown[],
+  posts: number,
+  ready: (t: TestApp, admin: string, plans: PlanReader) => void,
+  /** More config beside `schemas` (`locales`), and more seeding after the posts (before the plan reader opens). */
+  opts: { config?: Record<string, unknown>; seed?: (url: string) => Promise<void> } = {},
+): void {
   let t: TestApp | undefined;
   let plans: PlanReader | undefined;
   beforeAll(async () => {
-    t = await startTestApp({ schemas });
+    t = await startTestApp({ ...opts.config, schemas });
     await seedDocumentsBySql(dialect, t.db.url, posts);
+    await opts.seed?.(t.db.url);
     const admin = await t.login(ADMIN.username, ADMIN.password);
     plans = await openPlanReader(dialect, t.db.url);
     ready(t, admin, plans);

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { statementName } from '../../packages/server/src/storage/postgres/named-statements.js';
 import type { TestApp } from '../helpers/app.js';
 import { dialect } from '../helpers/database.js';
-import type { Plan, PlanReader } from '../helpers/explain-plan.js';
+import type { PlanReader } from '../helpers/explain-plan.js';
+import { DOCUMENTS, planExpectations, type Statement } from '../helpers/plan-expectations.js';
 import { spyQueries } from '../helpers/query-spy.js';
 import { useSeededPlanApp } from '../helpers/use-seeded-plan-app.js';
 import { seedPostId } from '../helpers/seed-documents-by-sql.js';
@@ -40,8 +40,6 @@ const PG = dialect === 'postgres';
 /** The index behind `documents.seq` (the deferred join's second step) and behind `documents.id`. */
 const BY_SEQ = PG ? 'documents_pkey' : 'INTEGER PRIMARY KEY';
 const BY_ID = PG ? 'documents_id_key' : 'sqlite_autoindex_documents_1';
-/** How a plan names `documents`: the deferred join reads it a second time as `d` (SQLite names the alias). */
-const DOCUMENTS = new Set(['documents', 'd']);
 
 let t: TestApp;
 let admin: string;
@@ -49,59 +47,7 @@ let plans: PlanReader;
 
 useSeededPlanApp(SCHEMAS, POSTS, (app, token, reader) => ((t = app), (admin = token), (plans = reader)));
 
-interface Statement {
-  sql: string;
-  parameters: readonly unknown[];
-}
-
-/** The statements on `documents` one request makes the app send, counting left out. */
-async function statementsOf(url: string, token?: string): Promise<Statement[]> {
-  const seen: Statement[] = [];
-  const restore = spyQueries(t, (sql, parameters) => {
-    if (/\bdocuments\b/.test(sql) && !/^\s*select count\(/i.test(sql)) seen.push({ sql, parameters });
-  });
-  try {
-    const res = await t.request({ method: 'GET', url, token });
-    expect(res.statusCode, res.body).toBe(200);
-  } finally {
-    restore();
-  }
-  return seen;
-}
-
-/** What one statement's plan must show. */
-interface Expected {
-  /** Indexes the plan reads (each of them). */
-  uses: string[];
-  /** Sort steps allowed: the deferred join sorts its one page of full rows again; a narrow filter may sort its matches. */
-  sorts?: number;
-}
-
-function describePlan(s: Statement, plan: Plan): string {
-  return `${s.sql.trim()}\n${JSON.stringify(s.parameters)}\n${plan.text}`;
-}
-
-function expectIndexed(s: Statement, plan: Plan, expected: Expected): void {
-  const seqScans = plan.accesses.filter((a) => a.kind === 'seq' && DOCUMENTS.has(a.table));
-  expect(seqScans, `sequential scan of documents:\n${describePlan(s, plan)}`).toEqual([]);
-  const used = plan.accesses.filter((a) => a.kind === 'index').map((a) => a.index);
-  for (const index of expected.uses) expect(used, `index ${index} unused:\n${describePlan(s, plan)}`).toContain(index);
-  expect(plan.sorts.length, `sorted:\n${describePlan(s, plan)}`).toBeLessThanOrEqual(expected.sorts ?? 0);
-}
-
-/** Runs the request, then checks each statement it sent, in order, against `expected`. */
-async function expectPlans(url: string, expected: Expected[], as: 'admin' | 'anonymous' = 'admin'): Promise<void> {
-  const statements = await statementsOf(url, as === 'admin' ? admin : undefined);
-  expect(
-    statements.map((s) => s.sql.trim()),
-    url,
-  ).toHaveLength(expected.length);
-  for (const [i, s] of statements.entries()) {
-    expectIndexed(s, await plans.explain(s.sql, s.parameters), expected[i]);
-    // PostgreSQL plans a named (prepared) statement once for every value after a few runs.
-    if (PG && statementName(s.sql)) expectIndexed(s, await plans.explainGeneric(s.sql, s.parameters.length), expected[i]);
-  }
-}
+const { describePlan, expectIndexed, expectPlans } = planExpectations(() => ({ t, admin, plans }));
 
 /** The deferred join sorts its one page of full rows again, by the same key. */
 const DEFERRED_PAGE = 1;
