@@ -209,6 +209,22 @@ describe('querying through the chain', () => {
     expect(await codes('filter[title]=Apple')).toEqual(['q1']);
   });
 
+  it('search matches the text the chain serves in that locale, and only there', async () => {
+    // q1's Swiss title is its own; q2's falls back to German; q3 has English only.
+    expect(await codes('locale=de-CH&search=banane')).toEqual(['q2']);
+    expect(await codes('locale=de-CH&search=öpf')).toEqual(['q1']);
+    expect(await codes('locale=de-CH&search=opfel')).toEqual(['q1']);
+    expect(await codes('locale=de-CH&search=apfel')).toEqual([]);
+    expect(await codes('locale=de&search=apfel')).toEqual(['q1']);
+    // English has its own text; German words are not in it, nor is a Swiss one in German.
+    expect(await codes('search=banane')).toEqual([]);
+    expect(await codes('search=banana')).toEqual(['q2']);
+    expect(await codes('locale=de&search=öpfel')).toEqual([]);
+    // French falls back to English; a shared field's words are in every locale.
+    expect(await codes('locale=fr&search=cherry')).toEqual(['q3']);
+    expect(await codes('locale=de-CH&search=q3')).toEqual(['q3']);
+  });
+
   it('orderBy a localized field orders by the value served, cursors included', async () => {
     expect(await codes('locale=de-CH&orderBy=rank&order=asc&filter[rank][exists]=true')).toEqual(['q1', 'q2']);
     expect(await codes('locale=fr&orderBy=rank&order=desc&filter[rank][exists]=true')).toEqual(['q1', 'q3', 'q2']);

@@ -5,12 +5,12 @@ import { parsePaging } from '../shared/paging.js';
 import { resolveFieldPath } from '../schemas/field-paths.js';
 import type { CompiledSchema } from '../schemas/schema-registry.js';
 import { systemField } from './system-fields.js';
-import { searchWords } from './search-text.js';
+import { localeWord, searchWords } from './search-text.js';
 import { badParam as bad, filterValue, type FilterTarget } from './filter-value.js';
 import { decodeCursor } from './list-cursor.js';
 
 import { PERSPECTIVES, type Perspective } from './perspective.js';
-import { queryChain, type DocumentLocale } from '../locales/document-locales.js';
+import { queryChain, searchLocale, type DocumentLocale } from '../locales/document-locales.js';
 
 export interface ParsedListQuery {
   conditions: Condition[];
@@ -70,7 +70,9 @@ export function parseListQuery(schema: CompiledSchema, query: ListParams, locale
     : undefined;
 
   const search = query.search;
-  const words = search ? searchWords(search) : undefined;
+  // In a locale other than the default, the words of that locale's text (search-text.ts).
+  const inLocale = locale ? searchLocale(locale) : undefined;
+  const words = search ? searchWords(search).map((w) => (inLocale ? localeWord(inLocale, w) : w)) : undefined;
   return {
     conditions,
     order: { field: target.field, direction: order },

@@ -76,3 +76,9 @@ export function queryChain(locale: DocumentLocale): string[][] | undefined {
   if (isAllLocales(request) || (request.code === locales.default && request.chain.length === 1)) return undefined;
   return request.chain.map((code) => localePrefix(code, locales));
 }
+
+/** The locale whose marked words a search reads (search-text.ts); undefined for the default's plain text (and under `*`). */
+export function searchLocale(locale: DocumentLocale): string | undefined {
+  const { request, locales } = locale;
+  return isAllLocales(request) || request.code === locales.default ? undefined : request.code;
+}

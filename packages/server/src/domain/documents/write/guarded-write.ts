@@ -38,7 +38,7 @@ export async function guardedWrite(
     references: fields.references.filter((r) => !(r.id === doc.id && r.to.includes(schema.name))).map((r) => ({ id: r.id, types: r.to })),
     media: [...new Set(fields.media.map((m) => m.id))],
   };
-  if (await write(sideRows(schema, fields), guards)) return true;
+  if (await write(sideRows(schema, fields, svc.config.locales), guards)) return true;
   for (const slug of slugs) setSlug(fields.data, slug, undefined);
   return false;
 }

@@ -151,7 +151,7 @@ async function lockedWrite(svc: Services, conn: Conn, write: DocumentWrite, hook
       write.schema,
       change.fields,
       change.doc.id,
-      () => write.target.write(conn, change, sideRows(write.schema, change.fields), effects.of(change)),
+      () => write.target.write(conn, change, sideRows(write.schema, change.fields, svc.config.locales), effects.of(change)),
       { unique: write.target.checksUnique?.(change) ?? true, referenceRule: write.referenceRule },
     );
   }
