@@ -20,17 +20,23 @@ const schemas = (localized: boolean) => [
     ],
   },
 ];
-const start = (url: string, localized: boolean) =>
+/** `localized` undefined: no locales configured at all. */
+const start = (url: string, localized: boolean | undefined) =>
   createApp(
     resolveConfig(
-      { database: { url }, security: { bcryptRounds: 4, adminUser: ADMIN }, locales: LOCALES, schemas: schemas(localized) },
+      {
+        database: { url },
+        security: { bcryptRounds: 4, adminUser: ADMIN },
+        ...(localized === undefined ? {} : { locales: LOCALES }),
+        schemas: schemas(localized === true),
+      },
       {},
     ),
   );
 
 async function withApp<T>(
   url: string,
-  localized: boolean,
+  localized: boolean | undefined,
   fn: (call: (method: string, path: string, body?: object) => Promise<JsonObject>) => Promise<T>,
 ): Promise<T> {
   const app: App = await start(url, localized);
@@ -98,6 +104,15 @@ describe('switching localized on and off', () => {
         expect((await call('GET', `page/${id}?locale=*`)).data.title).toEqual({ en: 'Edited before' });
         await call('POST', `page/${id}/revisions/3/restore`);
         expect((await call('GET', `page/${id}?locale=*`)).data.title).toEqual({ en: 'Edited before', de: 'Auf Deutsch' });
+      });
+
+      // Without locales in the config any more, documents are served with their default-locale values only.
+      await withApp(db.url, undefined, async (call) => {
+        const doc = (await call('GET', `page/${id}`)).data;
+        expect(doc.title).toBe('Edited before');
+        expect(Object.keys(doc).filter((k) => k.startsWith('_locale'))).toEqual([]);
+        const listed = (await call('GET', 'page')).data[0];
+        expect(Object.keys(listed).filter((k) => k.startsWith('_locale'))).toEqual([]);
       });
     });
   });

@@ -1,10 +1,11 @@
 import type { StoredDocument } from '../../storage/documents/document-rows.js';
+import { LOCALE_STORE, LOCALES_KEY } from '../locales/localized-data.js';
 
 /** A document as the API serves it: system fields first, then the schema's fields. */
 export type ApiDocument = Record<string, unknown> & { _id: string; _type: string; _status: string; _rev: number };
 
 export function toApiDocument(doc: StoredDocument): ApiDocument {
-  return {
+  const view: ApiDocument = {
     _id: doc.id,
     _type: doc.type,
     _status: doc.status,
@@ -15,6 +16,14 @@ export function toApiDocument(doc: StoredDocument): ApiDocument {
     _updatedBy: doc.updatedBy,
     ...doc.data,
   };
+  // Other locales' values (docs/localization.md, "Storage") are served through a locale view
+  // only: they ride along under a symbol, which no serialiser writes, so without `locales`
+  // configured (any more) they are never served.
+  if (view[LOCALES_KEY] !== undefined) {
+    (view as Record<symbol, unknown>)[LOCALE_STORE] = view[LOCALES_KEY];
+    delete view[LOCALES_KEY];
+  }
+  return view;
 }
 
 /** A published document's pending draft as served: its own `_rev`, and `_version: 'draft'` (docs/drafts.md). */

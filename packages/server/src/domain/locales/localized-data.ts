@@ -12,6 +12,9 @@ import { isAllLocales, type LocaleRequest } from './locale-request.js';
  */
 export const LOCALES_KEY = '_locales';
 
+/** Where an API view of a document keeps the other locales' values until it is served in a locale (document-view.ts). */
+export const LOCALE_STORE = Symbol('other locales');
+
 type LocaleMaps = Record<string, Record<string, unknown>>;
 type Data = Record<string, unknown>;
 
@@ -34,7 +37,8 @@ export const localePrefix = (code: string, locales: LocalesConfig): string[] => 
  * `{<code>: value}` of the locales that have one, and `_locale` is `*`.
  */
 export function serveLocale(doc: Data, localized: readonly string[], request: LocaleRequest, locales: LocalesConfig): void {
-  const others = otherLocales(doc);
+  const stored = (doc as Record<symbol, unknown>)[LOCALE_STORE];
+  const others = stored !== undefined ? (stored as LocaleMaps) : otherLocales(doc);
   delete doc[LOCALES_KEY];
   if (isAllLocales(request)) {
     for (const f of localized) {
