@@ -32,6 +32,7 @@ import {
 import { ADMIN, api, cpuMicros, create, PG_ADMIN_URL, pgAdmin, pgQuery, pool, postBody, writeConfig } from './setup.mjs';
 import { benchWebhooks } from './webhook-scenarios.mjs';
 import { benchScheduleLag, seedDrafts } from './editorial-scenarios.mjs';
+import { BENCH_LOCALES, seedLocales } from './locale-scenarios.mjs';
 import { runMixed } from './mixed.mjs';
 import { seedBulk } from './seed-bulk.mjs';
 
@@ -282,6 +283,19 @@ async function main() {
   // Signed in, each list reads the `_draft` markers of the page; under `drafts` it serves them.
   await run('list20_expand_signed_in_uncached', `${list}&expand=author`, signedIn);
   await run('list20_expand_drafts_uncached', `${list}&expand=author&perspective=drafts`, signedIn);
+
+  // Localization (docs/localization.md): the same page as list20_expand_uncached, read in Swiss
+  // German through its three-step chain, on a server whose posts have localized titles and bodies.
+  // The scenarios above run before the translations; those below see translated posts (their
+  // other locales' values stored, never served) on the server without locales again.
+  if (SCALE === null && (!ONLY || ONLY.has('list20_expand_locale'))) {
+    await stop(server, 10_000);
+    ({ server, base } = await startServer(writeConfig(tmp, 'vellum.locales.json', { responseCache: false }, { locales: BENCH_LOCALES })));
+    await seedLocales({ base, token, postIds, log });
+    await run('list20_expand_locale', `${list}&expand=author&locale=de-CH`);
+    await stop(server, 10_000);
+    ({ server, base } = await startServer(uncachedConfig));
+  }
   // A counter varies the titles, so each insert gets a fresh slug rather than a -N suffix hunt.
   let createN = 0;
   await run('create', '/api/documents/post', {
@@ -359,6 +373,7 @@ async function main() {
       offset0_vs_offset9000_rps_uncached: ratio(results.offset0_uncached.rps, results.offset9000_uncached.rps),
       drafts_vs_signed_in: ratio(results.list20_expand_drafts.rps, results.list20_expand_signed_in.rps),
       drafts_vs_signed_in_uncached: ratio(results.list20_expand_drafts_uncached.rps, results.list20_expand_signed_in_uncached.rps),
+      locale_vs_uncached: ratio(results.list20_expand_locale?.rps, results.list20_expand_uncached.rps),
       schedule_lag_p99_ms: results.schedule_lag.p99_ms,
       ...webhookFigures,
     }) + '\n',

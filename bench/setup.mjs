@@ -74,15 +74,18 @@ export function cpuMicros(pid) {
 
 /**
  * Writes a server configuration into `tmp` (the bench schemas: authors and posts) with these
- * `documents` settings, and returns its path.
+ * `documents` settings, and `locales` when given, and returns its path.
  */
-export const writeConfig = (tmp, name, documents) => {
+export const writeConfig = (tmp, name, documents, { locales } = {}) => {
   const file = join(tmp, name);
+  // With `locales`, the post's title and body are localized (and its slug, made from the title).
+  const localized = locales ? { localized: true } : {};
   writeFileSync(
     file,
     JSON.stringify({
       security: { adminUser: ADMIN, bcryptRounds: 4 }, // cheap hashing: login is not what we measure
       documents,
+      ...(locales ? { locales } : {}),
       webhooks: { allowPrivateNetworks: true }, // the receiver is on loopback
       schemas: [
         {
@@ -95,9 +98,9 @@ export const writeConfig = (tmp, name, documents) => {
         {
           name: 'post',
           fields: [
-            { name: 'title', type: 'string', required: true },
-            { name: 'slug', type: 'slug', source: 'title' },
-            { name: 'body', type: 'markdown' },
+            { name: 'title', type: 'string', required: true, ...localized },
+            { name: 'slug', type: 'slug', source: 'title', ...localized },
+            { name: 'body', type: 'markdown', ...localized },
             { name: 'category', type: 'select', options: CATEGORIES },
             { name: 'price', type: 'number', indexed: true },
             { name: 'author', type: 'reference', to: 'author' },

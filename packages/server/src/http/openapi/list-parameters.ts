@@ -39,6 +39,11 @@ export const LIST_PARAMETERS = [
       'Filters, order and search apply to what is served (docs/drafts.md, "Reading")',
     { type: 'string', enum: ['published', 'drafts'] },
   ),
+  query(
+    'locale',
+    'A configured locale code (`de-CH`): localized fields are served in it, each through its fallback chain, and filters, order and ' +
+      'search use the values served; `*`: every locale, as `{<code>: value}` (docs/localization.md). Absent: the default locale',
+  ),
 ];
 
 /** Gives the list operations of `/documents/{type}` and `/collections/{type}` (with or without a trailing slash) their query. */
