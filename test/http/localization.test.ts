@@ -275,3 +275,36 @@ describe('unique values and slugs per locale', () => {
     expect(defaultClash.json().error.details).toEqual([{ field: 'handle', message: 'is already taken' }]);
   });
 });
+
+describe('events and drafts carry every locale', () => {
+  it('a write in one locale announces the document with every locale (`locale=*` shape)', async () => {
+    const { _id } = await ok('POST', 'page?locale=*', { title: { en: 'Evented', de: 'Ereignis' }, code: 'e1' });
+    const seen: Array<{ type: string; data: Record<string, unknown> }> = [];
+    const stop = t.app.services.events.subscribe((e) => {
+      // On PostgreSQL the create's own event may still be on its way from the channel.
+      if (e.subject.id === _id && e.type === 'document.updated') seen.push(e);
+    });
+    try {
+      await ok('PATCH', `page/${_id}?locale=fr`, { title: 'Événement' });
+      await expect.poll(() => seen.length).toBe(1);
+    } finally {
+      stop();
+    }
+    expect(seen[0].type).toBe('document.updated');
+    expect(seen[0].data).toMatchObject({ title: { en: 'Evented', de: 'Ereignis', fr: 'Événement' }, code: 'e1', _locale: '*' });
+    expect(seen[0].data).not.toHaveProperty('_locales');
+  });
+
+  it('a pending draft holds every locale; the live version keeps its own until published', async () => {
+    const { _id } = await ok('POST', 'page?locale=*', { title: { en: 'Live', de: 'Live DE' }, _status: 'published' });
+    await ok('PATCH', `page/${_id}?locale=de&draft=true`, { title: 'Entwurf' });
+    await ok('PATCH', `page/${_id}?locale=fr&draft=true`, { title: 'Brouillon' });
+    const draft = await ok('GET', `page/${_id}?perspective=drafts&locale=*`);
+    expect(draft).toMatchObject({ _version: 'draft', title: { en: 'Live', de: 'Entwurf', fr: 'Brouillon' } });
+    expect((await ok('GET', `page/${_id}?locale=*`)).title).toEqual({ en: 'Live', de: 'Live DE' });
+    const res = await t.request({ method: 'POST', url: `/api/documents/page/${_id}/publish`, token: admin });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await ok('GET', `page/${_id}?locale=*`)).title).toEqual({ en: 'Live', de: 'Entwurf', fr: 'Brouillon' });
+    expect(res.json().data).toMatchObject({ title: 'Live', _locale: 'en' });
+  });
+});

@@ -15,7 +15,7 @@ import type { ReferenceRule } from '../write/write-checks.js';
 import type { DocumentWrite } from '../write/write-pipeline.js';
 import { writeDocuments } from '../write/write-pipeline.js';
 import { planPublish, type Blocker, type PublishPlan } from './plan-publish.js';
-import { served } from '../../locales/document-locales.js';
+import { documentLocale, localeValidation, served } from '../../locales/document-locales.js';
 
 export interface PublishInput {
   type: string;
@@ -135,7 +135,13 @@ function publishDecision(svc: Services, actor: Principal, schema: CompiledSchema
 
 /** The next main version: the pending draft's content (else the main version's), validated as any write, in `status`. */
 function nextMain(svc: Services, actor: Principal, schema: CompiledSchema, current: StoredDocument, status: string): DocumentChange {
-  const fields = validateDocument(schema, pendingDraftOf(current)?.data ?? current.data, false);
+  // Every locale's values go along (docs/localization.md): checked as a write in the default locale checks them.
+  const fields = validateDocument(
+    schema,
+    pendingDraftOf(current)?.data ?? current.data,
+    false,
+    localeValidation(documentLocale(svc, undefined)),
+  );
   if (fields.errors.length > 0) throw errors.validation(fields.errors);
   return nextVersion(current, status, fields, { at: svc.now().toISOString(), updatedBy: actorId(actor) });
 }
