@@ -308,3 +308,25 @@ describe('events and drafts carry every locale', () => {
     expect(res.json().data).toMatchObject({ title: 'Live', _locale: 'en' });
   });
 });
+
+describe('OpenAPI', () => {
+  it('names the configured locales and * on every document read and write', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/openapi.json' });
+    const paths = res.json().paths as Record<
+      string,
+      Record<string, { parameters?: Array<{ name: string; in: string; schema: { enum?: string[] } }> }>
+    >;
+    const locale = (path: string, method: string) =>
+      paths[path][method].parameters?.find((p) => p.in === 'query' && p.name === 'locale')?.schema.enum;
+    for (const [path, method] of [
+      ['/api/documents/{type}', 'get'],
+      ['/api/documents/{type}', 'post'],
+      ['/api/documents/{type}/{id}', 'get'],
+      ['/api/documents/{type}/{id}', 'patch'],
+      ['/api/documents/{type}/{id}', 'put'],
+      ['/api/collections/{type}', 'get'],
+    ]) {
+      expect(locale(path, method), `${method} ${path}`).toEqual(['en', 'de', 'de-CH', 'fr', '*']);
+    }
+  });
+});

@@ -56,3 +56,18 @@ export function addListParameters(doc: Record<string, unknown>, basePath: string
     }
   }
 }
+
+/**
+ * `locale` on the document operations names the configured locales and `*` (docs/localization.md);
+ * without locales configured it takes no value (every one is refused), so it is left out.
+ */
+export function addLocaleParameter(doc: Record<string, unknown>, codes: readonly string[] | undefined): void {
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>;
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item)) {
+      if (!Array.isArray(op?.parameters)) continue;
+      if (!codes) op.parameters = op.parameters.filter((p) => !(p.name === 'locale' && p.in === 'query'));
+      else for (const p of op.parameters) if (p.name === 'locale' && p.in === 'query') p.schema = { type: 'string', enum: [...codes, '*'] };
+    }
+  }
+}

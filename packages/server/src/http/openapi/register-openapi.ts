@@ -5,7 +5,7 @@ import { ACCESS_COOKIE } from '../cookies.js';
 import { OAUTH_SCOPES } from '../../config/oauth-scopes.js';
 import { addDocumentTypes } from './document-types.js';
 import { addFreeFormQueries } from './free-form-queries.js';
-import { addListParameters } from './list-parameters.js';
+import { addListParameters, addLocaleParameter } from './list-parameters.js';
 
 /**
  * Collects every route as it is registered (an onRoute hook, so this must come before the
@@ -72,6 +72,10 @@ export function registerOpenApi(app: FastifyInstance, svc: Services): void {
       const doc = (built as { openapiObject: Record<string, unknown> }).openapiObject;
       addFreeFormQueries(doc, freeForm);
       addListParameters(doc, basePath);
+      addLocaleParameter(
+        doc,
+        svc.config.locales?.list.map((l) => l.code),
+      );
       return addDocumentTypes(doc, svc);
     },
   });
