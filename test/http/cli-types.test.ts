@@ -65,4 +65,51 @@ export async function newest(client: VellumClient): Promise<string[]> {
     );
     expect(typeCheck([out, usage])).toEqual([]);
   });
+
+  it('with locales, adds VellumLocale, Localized<T> and each localized type’s locale=* shape (docs/localization.md)', async () => {
+    const localized = await startTestApp({
+      locales: [{ code: 'en' }, { code: 'de-CH' }],
+      schemas: [
+        {
+          name: 'page',
+          title: 'Page',
+          fields: [
+            { name: 'title', type: 'string', required: true, localized: true },
+            { name: 'tags', type: 'array', of: { type: 'string' }, localized: true },
+            { name: 'code', type: 'string' },
+          ],
+        },
+        { name: 'tag', title: 'Tag', fields: [{ name: 'name', type: 'string' }] },
+      ],
+    });
+    try {
+      await localized.app.server.listen({ port: 0, host: '127.0.0.1' });
+      const at = `http://127.0.0.1:${(localized.app.server.server.address() as AddressInfo).port}/api`;
+      const out = join(dir, 'localized-types.ts');
+      const run = await runCli(['types', '-o', out, '--url', at]);
+      expect(run.code, run.stderr).toBe(0);
+      const source = readFileSync(out, 'utf8');
+      expect(source).toContain(`export type VellumLocale = "en" | "de-CH";`);
+      expect(source).toContain('export type PageAllLocales = Omit<Page, "title" | "tags"> & {');
+      // A type without localized fields has no second shape.
+      expect(source).not.toContain('TagAllLocales');
+      const usage = join(dir, 'localized-usage.ts');
+      writeFileSync(
+        usage,
+        `import type { Localized, Page, PageAllLocales } from './localized-types';
+
+export function titles(one: Page, all: PageAllLocales): string[] {
+  const swiss: Localized<string[]> | undefined = all.tags;
+  const marker: string | undefined = one._locale;
+  // @ts-expect-error: not a configured locale
+  const none = all.title?.fr;
+  return [one.title, all.title?.en ?? '', all.title?.['de-CH'] ?? '', all.code ?? '', String(swiss), String(marker), String(none)];
+}
+`,
+      );
+      expect(typeCheck([out, usage])).toEqual([]);
+    } finally {
+      await localized.close();
+    }
+  });
 });

@@ -110,6 +110,12 @@ export class ConfigApi {
     return (await this.t.json<{ data: SchemaDefinition[] }>({ method: 'GET', path: '/config/schemas' })).data;
   }
 
+  /** The content locales (`meta.locales` of `GET /config/schemas`, docs/localization.md); null where content has one language. */
+  async locales(): Promise<ContentLocales | null> {
+    const res = await this.t.json<{ meta?: { locales?: ContentLocales } }>({ method: 'GET', path: '/config/schemas' });
+    return res.meta?.locales ?? null;
+  }
+
   async studio(): Promise<StudioConfig> {
     return (await this.t.json<{ data: StudioConfig }>({ method: 'GET', path: '/config/studio' })).data;
   }

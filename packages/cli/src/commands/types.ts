@@ -14,11 +14,16 @@ export const typesCommand: Command = {
     out: { type: 'string', short: 'o', value: 'FILE', help: 'write to FILE instead of stdout' },
   },
   args: { min: 0, max: 0 },
-  notes: 'One interface per schema plus VellumSchemas ({ post: Post; … }). Example: vellum types -o src/vellum-types.ts',
+  notes:
+    'One interface per schema plus VellumSchemas ({ post: Post; … }); with locales, <Type>AllLocales for locale=* reads (Localized<T>). Example: vellum types -o src/vellum-types.ts',
   async run({ flags }) {
     const { client } = await connect(flags);
     const schemas = await fetchTypeSchemas(client);
-    const source = generateTypes(schemas);
+    const locales = await client.config.locales();
+    const source = generateTypes(
+      schemas,
+      locales?.list.map((l) => l.code),
+    );
     const out = flags.string('out');
     if (out === undefined) {
       process.stdout.write(source);

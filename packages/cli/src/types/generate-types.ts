@@ -1,6 +1,7 @@
 import { typeNames } from '@vellum/client/type-names';
 import type { TypeSchema } from '../json-schema/type-schemas.js';
-import { docLines, propertyLines, propertyName } from './print-json-schema.js';
+import { isSchema, propertiesOf } from '../json-schema/json-schema.js';
+import { docLines, printType, propertyLines, propertyName } from './print-json-schema.js';
 
 /**
  * TypeScript declarations for a content model, printed from the JSON Schema of each document type
@@ -26,13 +27,47 @@ export interface VellumDocument {
 /** The system fields `VellumDocument` declares once; each interface pins `_type` to its own name. */
 const INHERITED = new Set(['_id', '_status', '_rev', '_createdAt', '_updatedAt', '_createdBy', '_updatedBy']);
 
-export function generateTypes(types: readonly TypeSchema[]): string {
+/**
+ * With `locales` (the configured codes, docs/localization.md): `VellumLocale`, `Localized<T>`, the
+ * `_locale`/`_fallbacks` markers, and beside each type with localized fields (`x-vellum-localized`)
+ * its `locale=*` shape, `<Type>AllLocales`. The plain interface is a document as read in one
+ * locale: a localized field may be absent there when its locale's chain has no value.
+ */
+export function generateTypes(types: readonly TypeSchema[], locales?: readonly string[]): string {
   const names = typeNames(types.map((t) => t.name));
   const blocks = types.map((t) => {
     const doc = docLines(t.jsonSchema, '').map((line) => `${line}\n`);
     const body = propertyLines(t.jsonSchema, '  ', (name) => INHERITED.has(name));
-    return `${doc.join('')}export interface ${names.get(t.name)!} extends VellumDocument {\n${body.join('\n')}\n}\n`;
+    const plain = `${doc.join('')}export interface ${names.get(t.name)!} extends VellumDocument {\n${body.join('\n')}\n}\n`;
+    return locales ? plain + allLocalesType(t, names.get(t.name)!) : plain;
   });
   const map = types.map((t) => `  ${propertyName(t.name)}: ${names.get(t.name)};`).join('\n');
-  return `${HEADER}\n${blocks.join('\n')}\n/** Every schema by name: \`VellumSchemas['post']\` is the type of a post. */\nexport interface VellumSchemas {\n${map}\n}\n`;
+  const header = locales ? HEADER.replace('  _updatedBy?: string;\n}', `${LOCALE_MARKERS}}\n${localeTypes(locales)}`) : HEADER;
+  return `${header}\n${blocks.join('\n')}\n/** Every schema by name: \`VellumSchemas['post']\` is the type of a post. */\nexport interface VellumSchemas {\n${map}\n}\n`;
+}
+
+const LOCALE_MARKERS = `  _updatedBy?: string;
+  /** The locale read (\`*\`: every locale), docs/localization.md. */
+  _locale?: VellumLocale | '*';
+  /** The localized fields served from another locale of the chain, and which. */
+  _fallbacks?: Record<string, VellumLocale>;
+`;
+
+function localeTypes(locales: readonly string[]): string {
+  return `
+/** The configured content locales; the first is the default. */
+export type VellumLocale = ${locales.map((l) => JSON.stringify(l)).join(' | ')};
+
+/** A localized field read with \`locale=*\`: its value in each locale that has one. */
+export type Localized<T> = Partial<Record<VellumLocale, T>>;
+`;
+}
+
+/** \`<Type>AllLocales\`: the type read with \`locale=*\`, each localized field as \`Localized<T>\`; none for a type without them. */
+function allLocalesType(t: TypeSchema, name: string): string {
+  const props = propertiesOf(t.jsonSchema).filter(([, p]) => isSchema(p) && p['x-vellum-localized'] === true);
+  if (props.length === 0) return '';
+  const omitted = props.map(([n]) => JSON.stringify(n)).join(' | ');
+  const lines = props.map(([n, p]) => `  ${propertyName(n)}?: Localized<${printType(p, '  ')}>;`);
+  return `\n/** A ${name} read with \`locale=*\`: every locale of its localized fields. */\nexport type ${name}AllLocales = Omit<${name}, ${omitted}> & {\n${lines.join('\n')}\n};\n`;
 }

@@ -32,6 +32,12 @@ export function systemFields(typeName?: string): { properties: Record<string, Js
 export function documentJsonSchema(schema: CompiledSchema): JsonSchema {
   const system = systemFields(schema.name);
   const own = objectOf(schema.fields);
+  // A localized field (docs/localization.md) is served per locale: `x-vellum-localized` tells
+  // `vellum types` to give it `Localized<T>` in the every-locale (`locale=*`) shape.
+  for (const f of schema.localized) {
+    const props = own.properties as Record<string, JsonSchema>;
+    props[f.name] = { ...props[f.name], 'x-vellum-localized': true };
+  }
   return {
     type: 'object',
     title: schema.title,
