@@ -39,7 +39,7 @@ export const localePrefix = (code: string, locales: LocalesConfig): string[] => 
 export function serveLocale(doc: Data, localized: readonly string[], request: LocaleRequest, locales: LocalesConfig): void {
   const stored = (doc as Record<symbol, unknown>)[LOCALE_STORE];
   const others = stored !== undefined ? (stored as LocaleMaps) : otherLocales(doc);
-  delete doc[LOCALES_KEY];
+  if (LOCALES_KEY in doc) delete doc[LOCALES_KEY];
   if (isAllLocales(request)) {
     for (const f of localized) {
       const values: Data = {};
