@@ -309,6 +309,29 @@ describe('events and drafts carry every locale', () => {
   });
 });
 
+describe('what clients are told', () => {
+  it('/config/schemas carries the locales as meta.locales and localized: true on each localized field; /config/studio the locales', async () => {
+    const locales = {
+      default: 'en',
+      list: [
+        { code: 'en', name: 'English' },
+        { code: 'de', name: 'de' },
+        { code: 'de-CH', name: 'de-CH', fallback: 'de' },
+        { code: 'fr', name: 'fr', fallback: 'en' },
+      ],
+      chains: { en: ['en'], de: ['de'], 'de-CH': ['de-CH', 'de'], fr: ['fr', 'en'] },
+    };
+    const schemas = await t.request({ method: 'GET', url: '/api/config/schemas' });
+    expect(schemas.json().meta).toEqual({ locales });
+    const page = schemas.json().data.find((s: JsonObject) => s.name === 'page');
+    const flags = Object.fromEntries(page.fields.map((f: JsonObject) => [f.name, f.localized === true]));
+    expect(flags).toEqual({ title: true, rank: true, tags: true, seo: true, code: false, author: false });
+    expect(page.jsonSchema.properties.title['x-vellum-localized']).toBe(true);
+    const studio = await t.request({ method: 'GET', url: '/api/config/studio', token: admin });
+    expect(studio.json().data.locales).toEqual(locales);
+  });
+});
+
 describe('OpenAPI', () => {
   it('names the configured locales and * on every document read and write', async () => {
     const res = await t.request({ method: 'GET', url: '/api/openapi.json' });
