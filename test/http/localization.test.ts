@@ -1,13 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import type { JsonObject } from '../helpers/json-object.js';
+import { EXAMPLE_LOCALES, EXAMPLE_LOCALES_RESOLVED } from '../helpers/example-locales.js';
 
 /**
  * Localization (docs/localization.md): locales with fallback chains, localized fields read in a
  * locale (`_locale`, `_fallbacks`), `locale=*`, writes per locale that never touch another
  * locale's values, and filters and order through the chain.
  */
-const LOCALES = [{ code: 'en', name: 'English' }, { code: 'de' }, { code: 'de-CH', fallback: 'de' }, { code: 'fr', fallback: 'en' }];
+const LOCALES = EXAMPLE_LOCALES;
 const SCHEMAS = [
   {
     name: 'author',
@@ -311,16 +312,7 @@ describe('events and drafts carry every locale', () => {
 
 describe('what clients are told', () => {
   it('/config/schemas carries the locales as meta.locales and localized: true on each localized field; /config/studio the locales', async () => {
-    const locales = {
-      default: 'en',
-      list: [
-        { code: 'en', name: 'English' },
-        { code: 'de', name: 'de' },
-        { code: 'de-CH', name: 'de-CH', fallback: 'de' },
-        { code: 'fr', name: 'fr', fallback: 'en' },
-      ],
-      chains: { en: ['en'], de: ['de'], 'de-CH': ['de-CH', 'de'], fr: ['fr', 'en'] },
-    };
+    const locales = EXAMPLE_LOCALES_RESOLVED;
     const schemas = await t.request({ method: 'GET', url: '/api/config/schemas' });
     expect(schemas.json().meta).toEqual({ locales });
     const page = schemas.json().data.find((s: JsonObject) => s.name === 'page');

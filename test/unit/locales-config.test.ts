@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../packages/server/src/config/index.js';
 import { isLanguageTag } from '../../packages/server/src/config/language-tag.js';
 import { configProblems } from '../helpers/config-problems.js';
+import { EXAMPLE_LOCALES, EXAMPLE_LOCALES_RESOLVED } from '../helpers/example-locales.js';
 
 describe('language tags (RFC 5646)', () => {
   // RFC 5646 Appendix A, "Examples of Language Tags (Informative)": every well-formed example.
@@ -67,20 +68,7 @@ describe('language tags (RFC 5646)', () => {
 
 describe('locales config (docs/localization.md, "Configuration")', () => {
   it('resolves the default (the first) and each chain, itself first', () => {
-    const c = resolveConfig(
-      { locales: [{ code: 'en', name: 'English' }, { code: 'de' }, { code: 'de-CH', fallback: 'de' }, { code: 'fr', fallback: 'en' }] },
-      {},
-    );
-    expect(c.locales).toEqual({
-      default: 'en',
-      list: [
-        { code: 'en', name: 'English' },
-        { code: 'de', name: 'de' },
-        { code: 'de-CH', name: 'de-CH', fallback: 'de' },
-        { code: 'fr', name: 'fr', fallback: 'en' },
-      ],
-      chains: { en: ['en'], de: ['de'], 'de-CH': ['de-CH', 'de'], fr: ['fr', 'en'] },
-    });
+    expect(resolveConfig({ locales: EXAMPLE_LOCALES }, {}).locales).toEqual(EXAMPLE_LOCALES_RESOLVED);
     expect(
       resolveConfig({ locales: [{ code: 'en' }, { code: 'de', fallback: 'en' }, { code: 'de-AT', fallback: 'de' }] }, {}).locales?.chains,
     ).toEqual({ en: ['en'], de: ['de', 'en'], 'de-AT': ['de-AT', 'de', 'en'] });
