@@ -8,7 +8,9 @@
 // (10 000 without --scale). `--seed-only`: stop after seeding (to time it). `--seed-cache DIR`
 // (with --scale): the first run keeps its seeded database (SQLite: a copy of the file in DIR;
 // PostgreSQL: a template database), later runs at the same scale start from it instead of
-// seeding: for iterating on the server, not for timing the seed.
+// seeding: for iterating on the server, not for timing the seed. `--locales` (with --scale): the
+// posts' title, slug and body are localized (bench/locale-scenarios.mjs) and seeded in three
+// locales, and two scenarios read through the chain at that scale (`filter_locale`, `order_locale`).
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +34,7 @@ import {
 import { ADMIN, api, cpuMicros, create, PG_ADMIN_URL, pgAdmin, pgQuery, pool, postBody, writeConfig } from './setup.mjs';
 import { benchWebhooks } from './webhook-scenarios.mjs';
 import { benchScheduleLag, seedDrafts } from './editorial-scenarios.mjs';
-import { BENCH_LOCALES, seedLocales } from './locale-scenarios.mjs';
+import { BENCH_LOCALES, scaleLocaleScenarios, seedLocales } from './locale-scenarios.mjs';
 import { runMixed } from './mixed.mjs';
 import { seedBulk } from './seed-bulk.mjs';
 
@@ -55,6 +57,8 @@ const SEED_CACHE = flagValue('--seed-cache');
 const SCALE = flagValue('--scale') !== undefined ? Number(flagValue('--scale')) : MIXED ? 10_000 : null;
 if (SCALE !== null && !(Number.isInteger(SCALE) && SCALE > 0)) throw new Error('--scale takes a whole number of posts');
 if (SEED_CACHE && SCALE === null) throw new Error('--seed-cache needs --scale N (or --mixed)');
+const LOCALES = process.argv.includes('--locales');
+if (LOCALES && (SCALE === null || MIXED)) throw new Error('--locales needs --scale N (and no --mixed)');
 // The node flags `npm start` uses, plus extra ones for profiling (VELLUM_BENCH_SERVER_FLAGS=--cpu-prof).
 const SERVER_FLAGS = [...npmStartNodeFlags(), ...(process.env.VELLUM_BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean)];
 const DIALECT = USE_PG ? 'postgres' : 'sqlite';
@@ -124,9 +128,9 @@ async function measure(name, opts, rss, pid) {
  * `save` keeps this run's freshly seeded one. The server is stopped around both.
  */
 function seedCache(databaseUrl, dbFile) {
-  const key = `${DIALECT}-${SCALE}`;
+  const key = `${DIALECT}-${SCALE}${LOCALES ? '-locales' : ''}`;
   const idsFile = join(SEED_CACHE, `${key}.json`);
-  const cacheDb = `vellum_bench_cache_${SCALE}`;
+  const cacheDb = `vellum_bench_cache_${SCALE}${LOCALES ? '_locales' : ''}`;
   const cacheFile = join(SEED_CACHE, `${key}.db`);
   return {
     async restore() {
@@ -169,8 +173,9 @@ async function main() {
 
   // Two configurations on the same data: the default (response cache on) and the cache off, so
   // both the cached answers and the real cost of running each query are visible.
-  const cachedConfig = writeConfig(tmp, 'vellum.config.json', {});
-  const uncachedConfig = writeConfig(tmp, 'vellum.uncached.json', { responseCache: false });
+  const localesOption = LOCALES ? { locales: BENCH_LOCALES } : {};
+  const cachedConfig = writeConfig(tmp, 'vellum.config.json', {}, localesOption);
+  const uncachedConfig = writeConfig(tmp, 'vellum.uncached.json', { responseCache: false }, localesOption);
 
   // Default log level (info) on purpose: request logging is part of the real cost. Its stdout is
   // dropped so it neither floods the terminal nor mixes with our JSON lines; stderr stays visible.
@@ -215,7 +220,7 @@ async function main() {
     const adminId = (await api(base, 'GET', `/api/documents/author/${authorIds[0]}`, token)).json.data._createdBy;
     await stop(server, 10_000);
     const env = { DATABASE_URL: databaseUrl, MEDIA_DIR: join(tmp, 'media') };
-    const bulk = await seedBulk({ configFile: uncachedConfig, env, n: SCALE, authorIds, adminId, log });
+    const bulk = await seedBulk({ configFile: uncachedConfig, env, n: SCALE, authorIds, adminId, log, locales: LOCALES });
     postIds = bulk.sampleIds;
     const seeding = { scenario: 'seed_bulk', dialect: DIALECT, posts: SCALE, seconds: Math.round(bulk.seconds * 10) / 10 };
     seeding.rows_per_s = Math.round(SCALE / bulk.seconds);
@@ -283,6 +288,7 @@ async function main() {
   // Signed in, each list reads the `_draft` markers of the page; under `drafts` it serves them.
   await run('list20_expand_signed_in_uncached', `${list}&expand=author`, signedIn);
   await run('list20_expand_drafts_uncached', `${list}&expand=author&perspective=drafts`, signedIn);
+  if (LOCALES) for (const [name, path, opts] of scaleLocaleScenarios(SCALE)) await run(name, path, opts);
 
   // Localization (docs/localization.md): the same page as list20_expand_uncached, read in Swiss
   // German through its three-step chain, on a server whose posts have localized titles and bodies.

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { postBody } from './setup.mjs';
+import { localizedPost } from './locale-scenarios.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Documents handed to one call (the operation writes them in transactions of BULK_BATCH_SIZE). */
@@ -18,10 +19,11 @@ const SPACING_S = 1;
 /**
  * Seeds `n` published posts: the bodies of run.mjs's `postBody` with unique titles and slugs,
  * `_createdAt` spread over the past (oldest first, the newest a minute ago), written by the
- * admin (`adminId`) as the API's seeding would be. Answers 100 ids spread over the posts (for
+ * admin (`adminId`) as the API's seeding would be. `locales`: with their titles, slugs and bodies
+ * in three locales (`localizedPost`, the `locale=*` shape). Answers 100 ids spread over the posts (for
  * scenarios that rotate over documents) and the seeding time.
  */
-export async function seedBulk({ configFile, env, n, authorIds, adminId, log }) {
+export async function seedBulk({ configFile, env, n, authorIds, adminId, log, locales = false }) {
   const { createApp, resolveConfig, bulkInsertDocuments } = await import(join(ROOT, 'packages/server/dist/index.js'));
   const config = resolveConfig(JSON.parse(readFileSync(configFile, 'utf8')), { ...process.env, ...env, WEBHOOKS_WORKER: 'false' });
   const app = await createApp(config);
@@ -34,14 +36,16 @@ export async function seedBulk({ configFile, env, n, authorIds, adminId, log }) 
   const seedChunk = async (from) => {
     const documents = [];
     for (let i = from; i < Math.min(n, from + CHUNK); i++) {
+      const english = { ...postBody(i, authorIds), slug: `post-number-${i}` };
       documents.push({
-        ...postBody(i, authorIds),
-        slug: `post-number-${i}`,
+        ...english,
+        ...(locales ? localizedPost(i, english) : {}),
         _status: 'published',
         _createdAt: new Date(newest - (n - 1 - i) * SPACING_S * 1000).toISOString(),
       });
     }
-    const { ids } = await bulkInsertDocuments(app.services, { type: 'post', documents, actor, batchSize: BATCH });
+    const locale = locales ? { locale: '*' } : {};
+    const { ids } = await bulkInsertDocuments(app.services, { type: 'post', documents, actor, batchSize: BATCH, ...locale });
     ids.forEach((id, k) => (from + k) % every === 0 && (sampleIds[(from + k) / every] = id));
     const before = done;
     done += documents.length;

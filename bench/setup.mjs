@@ -98,7 +98,8 @@ export const writeConfig = (tmp, name, documents, { locales } = {}) => {
         {
           name: 'post',
           fields: [
-            { name: 'title', type: 'string', required: true, ...localized },
+            // Indexed with locales: the queries through the chain at scale (`--scale N --locales`) are index reads.
+            { name: 'title', type: 'string', required: true, ...localized, ...(locales ? { indexed: true } : {}) },
             { name: 'slug', type: 'slug', source: 'title', ...localized },
             { name: 'body', type: 'markdown', ...localized },
             { name: 'category', type: 'select', options: CATEGORIES },

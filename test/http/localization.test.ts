@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bulkInsertDocuments } from '../../packages/server/src/index.js';
+import { AppError } from '../../packages/server/src/errors.js';
 import { startTestApp, useAdminApp, type TestApp } from '../helpers/app.js';
 import type { JsonObject } from '../helpers/json-object.js';
 import { EXAMPLE_LOCALES, EXAMPLE_LOCALES_RESOLVED } from '../helpers/example-locales.js';
@@ -16,6 +18,7 @@ const SCHEMAS = [
     fields: [
       { name: 'name', type: 'string', required: true },
       { name: 'bio', type: 'text', localized: true },
+      { name: 'mentor', type: 'reference', to: 'author', localized: true },
     ],
   },
   {
@@ -178,6 +181,56 @@ describe('writing in a locale', () => {
   it('a body cannot write the locale store directly', async () => {
     const { _id } = await ok('POST', 'page', { title: 'Sealed', _locales: { de: { title: 'Sneaky' } } });
     expect((await ok('GET', `page/${_id}?locale=*`)).title).toEqual({ en: 'Sealed' });
+  });
+});
+
+describe('references in localized fields', () => {
+  it("keeps each locale's reference as an edge of its own: a write in several locales succeeds, and a target referenced in one locale only cannot be deleted", async () => {
+    const [a, b, c] = await Promise.all(['Ada', 'Ben', 'Cy'].map((name) => ok('POST', 'author', { name })));
+    const pupil = await ok('POST', 'author', { name: 'Pupil', mentor: a._id });
+    await ok('PATCH', `author/${pupil._id}?locale=de`, { mentor: b._id });
+    await ok('PUT', `author/${pupil._id}?locale=*`, { name: 'Pupil', mentor: { en: a._id, de: b._id, fr: c._id } });
+    expect((await ok('GET', `author/${pupil._id}?locale=*`)).mentor).toEqual({ en: a._id, de: b._id, fr: c._id });
+
+    const refused = await t.request({ method: 'DELETE', url: `/api/documents/author/${c._id}`, token: admin });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().error.details).toEqual([{ field: 'mentor[fr]', message: `referenced by author ${pupil._id}` }]);
+    // A reference to a missing document in another locale is named as the writer wrote it.
+    const missing = await call('PATCH', `author/${pupil._id}?locale=de`, { mentor: '01a00000-0000-7000-8000-000000000000' });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().error.details).toEqual([{ field: 'mentor', message: expect.stringContaining('references a missing document') }]);
+
+    // Taken out of that locale, the target can go.
+    await ok('PATCH', `author/${pupil._id}?locale=fr`, { mentor: null });
+    const deleted = await t.request({ method: 'DELETE', url: `/api/documents/author/${c._id}`, token: admin });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+  });
+});
+
+describe('bulk insert (imports, seeding) in a locale', () => {
+  it('stores what a create in the same locale stores: served per locale, filtered through the chain, searched', async () => {
+    const body = { title: { en: 'Bulk one', de: 'Masse eins' }, rank: { en: 1, 'de-CH': 7 }, code: 'b1' };
+    const made = await ok('POST', 'page?locale=*', { ...body, code: 'b0' });
+    const { ids } = await bulkInsertDocuments(t.app.services, { type: 'page', locale: '*', documents: [body] });
+    const bulk = await ok('GET', `page/${ids[0]}?locale=*`);
+    const created = await ok('GET', `page/${made._id}?locale=*`);
+    const fieldsOf = (d: JsonObject) => Object.fromEntries(Object.entries(d).filter(([k]) => !k.startsWith('_') && k !== 'code'));
+    expect(fieldsOf(bulk)).toEqual(fieldsOf(created));
+    expect(await ok('GET', `page/${ids[0]}?locale=de-CH`)).toMatchObject({ title: 'Masse eins', rank: 7, _fallbacks: { title: 'de' } });
+    const found = await call('GET', 'page?locale=de-CH&filter[title]=Masse eins&filter[code]=b1');
+    expect(found.json().data.map((d: JsonObject) => d._id)).toEqual([ids[0]]);
+    const searched = await call('GET', 'page?locale=de&search=masse&filter[code]=b1');
+    expect(searched.json().data.map((d: JsonObject) => d._id)).toEqual([ids[0]]);
+
+    // One locale's values, as `?locale=de` takes them: the default locale's title is still required.
+    const german = await bulkInsertDocuments(t.app.services, { type: 'page', locale: 'de', documents: [{ title: 'Nur Deutsch' }] }).catch(
+      (e: unknown) => e,
+    );
+    expect((german as AppError).details).toEqual([{ field: 'documents.0.title', message: 'is required' }]);
+    // An unknown locale is refused as a request's is.
+    const refused = await bulkInsertDocuments(t.app.services, { type: 'page', locale: 'es', documents: [] }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe('INVALID_INPUT');
   });
 });
 

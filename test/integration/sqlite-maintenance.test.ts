@@ -33,6 +33,12 @@ async function settled(maintenance: SqliteMaintenance): Promise<number> {
   return last;
 }
 
+/** Once the maintenance thread's first `PRAGMA optimize` has run (two seconds after opening). */
+async function statisticsGathered(database: Database): Promise<void> {
+  const stats = sql<{ n: number }>`select count(*) as n from sqlite_master where name = 'sqlite_stat1'`;
+  await expect.poll(async () => (await one(database, stats)).n, { timeout: 10_000 }).toBe(1);
+}
+
 describe('the SQLite maintenance thread', () => {
   it('copies the write-ahead log into the database file on its own thread; the writer does not', async () => {
     await withDatabase('checkpoint.db', async (database, file) => {
@@ -103,6 +109,49 @@ describe('the SQLite maintenance thread', () => {
     });
   });
 
+  it("keeps the planner's statistics current: gathered after opening, gathered again once a table has grown tenfold, and read by every connection", async () => {
+    await withDatabase('stats.db', async (database, file) => {
+      await sql`create table d (seq integer primary key, type text, created text, data text)`.execute(database.db);
+      await sql`create index d_type_created on d (type, created)`.execute(database.db);
+      await sql`create index d_type_title on d (type, json_extract(data, '$.title'))`.execute(database.db);
+      const insert = (from: number, to: number, title: string) =>
+        sql`with recursive c(v) as (select ${from} union all select v + 1 from c where v < ${to})
+          insert into d (type, created, data) select 'post', printf('%08d', v), json_object('title', ${sql.raw(title)}) from c`.execute(
+          database.db,
+        );
+      // The plan the connection would run now: a real statement first (an EXPLAIN alone never
+      // checks the schema is current), then a text of its own (a cached one keeps its plan).
+      let n = 0;
+      const plan = async () => {
+        await sql`select count(*) from d`.execute(database.db);
+        const rows = await sql<{ detail: string }>`explain query plan select seq from d where type = 'post'
+            and json_extract(data, '$.title') = 'Post 5' order by created desc limit ${sql.raw(String(20 + n++))}`.execute(database.db);
+        return rows.rows.map((r) => r.detail).join('; ');
+      };
+      // 200 posts with one title: the title's index picks out nothing, and the statistics say so
+      // (the thread's first run, two seconds after opening).
+      await insert(1, 200, "'Post 5'");
+      await statisticsGathered(database);
+      expect(await plan()).not.toContain('d_type_title');
+      // A hundred times as many, each title its own: statistics gathered again (here by a second
+      // thread on the file, asked at once) make every connection seek the title's index.
+      await insert(201, 20_200, "'Post ' || v");
+      const thread = new SqliteReadWorker(file, 5_000, -1024);
+      const maintenance = new SqliteMaintenance(thread.worker, file, (err) => {
+        throw err;
+      });
+      try {
+        expect(await maintenance.optimize()).toBe(1);
+        expect(await plan()).toContain('d_type_title');
+        // Nothing changed since: the next run analyzes nothing.
+        expect(await maintenance.optimize()).toBe(1);
+      } finally {
+        await maintenance.close();
+        await thread.close();
+      }
+    });
+  });
+
   it('stays idle once the index is merged: no merge statement runs until another connection writes', async () => {
     await withDatabase('idle.db', async (database, file) => {
       await sql`create virtual table documents_fts using fts5(body)`.execute(database.db);
@@ -111,6 +160,9 @@ describe('the SQLite maintenance thread', () => {
           sql`insert into documents_fts (rowid, body) values (${i}, ${`common word${i}`})`.execute(conn.db),
         );
       }
+      // The database's own thread gathers statistics once, two seconds after opening: a commit,
+      // which the counted thread would see as work to look at. Past it, nothing else writes.
+      await statisticsGathered(database);
       // A thread of its own on the same file, so its merge statements can be counted.
       const thread = new SqliteReadWorker(file, 5_000, -1024);
       const maintenance = new SqliteMaintenance(thread.worker, file, (err) => {

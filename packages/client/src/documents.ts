@@ -11,14 +11,24 @@ export interface ReadOptions {
   expand?: string | readonly string[];
   fields?: readonly string[];
   perspective?: Perspective;
+  /** A content locale's code, or `*` for every locale's values (docs/localization.md). */
+  locale?: string;
 }
 
-export interface WriteOptions {
+export interface LocaleOption {
+  /**
+   * The content locale the body's localized fields are written in, or `*` for `{<code>: value}`
+   * objects (docs/localization.md, "Writing"); the default locale when absent.
+   */
+  locale?: string;
+}
+
+export interface WriteOptions extends LocaleOption {
   /** The `_rev` the write is based on: sent as `If-Match: "<rev>"`, a newer stored one is 412 `PRECONDITION_FAILED`. */
   ifMatch?: number;
 }
 
-export interface DraftWriteOptions {
+export interface DraftWriteOptions extends LocaleOption {
   /**
    * The pending draft's `_rev` the save is based on (`If-Match: "d<rev>"`), or `{main: rev}` while
    * the document has no pending draft yet (the main version it is made from).
@@ -39,6 +49,8 @@ export interface PreviewGrant {
   url?: string;
   expiresAt: string;
 }
+
+const localeQuery = ({ locale }: LocaleOption): Record<string, string> => (locale === undefined ? {} : { locale });
 
 /** `"<rev>"`, the ETag of a document (docs/api.md, "Documents"). */
 const ifMatchHeader = (opts: WriteOptions): Record<string, string> | undefined =>
@@ -75,24 +87,37 @@ export class DocumentsApi<T extends object = Record<string, unknown>> {
   }
 
   async get(id: string, opts: ReadOptions = {}): Promise<VellumDocument<T>> {
-    const query = listQueryParams({ expand: opts.expand, fields: opts.fields, perspective: opts.perspective });
+    const query = listQueryParams({ expand: opts.expand, fields: opts.fields, perspective: opts.perspective, locale: opts.locale });
     return (await this.t.json<{ data: VellumDocument<T> }>({ method: 'GET', path: this.path(id), query })).data;
   }
 
-  async create(doc: DocumentInput<T>): Promise<VellumDocument<T>> {
-    return (await this.t.json<{ data: VellumDocument<T> }>({ method: 'POST', path: this.base, json: doc })).data;
+  async create(doc: DocumentInput<T>, opts: LocaleOption = {}): Promise<VellumDocument<T>> {
+    return (await this.t.json<{ data: VellumDocument<T> }>({ method: 'POST', path: this.base, query: localeQuery(opts), json: doc })).data;
   }
 
   /** `PUT`: the whole document; fields left out are removed. */
   async replace(id: string, doc: DocumentInput<T>, opts: WriteOptions = {}): Promise<VellumDocument<T>> {
-    return (await this.t.json<{ data: VellumDocument<T> }>({ method: 'PUT', path: this.path(id), json: doc, headers: ifMatchHeader(opts) }))
-      .data;
+    return (
+      await this.t.json<{ data: VellumDocument<T> }>({
+        method: 'PUT',
+        path: this.path(id),
+        query: localeQuery(opts),
+        json: doc,
+        headers: ifMatchHeader(opts),
+      })
+    ).data;
   }
 
   /** `PATCH` (RFC 7396 merge patch). */
   async patch(id: string, patch: DocumentPatch<T>, opts: WriteOptions = {}): Promise<VellumDocument<T>> {
     return (
-      await this.t.json<{ data: VellumDocument<T> }>({ method: 'PATCH', path: this.path(id), json: patch, headers: ifMatchHeader(opts) })
+      await this.t.json<{ data: VellumDocument<T> }>({
+        method: 'PATCH',
+        path: this.path(id),
+        query: localeQuery(opts),
+        json: patch,
+        headers: ifMatchHeader(opts),
+      })
     ).data;
   }
 
@@ -105,7 +130,7 @@ export class DocumentsApi<T extends object = Record<string, unknown>> {
       await this.t.json<{ data: VellumDocument<T> }>({
         method: 'PATCH',
         path: this.path(id),
-        query: { draft: 'true' },
+        query: { draft: 'true', ...localeQuery(opts) },
         json: patch,
         headers: draftIfMatchHeader(opts),
       })
@@ -167,7 +192,10 @@ export class DocumentsApi<T extends object = Record<string, unknown>> {
   }
 
   /** Stored versions, newest first, the current one included; `kind: 'draft'` for the pending draft's saves. */
-  revisions(id: string, page: { limit?: number; offset?: number; kind?: 'main' | 'draft' } = {}): Promise<ListResult<Revision<T>>> {
+  revisions(
+    id: string,
+    page: { limit?: number; offset?: number; kind?: 'main' | 'draft'; locale?: string } = {},
+  ): Promise<ListResult<Revision<T>>> {
     return this.t.json({ method: 'GET', path: `${this.path(id)}/revisions`, query: { ...page } });
   }
 

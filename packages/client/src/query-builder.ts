@@ -26,12 +26,17 @@ export interface DocumentListQuery<T extends object = Record<string, unknown>> {
   after?: string;
   /** `published`: published main versions only; `drafts`: each document's pending draft where it has one (read permission). */
   perspective?: Perspective;
+  /**
+   * A content locale's code (`de-CH`), or `*` for every locale's values (docs/localization.md):
+   * localized fields served, filtered, ordered and searched through its fallback chain.
+   */
+  locale?: string;
 }
 
 /** Which versions a read serves (docs/drafts.md, "Reading"). */
 export type Perspective = 'published' | 'drafts';
 
-/** The query string of a list request: `filter[field][op]=value`, `orderBy`, `order`, `expand`, `fields`, `search`, `limit`, `offset`, `after`, `perspective`. */
+/** The query string of a list request: `filter[field][op]=value`, `orderBy`, `order`, `expand`, `fields`, `search`, `limit`, `offset`, `after`, `perspective`, `locale`. */
 export function listQueryParams<T extends object>(query: DocumentListQuery<T>): URLSearchParams {
   const params = new URLSearchParams();
   for (const [field, filter] of Object.entries(query.filter ?? {}) as Array<[string, FieldFilter | undefined]>) {
@@ -53,6 +58,7 @@ export function listQueryParams<T extends object>(query: DocumentListQuery<T>): 
   if (query.offset !== undefined) params.set('offset', String(query.offset));
   if (query.after !== undefined) params.set('after', query.after);
   if (query.perspective !== undefined) params.set('perspective', query.perspective);
+  if (query.locale !== undefined) params.set('locale', query.locale);
   return params;
 }
 
@@ -128,6 +134,11 @@ export class DocumentQuery<T extends object = Record<string, unknown>> implement
   /** Only these top-level fields (system fields always come). */
   fields(fields: ReadonlyArray<Keys<T>> | readonly string[]): DocumentQuery<T> {
     return this.with({ fields: [...fields] });
+  }
+
+  /** A content locale's code, or `*` (docs/localization.md): filters, order and search follow its fallback chain. */
+  locale(code: string): DocumentQuery<T> {
+    return this.with({ locale: code });
   }
 
   limit(limit: number): DocumentQuery<T> {

@@ -9,6 +9,9 @@ export type JsonSchema = Record<string, unknown>;
 /** The extension keyword on a reference: the document types it may point at (docs/api.md, "OpenAPI"). */
 export const REFERENCE_KEYWORD = 'x-vellum-reference';
 
+/** Marks a field holding one value per content locale (docs/localization.md). */
+export const LOCALIZED_KEYWORD = 'x-vellum-localized';
+
 /** A schema object (a boolean schema is not one: `true` allows anything, `false` nothing). */
 export const isSchema = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -4,7 +4,9 @@ import type { Document, Media, Schedule, VellumClient } from '@vellum/client/nod
 import { fetchTypeSchemas } from '../json-schema/type-schemas.js';
 import { orderTypes } from './schema-walk.js';
 import {
+  ALL_LOCALES,
   EXPORT_VERSION,
+  LOCALIZED_EXPORT_VERSION,
   MEDIA_CHUNK_BYTES,
   fieldsOf,
   type DocumentVersion,
@@ -33,7 +35,8 @@ const PAGE = 100;
  * Writes the export to `out` as it is read (docs/cli.md, "Export and import"): nothing but one page of a list
  * and one document's history is held in memory, and each line waits for `out` to drain.
  * 1. The schemas: check the types asked for, order them so references point backwards.
- * 2. The header.
+ * 2. The header (with the source's content locales, if it has any: then every document, revision
+ *    and draft is read and written in the `locale=*` shape, docs/localization.md).
  * 3. Every media record, with its bytes in chunks for `include`.
  * 4. Every document of each type (all statuses, oldest first) with its earlier versions and its
  *    pending draft, if it has one (docs/drafts.md).
@@ -47,14 +50,18 @@ export async function exportTo(client: VellumClient, out: Writable, opts: Export
   const unknown = (opts.types ?? []).filter((t) => !known.includes(t));
   if (unknown.length > 0) throw new UnknownTypesError(`unknown type${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
   const types = orderTypes(schemas, opts.types ?? known);
+  // Every read of a localized source is `locale=*`: each document with every locale's values.
+  const locales = await client.config.locales();
+  const read: Reading = { opts, locale: locales ? ALL_LOCALES : undefined };
 
   await write({
     kind: 'vellum-export',
-    version: EXPORT_VERSION,
+    version: locales ? LOCALIZED_EXPORT_VERSION : EXPORT_VERSION,
     exportedAt: new Date().toISOString(),
     source: client.transport.url(''),
     types,
     media: opts.media,
+    ...(locales ? { locales: locales.list.map((l) => l.code) } : {}),
   });
 
   const counts: Required<ExportCounts> = { media: 0, documents: 0, revisions: 0, drafts: 0, schedules: 0 };
@@ -66,9 +73,9 @@ export async function exportTo(client: VellumClient, out: Writable, opts: Export
   }
 
   for (const type of types) {
-    for await (const document of allDocuments(client, type, opts)) {
-      const revisions = await earlierVersions(client, type, document);
-      const draft = await pendingDraft(client, type, document);
+    for await (const document of allDocuments(client, type, read)) {
+      const revisions = await earlierVersions(client, type, document, read);
+      const draft = await pendingDraft(client, type, document, read);
       await write({ kind: 'document', type, document, revisions, ...(draft ? { draft } : {}) });
       counts.documents++;
       counts.revisions += revisions.length;
@@ -116,9 +123,18 @@ async function* allMedia(client: VellumClient, opts: ExportOptions): AsyncGenera
   }
 }
 
-async function* allDocuments(client: VellumClient, type: string, opts: ExportOptions): AsyncGenerator<Document> {
+/** How documents are read: the export's options, and `locale=*` when the source has content locales. */
+interface Reading {
+  opts: ExportOptions;
+  locale: string | undefined;
+}
+
+const localeParam = (locale: string | undefined): Record<string, string> => (locale === undefined ? {} : { locale });
+
+async function* allDocuments(client: VellumClient, type: string, { opts, locale }: Reading): AsyncGenerator<Document> {
   for (let offset = 0; ; offset += PAGE) {
-    const { data, meta } = await whenNotLimited(() => client.list(type, { limit: PAGE, offset, orderBy: '_createdAt', order: 'asc' }));
+    const query: Record<string, string | number> = { limit: PAGE, offset, orderBy: '_createdAt', order: 'asc', ...localeParam(locale) };
+    const { data, meta } = await whenNotLimited(() => client.list(type, query));
     if (offset === 0) opts.onProgress?.({ kind: 'total', what: 'documents', total: meta.total });
     yield* data;
     if (data.length < PAGE) return;
@@ -130,9 +146,9 @@ async function* allDocuments(client: VellumClient, type: string, opts: ExportOpt
  * (docs/drafts.md, "Markers"), so only those cost a second read, `?perspective=drafts`. A draft
  * published or discarded between the two reads is served as the main version: none then.
  */
-async function pendingDraft(client: VellumClient, type: string, doc: Document): Promise<PendingDraft | undefined> {
+async function pendingDraft(client: VellumClient, type: string, doc: Document, { locale }: Reading): Promise<PendingDraft | undefined> {
   if (!doc._draft) return undefined;
-  const served = await whenNotLimited(() => client.documents(type).get(doc._id, { perspective: 'drafts' }));
+  const served = await whenNotLimited(() => client.documents(type).get(doc._id, { perspective: 'drafts', locale }));
   return served._version === 'draft' ? { _rev: served._rev, data: fieldsOf(served) } : undefined;
 }
 
@@ -146,13 +162,11 @@ async function* pendingSchedules(client: VellumClient, type: string): AsyncGener
 }
 
 /** `GET …/revisions` lists every version newest first, the current one included: the others, oldest first. */
-async function earlierVersions(client: VellumClient, type: string, doc: Document): Promise<DocumentVersion[]> {
+async function earlierVersions(client: VellumClient, type: string, doc: Document, { locale }: Reading): Promise<DocumentVersion[]> {
   const versions: DocumentVersion[] = [];
-  const path = `/documents/${encodeURIComponent(type)}/${encodeURIComponent(doc._id)}/revisions`;
+  const docs = client.documents(type);
   for (let offset = 0; ; offset += PAGE) {
-    const { data } = await whenNotLimited(() =>
-      client.request<{ data: DocumentVersion[] }>('GET', `${path}?limit=${PAGE}&offset=${offset}`),
-    );
+    const { data } = await whenNotLimited(() => docs.revisions(doc._id, { limit: PAGE, offset, locale }));
     for (const v of data) if (v._rev !== doc._rev) versions.push({ _rev: v._rev, _status: v._status, data: v.data });
     if (data.length < PAGE) break;
   }

@@ -1,4 +1,4 @@
-import type { Document, VellumClient } from '@vellum/client/node';
+import type { Document, DocumentInput, VellumClient } from '@vellum/client/node';
 import { referencesIn, type SchemaDef } from './schema-walk.js';
 import { fieldsOf, type DocumentLine } from './transfer-format.js';
 import { errorText, isItemFailure, ItemError } from './error-text.js';
@@ -38,9 +38,11 @@ export class DocumentImporter {
   /** Earlier versions the target refused, left out of the histories. */
   versionsLeftOut = 0;
 
+  /** `locale` is `*` for a localized export: every read and write carries all locales' values. */
   constructor(
     private readonly client: VellumClient,
     schemas: readonly SchemaDef[],
+    private readonly locale?: string,
   ) {
     this.schemas = new Map(schemas.map((s) => [s.name, s]));
   }
@@ -67,8 +69,8 @@ export class DocumentImporter {
       const v = versions[i]!;
       const missing = await this.missingFields(schema, v.data);
       const last = i === versions.length - 1;
-      const body = { _id: document._id, _status: v._status, ...without(v.data, missing) };
-      if (!(await this.writeVersion(last, () => this.client.create(type, body)))) continue;
+      const body = { _id: document._id, _status: v._status, ...without(v.data, missing) } as DocumentInput<Record<string, unknown>>;
+      if (!(await this.writeVersion(last, () => this.client.documents(type).create(body, { locale: this.locale })))) continue;
       this.present.add(key(type, document._id));
       if (missing.size === 0) break;
       // 3. Its first version waits whole for what it references, with the versions after it.
@@ -125,7 +127,7 @@ export class DocumentImporter {
   /** The top-level fields holding a reference to a document the target does not have. */
   private async missingFields(schema: SchemaDef, data: Record<string, unknown>): Promise<Set<string>> {
     const fields = new Set<string>();
-    for (const ref of referencesIn(schema, data)) {
+    for (const ref of referencesIn(schema, data, this.locale !== undefined)) {
       if (!fields.has(ref.field) && !(await this.exists(ref.id, ref.to))) fields.add(ref.field);
     }
     return fields;
@@ -144,7 +146,7 @@ export class DocumentImporter {
 
   private async find(type: string, id: string): Promise<Document | undefined> {
     try {
-      return await whenNotLimited(() => this.client.get(type, id));
+      return (await whenNotLimited(() => this.client.documents(type).get(id, { locale: this.locale }))) as Document;
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -152,8 +154,8 @@ export class DocumentImporter {
   }
 
   private async put(type: string, id: string, v: Version): Promise<void> {
-    const path = `/documents/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
-    await this.client.request('PUT', path, { _status: v._status, ...v.data });
+    const body = { _status: v._status, ...v.data } as DocumentInput<Record<string, unknown>>;
+    await this.client.documents(type).replace(id, body, { locale: this.locale });
   }
 }
 

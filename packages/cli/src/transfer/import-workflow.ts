@@ -38,6 +38,8 @@ interface HeldDraft {
  */
 export class WorkflowImporter {
   private readonly held: HeldDraft[] = [];
+  /** `*` once the header names content locales: drafts are read and written with every locale. */
+  locale: string | undefined;
 
   constructor(
     private readonly client: VellumClient,
@@ -99,7 +101,8 @@ export class WorkflowImporter {
         return;
       }
       const path = `/documents/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
-      await whenNotLimited(() => this.client.transport.json({ method: 'PUT', path, query: { draft: 'true' }, json: draft.data }));
+      const query = { draft: 'true', ...(this.locale === undefined ? {} : { locale: this.locale }) };
+      await whenNotLimited(() => this.client.transport.json({ method: 'PUT', path, query, json: draft.data }));
       this.summary.drafts.written++;
       this.onProgress?.({ kind: 'draft', type, id, status: 'written' });
     } catch (err) {
@@ -113,7 +116,7 @@ export class WorkflowImporter {
   /** The target's pending draft of the document, if it has one. */
   private async servedDraft(type: string, id: string): Promise<Record<string, unknown> | undefined> {
     try {
-      const doc = await whenNotLimited(() => this.client.documents(type).get(id, { perspective: 'drafts' }));
+      const doc = await whenNotLimited(() => this.client.documents(type).get(id, { perspective: 'drafts', locale: this.locale }));
       return doc._version === 'draft' ? doc : undefined;
     } catch (err) {
       if (isNotFound(err)) return undefined;

@@ -6,7 +6,14 @@ import { errorText, isItemFailure } from './error-text.js';
 import { MediaImporter, type MediaOutcome } from './import-media.js';
 import { emptyWorkflowSummary, WorkflowImporter, type WorkflowSummary } from './import-workflow.js';
 import { readLines } from './read-lines.js';
-import { READABLE_VERSIONS, type DocumentLine, type ExportCounts, type ExportLine, type HeaderLine } from './transfer-format.js';
+import {
+  ALL_LOCALES,
+  READABLE_VERSIONS,
+  type DocumentLine,
+  type ExportCounts,
+  type ExportLine,
+  type HeaderLine,
+} from './transfer-format.js';
 import type { OnProgress } from './transfer-progress.js';
 
 export interface ImportOptions {
@@ -45,7 +52,8 @@ export class IncompleteImportError extends Error {
 
 /**
  * Reads an export (docs/cli.md, "Export and import") line by line and writes it to the target:
- * 1. the header: the format and version this reader knows (anything else: nothing is imported);
+ * 1. the header: the format and version this reader knows, and for a localized file (version 3)
+ *    locales the target has (anything else: nothing is imported);
  * 2. media: skipped when the id holds the same bytes, else uploaded with its `_id`;
  * 3. documents: skipped when equal, else created with their history or replaced; then each one's
  *    pending draft (version 2);
@@ -176,10 +184,30 @@ class ImportRun {
     if (line.kind !== 'vellum-export') throw new NotAnExportError('not a Vellum export (the first line is not its header)');
     if (!READABLE_VERSIONS.includes(line.version))
       throw new NotAnExportError(`export format version ${line.version} is not supported (expected ${READABLE_VERSIONS.join(' or ')})`);
+    const locale = line.locales ? await this.localesKnown(line.locales) : undefined;
     this.header = line;
     this.sourceClient = this.opts.source?.(line.source);
     this.problem = 'the file ends before its trailer (it was cut short)';
-    this.documents = new DocumentImporter(this.client, await fetchTypeSchemas(this.client));
+    this.documents = new DocumentImporter(this.client, await fetchTypeSchemas(this.client), locale);
+    this.workflow.locale = locale;
+  }
+
+  /**
+   * A localized export (version 3) is written with `locale=*` (docs/localization.md): the target
+   * must know each of its locales, or nothing is imported. A file without locales goes into a
+   * localized target's default locale, as any write without `locale` does.
+   */
+  private async localesKnown(codes: readonly string[]): Promise<string> {
+    const target = await this.client.config.locales();
+    const known = new Set((target?.list ?? []).map((l) => l.code.toLowerCase()));
+    const missing = codes.filter((c) => !known.has(c.toLowerCase()));
+    if (missing.length > 0)
+      throw new NotAnExportError(
+        target
+          ? `the file holds content in locale${missing.length > 1 ? 's' : ''} the target does not have: ${missing.join(', ')}`
+          : `the file holds content in locales (${codes.join(', ')}); the target has none configured`,
+      );
+    return ALL_LOCALES;
   }
 
   private async mediaRecord(record: Media): Promise<void> {

@@ -1,6 +1,7 @@
 import {
   childSchemas,
   isSchema,
+  LOCALIZED_KEYWORD,
   propertiesOf,
   referenceTargets,
   schemasAt,
@@ -56,8 +57,12 @@ export interface FoundReference {
   to: string[];
 }
 
-/** Every reference held by a document's data, with the top-level field it sits in and the types it may point at. */
-export function referencesIn(schema: SchemaDef, data: Record<string, unknown>): FoundReference[] {
+/**
+ * Every reference held by a document's data, with the top-level field it sits in and the types it
+ * may point at. `allLocales`: the data is in the `locale=*` shape, each localized field an object
+ * of one value per locale (docs/localization.md), so each of those values is walked.
+ */
+export function referencesIn(schema: SchemaDef, data: Record<string, unknown>, allLocales = false): FoundReference[] {
   const out: FoundReference[] = [];
   const walk = (top: string, s: JsonSchema, value: unknown) => {
     if (value === null || value === undefined) return;
@@ -72,7 +77,11 @@ export function referencesIn(schema: SchemaDef, data: Record<string, unknown>): 
       for (const [name, p] of propertiesOf(s)) walk(top, p, value[name]);
     }
   };
-  for (const [name, p] of propertiesOf(schema.jsonSchema)) walk(name, p, data[name]);
+  for (const [name, p] of propertiesOf(schema.jsonSchema)) {
+    const value = data[name];
+    if (allLocales && p[LOCALIZED_KEYWORD] === true && isObject(value)) for (const v of Object.values(value)) walk(name, p, v);
+    else walk(name, p, value);
+  }
   return out;
 }
 

@@ -10,10 +10,21 @@ import type { Media, Schedule } from '@vellum/client/node';
 export const EXPORT_VERSION = 2;
 
 /**
+ * The version of an export whose source has content locales (docs/localization.md): its header
+ * names them (`locales`) and its documents, revisions and drafts are in the `locale=*` shape, each
+ * localized field `{<code>: value}`. A CLI that reads only version 2 refuses it rather than write
+ * those objects as one locale's values; a source without locales still writes version 2.
+ */
+export const LOCALIZED_EXPORT_VERSION = 3;
+
+/** The `locale` of every read and write of a localized export: all locales at once. */
+export const ALL_LOCALES = '*';
+
+/**
  * The versions an import reads. Version 1 (before drafts and schedules) has no `draft` on its
  * document lines, no `schedule` lines and no `drafts`/`schedules` counts: it imports as it did.
  */
-export const READABLE_VERSIONS: readonly number[] = [1, 2];
+export const READABLE_VERSIONS: readonly number[] = [1, 2, LOCALIZED_EXPORT_VERSION];
 
 /** Bytes of a file per `media-data` line, before base64. */
 export const MEDIA_CHUNK_BYTES = 256 * 1024;
@@ -26,6 +37,8 @@ export interface HeaderLine {
   source: string;
   types: string[];
   media: MediaMode;
+  /** Version 3: the source's content locales, default first; documents are in the `locale=*` shape. */
+  locales?: string[];
 }
 
 export interface MediaLine {

@@ -15,7 +15,10 @@ export type FilterScalar = string | number | boolean;
 
 /** A reference found while validating, checked against the database afterwards in one query. */
 export interface FoundReference {
+  /** Where the writer put it: error details name it so. */
   path: string;
+  /** Where it is kept as an edge of the document when that differs from `path` (another locale's value: `author[de]`). */
+  edgePath?: string;
   id: string;
   to: readonly string[];
 }
@@ -23,6 +26,8 @@ export interface FoundReference {
 /** A media id found in an image or file field, checked for existence and `accept` afterwards. */
 export interface FoundMedia {
   path: string;
+  /** As `FoundReference.edgePath`. */
+  edgePath?: string;
   id: string;
   /** MIME prefixes or types the field takes; images default to `image/`. */
   accept: readonly string[];

@@ -15,6 +15,8 @@ import { sideRows } from './write/side-rows.js';
 import { DATETIME, ID_PATTERN, validateDocument, type FoundMedia, type FoundReference } from './validate-document.js';
 import { mediaProblems } from './write/write-checks.js';
 import { mainVersion } from './write/main-version.js';
+import { documentLocale, localeValidation, replacedData, type DocumentLocale } from '../locales/document-locales.js';
+import type { LocalesConfig } from '../../config/locales-section.js';
 import { writeDocumentBatch } from './write/write-pipeline.js';
 
 /**
@@ -40,6 +42,11 @@ export interface BulkInsertInput {
   batchSize?: number;
   /** Recorded as `_createdBy`/`_updatedBy` and checked for the write (and publish) permission as a create is; none records null. */
   actor?: Principal;
+  /**
+   * The locale of the bodies' localized fields, as a create's `?locale=` (docs/localization.md,
+   * "Writing"): a code, or `*` for `{<code>: value}` objects; the default locale when absent.
+   */
+  locale?: string;
 }
 
 /** One document ready to write, with where it was in the input (for error details). */
@@ -77,8 +84,10 @@ export async function bulkInsertDocuments(svc: Services, input: BulkInsertInput)
   const now = svc.now().toISOString();
   const details: ErrorDetail[] = [];
   const prepared: Prepared[] = [];
+  const locale = documentLocale(svc, input.locale);
+  const context: PrepareContext = { schema, now, by, actor: input.actor, locale, locales: svc.config.locales };
   input.documents.forEach((raw, index) => {
-    const item = prepareDocument(schema, raw, index, now, by, input.actor, details);
+    const item = prepareDocument(context, raw, index, details);
     if (item) prepared.push(item);
   });
   if (details.length > 0) throw errors.validation(details.slice(0, MAX_DETAILS), `${details.length} problem(s) in the documents`);
@@ -109,14 +118,21 @@ export async function bulkInsertDocuments(svc: Services, input: BulkInsertInput)
 const notWritten = (start: number, why: string) =>
   `The batch from document ${start} was not written (${why}); the ${start} document(s) before it were`;
 
+/** What every document of a call is prepared with. */
+interface PrepareContext {
+  schema: CompiledSchema;
+  now: string;
+  by: string | null;
+  actor: Principal | undefined;
+  locale: DocumentLocale | undefined;
+  locales: LocalesConfig | undefined;
+}
+
 /** A document's row and side rows, or undefined with its problems added to `details` (paths start with `documents.N.`). */
 function prepareDocument(
-  schema: CompiledSchema,
+  { schema, now, by, actor, locale, locales }: PrepareContext,
   raw: unknown,
   index: number,
-  now: string,
-  by: string | null,
-  actor: Principal | undefined,
   details: ErrorDetail[],
 ): Prepared | undefined {
   const at = `documents.${index}`;
@@ -147,11 +163,14 @@ function prepareDocument(
     problem('_id', 'must be 1–64 characters of A–Z, a–z, 0–9, ".", "_" or "-"');
     return undefined;
   }
-  const result = validateDocument(schema, body, true);
+  const sent = locale ? replacedData(schema, locale, {}, body) : body;
+  const result = validateDocument(schema, sent, true, localeValidation(locale));
   for (const e of result.errors) problem(e.field, e.message);
   // A create would generate these; a bulk insert takes the slug the document brings.
   for (const slug of result.emptySlugs) {
-    if (slug.field.required || baseSlug(slug, result.data)) problem(slug.field.name, 'is required: bulk inserts bring their own slugs');
+    // Another locale's slug is named as a `locale=*` body names it: `slug.de`.
+    const name = slug.at.length > 0 ? `${slug.field.name}.${slug.at[slug.at.length - 1]}` : slug.field.name;
+    if (slug.field.required || baseSlug(slug, result.data)) problem(name, 'is required: bulk inserts bring their own slugs');
   }
   if (details.length > before) return undefined;
   return {
@@ -167,7 +186,7 @@ function prepareDocument(
       updatedBy: by,
       data: result.data,
     },
-    side: sideRows(schema, result),
+    side: sideRows(schema, result, locales),
     references: result.references,
     media: result.media,
   };

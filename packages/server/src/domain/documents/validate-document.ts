@@ -84,7 +84,9 @@ function validateOtherLocales(
     if (typeof map !== 'object' || map === null) continue;
     for (const field of schema.localized) {
       const value = map[field.name];
+      const found = { references: ctx.references.length, media: ctx.media.length };
       const outcome = value === undefined || value === null ? EMPTY : ctx.value(field, value, locales.pathFor(field.name, code));
+      placeEdges(ctx, found, locales.pathFor(field.name, code), `${field.name}[${code}]`);
       if (outcome !== EMPTY && outcome !== INVALID) (out[code] ??= {})[field.name] = outcome;
       else if (outcome === EMPTY && specOf(field).generatedWhenEmpty && field.source !== undefined) {
         // Made from the same locale's source where the locale has one; never required there.
@@ -95,6 +97,18 @@ function validateOtherLocales(
     }
   }
   if (Object.keys(out).length > 0) result.data[LOCALES_KEY] = out;
+}
+
+/**
+ * The references and media found in one locale's value are kept as edges of the document
+ * (docs/localization.md, "Storage") under `<field>[<code>]…`, whatever the request named them
+ * (`author` with `?locale=de`, `author.de` in a `locale=*` body): the default locale's paths start
+ * with a field name, which has no bracket, so one document never holds a path twice.
+ */
+function placeEdges(ctx: ValueContext, from: { references: number; media: number }, named: string, stored: string): void {
+  const edgePath = (path: string) => stored + path.slice(named.length);
+  for (const found of [ctx.references.slice(from.references), ctx.media.slice(from.media)])
+    for (const f of found) f.edgePath = edgePath(f.path);
 }
 
 function validateObject(
