@@ -234,6 +234,32 @@ describe('bulk insert (imports, seeding) in a locale', () => {
   });
 });
 
+describe('translation status', () => {
+  it('names the fields a locale has not translated, and lists the documents that have some (`untranslated=`)', async () => {
+    const a = await ok('POST', 'page?locale=*', { title: { en: 'Both', de: 'Beide', 'de-CH': 'Beidi' }, code: 'tA' });
+    const b = await ok('POST', 'page?locale=*', { title: { en: 'Half', de: 'Halb' }, rank: { en: 1 }, code: 'tB' });
+    const codes = (res: { json(): { data: JsonObject[] } }) => res.json().data.map((d) => d.code);
+
+    expect(await ok('GET', `page/${a._id}?locale=de-CH`)).toMatchObject({ _untranslated: [] });
+    // de-CH serves b's title from de, but has translated neither it nor the rank.
+    expect(await ok('GET', `page/${b._id}?locale=de-CH`)).toMatchObject({ _untranslated: ['title', 'rank'], _fallbacks: { title: 'de' } });
+    expect(await ok('GET', `page/${b._id}?locale=de`)).toMatchObject({ _untranslated: ['rank'] });
+    // The default locale has nothing to translate: no marker.
+    expect(await ok('GET', `page/${b._id}`)).not.toHaveProperty('_untranslated');
+
+    const list = (q: string) => call('GET', `page?filter[code][in]=tA,tB&orderBy=code&order=asc&${q}`);
+    expect(codes(await list('locale=de-CH&untranslated=de-CH'))).toEqual(['tB']);
+    expect(codes(await list('untranslated=de'))).toEqual(['tB']);
+    expect(codes(await list('untranslated=fr'))).toEqual(['tA', 'tB']);
+    expect((await list('untranslated=de-CH&limit=0')).json().meta.total).toBe(1);
+    for (const bad of ['en', 'xx', '*']) {
+      const res = await list(`untranslated=${bad}`);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'INVALID_INPUT', details: [{ field: 'untranslated' }] });
+    }
+  });
+});
+
 describe('querying through the chain', () => {
   beforeAll(async () => {
     // q1: de-CH has its own; q2: de-CH falls back to de; q3: only English (de-CH and de absent).
@@ -396,5 +422,8 @@ describe('OpenAPI', () => {
     ]) {
       expect(locale(path, method), `${method} ${path}`).toEqual(['en', 'de', 'de-CH', 'fr', '*']);
     }
+    // A list's `untranslated` names the locales but the default.
+    const untranslated = paths['/api/documents/{type}'].get.parameters?.find((p) => p.name === 'untranslated');
+    expect(untranslated?.schema.enum).toEqual(['de', 'de-CH', 'fr']);
   });
 });

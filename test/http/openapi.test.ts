@@ -117,6 +117,8 @@ describe('the OpenAPI document', () => {
     expect(get.parameters.find((p) => p.name === 'type')!.schema.enum).toEqual(TEST_SCHEMAS.map((s) => s.name));
     // No locales configured: `locale` takes no value, so it is not offered (docs/localization.md).
     expect(get.parameters.map((p) => p.name)).not.toContain('locale');
+    const list = doc.paths['/api/documents/{type}'].get as unknown as { parameters: Array<{ name: string }> };
+    expect(list.parameters.map((p) => p.name)).not.toContain('untranslated');
     const refs = get.responses['200'].content['application/json'].schema.properties.data.oneOf.map((r) => r.$ref);
     expect(refs).toContain('#/components/schemas/Post');
     const post = doc.paths['/api/collections/{type}'].post as unknown as {

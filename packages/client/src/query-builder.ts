@@ -31,6 +31,8 @@ export interface DocumentListQuery<T extends object = Record<string, unknown>> {
    * localized fields served, filtered, ordered and searched through its fallback chain.
    */
   locale?: string;
+  /** A locale other than the default: only documents with a localized field it has not translated yet. */
+  untranslated?: string;
 }
 
 /** Which versions a read serves (docs/drafts.md, "Reading"). */
@@ -59,6 +61,7 @@ export function listQueryParams<T extends object>(query: DocumentListQuery<T>): 
   if (query.after !== undefined) params.set('after', query.after);
   if (query.perspective !== undefined) params.set('perspective', query.perspective);
   if (query.locale !== undefined) params.set('locale', query.locale);
+  if (query.untranslated !== undefined) params.set('untranslated', query.untranslated);
   return params;
 }
 
@@ -139,6 +142,11 @@ export class DocumentQuery<T extends object = Record<string, unknown>> implement
   /** A content locale's code, or `*` (docs/localization.md): filters, order and search follow its fallback chain. */
   locale(code: string): DocumentQuery<T> {
     return this.with({ locale: code });
+  }
+
+  /** Only documents with a localized field that locale has not translated (docs/localization.md, "Translation status"). */
+  untranslated(code: string): DocumentQuery<T> {
+    return this.with({ untranslated: code });
   }
 
   limit(limit: number): DocumentQuery<T> {

@@ -51,6 +51,8 @@ const LOCALE_MARKERS = `  _updatedBy?: string;
   _locale?: VellumLocale | '*';
   /** The localized fields served from another locale of the chain, and which. */
   _fallbacks?: Record<string, VellumLocale>;
+  /** In a locale other than the default: the localized fields it has not translated. */
+  _untranslated?: string[];
 `;
 
 function localeTypes(locales: readonly string[]): string {

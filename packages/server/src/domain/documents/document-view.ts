@@ -36,7 +36,7 @@ export function toDraftView(doc: StoredDocument): ApiDocument {
 export const SYSTEM_FIELDS = ['_id', '_type', '_status', '_rev', '_createdAt', '_updatedAt', '_createdBy', '_updatedBy'] as const;
 
 /** Markers some views carry beside the system fields (docs/drafts.md, docs/localization.md). */
-const MARKERS = ['_version', '_draft', '_locale', '_fallbacks'] as const;
+const MARKERS = ['_version', '_draft', '_locale', '_fallbacks', '_untranslated'] as const;
 
 /** `fields=title,slug`: only those fields plus the system fields. */
 export function projectFields(doc: ApiDocument, fields: readonly string[] | undefined): ApiDocument {

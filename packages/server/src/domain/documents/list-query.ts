@@ -40,6 +40,16 @@ export interface Condition {
   value: FilterValue | FilterValue[];
 }
 
+/**
+ * Documents with at least one of `fields` (the type's localized fields) holding a value in the
+ * default locale and none at `place` (where a locale's own values sit, `['_locales', 'de']`):
+ * what that locale has still to translate (docs/localization.md, "Translation status").
+ */
+export interface Untranslated {
+  place: readonly string[];
+  fields: readonly string[];
+}
+
 export interface ListOrder {
   field: FieldRef;
   direction: 'asc' | 'desc';
@@ -56,6 +66,7 @@ export interface ListQuery {
    */
   drafts?: boolean;
   conditions: readonly Condition[];
+  untranslated?: Untranslated;
   searchWords?: readonly string[];
   order: ListOrder;
   limit: number;

@@ -1,6 +1,6 @@
 import { FIELD_TYPES, filterOperators } from '../../field-types/index.js';
 import { orderMayBeNull } from '../../storage/documents/list-documents-query.js';
-import type { Condition, FieldRef, FilterOp, ListOrder, PageAnchor } from './list-query.js';
+import type { Condition, FieldRef, FilterOp, ListOrder, PageAnchor, Untranslated } from './list-query.js';
 import { parsePaging } from '../shared/paging.js';
 import { resolveFieldPath } from '../schemas/field-paths.js';
 import type { CompiledSchema } from '../schemas/schema-registry.js';
@@ -11,6 +11,7 @@ import { decodeCursor } from './list-cursor.js';
 
 import { PERSPECTIVES, type Perspective } from './perspective.js';
 import { queryChain, searchLocale, type DocumentLocale } from '../locales/document-locales.js';
+import { localePrefix } from '../locales/localized-data.js';
 
 export interface ParsedListQuery {
   conditions: Condition[];
@@ -27,6 +28,8 @@ export interface ParsedListQuery {
   fields?: string[];
   /** `perspective=published|drafts` (docs/drafts.md); absent: main versions, as before drafts. */
   perspective?: Perspective;
+  /** `untranslated=<code>` (docs/localization.md, "Translation status"). */
+  untranslated?: Untranslated;
 }
 
 const OPS = new Set<FilterOp>(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains', 'startsWith', 'exists']);
@@ -51,6 +54,8 @@ export interface ListParams {
   perspective?: string;
   /** `locale=<code>|*` (docs/localization.md); read by the operation, which hands the parsed locale in. */
   locale?: string;
+  /** A locale code: only documents with a localized field it has not translated. */
+  untranslated?: string;
 }
 
 /** Turns a list request's parameters into typed conditions, checked against the schema. */
@@ -85,7 +90,23 @@ export function parseListQuery(schema: CompiledSchema, query: ListParams, locale
     searchWords: search !== undefined && search.trim() !== '' ? words : undefined,
     fields: parseFields(schema, query.fields),
     perspective: parsePerspective(query.perspective),
+    untranslated: parseUntranslated(schema, query.untranslated, locale),
   };
+}
+
+/**
+ * `untranslated=<code>`: a configured locale other than the default. Without locales configured
+ * the parameter has nothing to name (400, as an unknown `locale` is).
+ */
+function parseUntranslated(schema: CompiledSchema, raw: string | undefined, locale: DocumentLocale | undefined): Untranslated | undefined {
+  if (raw === undefined) return undefined;
+  const locales = locale?.locales;
+  const code = locales?.list.find((l) => l.code.toLowerCase() === raw.toLowerCase())?.code;
+  if (!locales || code === undefined || code === locales.default) {
+    const others = locales?.list.filter((l) => l.code !== locales.default).map((l) => l.code) ?? [];
+    throw bad('untranslated', others.length > 0 ? `must be one of ${others.join(', ')}` : 'no content locales are configured');
+  }
+  return { place: localePrefix(code, locales), fields: schema.localized.map((f) => f.name) };
 }
 
 export function parsePerspective(raw: string | undefined): Perspective | undefined {

@@ -33,7 +33,8 @@ export const localePrefix = (code: string, locales: LocalesConfig): string[] => 
  * A stored document's fields as a reader of `request` gets them, in place on `doc` (an API
  * document: system fields beside the stored data): with one locale, each localized field is the
  * value of the first locale of its chain that has one (or absent), `_locale` names the locale
- * and `_fallbacks` the fields served from another; with `*`, each localized field is
+ * and `_fallbacks` the fields served from another (and, in a locale other than the default,
+ * `_untranslated` those with a default-locale value but none of their own); with `*`, each localized field is
  * `{<code>: value}` of the locales that have one, and `_locale` is `*`.
  */
 export function serveLocale(doc: Data, localized: readonly string[], request: LocaleRequest, locales: LocalesConfig): void {
@@ -52,7 +53,10 @@ export function serveLocale(doc: Data, localized: readonly string[], request: Lo
     return;
   }
   const fallbacks: Record<string, string> = {};
+  // In a locale other than the default: the fields it has not translated yet (the studio's status).
+  const untranslated: string[] | undefined = request.code === locales.default ? undefined : [];
   for (const f of localized) {
+    if (untranslated && doc[f] !== undefined && others[request.code]?.[f] === undefined) untranslated.push(f);
     let served: unknown;
     let from: string | undefined;
     for (const code of request.chain) {
@@ -69,6 +73,7 @@ export function serveLocale(doc: Data, localized: readonly string[], request: Lo
   }
   doc._locale = request.code;
   doc._fallbacks = fallbacks;
+  if (untranslated) doc._untranslated = untranslated;
 }
 
 /**

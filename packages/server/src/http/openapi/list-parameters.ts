@@ -44,6 +44,11 @@ export const LIST_PARAMETERS = [
     'A configured locale code (`de-CH`): localized fields are served in it, each through its fallback chain, and filters, order and ' +
       'search use the values served; `*`: every locale, as `{<code>: value}` (docs/localization.md). Absent: the default locale',
   ),
+  query(
+    'untranslated',
+    'A configured locale other than the default: only documents with a localized field that has a value in the default locale ' +
+      'and none of its own in that locale (docs/localization.md, "Translation status")',
+  ),
 ];
 
 /** Gives the list operations of `/documents/{type}` and `/collections/{type}` (with or without a trailing slash) their query. */
@@ -57,17 +62,28 @@ export function addListParameters(doc: Record<string, unknown>, basePath: string
   }
 }
 
+const LOCALE_PARAMETERS = new Set(['locale', 'untranslated']);
+
 /**
- * `locale` on the document operations names the configured locales and `*` (docs/localization.md);
- * without locales configured it takes no value (every one is refused), so it is left out.
+ * `locale` on the document operations names the configured locales and `*`, a list's
+ * `untranslated` the locales but the default (docs/localization.md); without locales configured
+ * they take no value (every one is refused), so they are left out.
  */
 export function addLocaleParameter(doc: Record<string, unknown>, codes: readonly string[] | undefined): void {
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>;
   for (const item of Object.values(paths)) {
     for (const op of Object.values(item)) {
       if (!Array.isArray(op?.parameters)) continue;
-      if (!codes) op.parameters = op.parameters.filter((p) => !(p.name === 'locale' && p.in === 'query'));
-      else for (const p of op.parameters) if (p.name === 'locale' && p.in === 'query') p.schema = { type: 'string', enum: [...codes, '*'] };
+      // Without locales neither takes a value; with the default locale alone `untranslated` takes none.
+      const unused = !codes ? LOCALE_PARAMETERS : codes.length < 2 ? new Set(['untranslated']) : undefined;
+      if (unused) op.parameters = op.parameters.filter((p) => !(unused.has(p.name as string) && p.in === 'query'));
+      if (codes)
+        for (const p of op.parameters) {
+          if (p.in !== 'query') continue;
+          if (p.name === 'locale') p.schema = { type: 'string', enum: [...codes, '*'] };
+          // The first code is the default locale, which has nothing to translate.
+          if (p.name === 'untranslated') p.schema = { type: 'string', enum: codes.slice(1) };
+        }
     }
   }
 }

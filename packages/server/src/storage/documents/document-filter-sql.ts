@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Conn } from '../connection.js';
 // The list vocabulary is the domain's, in API terms (docs/architecture.md, "The floors"); this
 // file maps it to columns and JSON paths. Only its types are read here.
-import type { Condition, FieldRef, FilterValue as JsonScalar, SystemField } from '../../domain/documents/list-query.js';
+import type { Condition, FieldRef, FilterValue as JsonScalar, SystemField, Untranslated } from '../../domain/documents/list-query.js';
 import { escapeLike } from '../escape-like.js';
 
 /** The column each system field is stored in. */
@@ -114,4 +114,13 @@ export function conditionSql(conn: Conn, c: Condition): RawBuilder<boolean> {
     case 'lte':
       return sql<boolean>`${left} <= ${bind(c.value as JsonScalar)}`;
   }
+}
+
+/** Rows with a localized field that has a default-locale value and none at the locale's place (`Untranslated`). */
+export function untranslatedSql(conn: Conn, u: Untranslated): RawBuilder<boolean> {
+  if (u.fields.length === 0) return sql<boolean>`1 = 0`;
+  const missing = u.fields.map(
+    (f) => sql`(${conn.dialect.json([f], 'documents')} is not null and ${conn.dialect.json([...u.place, f], 'documents')} is null)`,
+  );
+  return sql<boolean>`(${sql.join(missing, sql` or `)})`;
 }

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Conn } from '../connection.js';
 import type { FieldRef, FilterValue as JsonScalar, ListQuery, PageAnchor } from '../../domain/documents/list-query.js';
-import { conditionSql, operandSql } from './document-filter-sql.js';
+import { conditionSql, operandSql, untranslatedSql } from './document-filter-sql.js';
 import { DOCUMENT_COLUMNS, toStoredDocument, type DocumentRow, type StoredDocument } from './document-rows.js';
 import { readRows } from '../read-rows.js';
 
@@ -68,6 +68,7 @@ function whereSql(conn: Conn, q: ListQuery): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [sql`documents.type = ${q.type}`];
   if (q.statuses) parts.push(sql`documents.status in (${sql.join(q.statuses.map((s) => sql`${s}`))})`);
   for (const c of q.conditions) parts.push(conditionSql(conn, c));
+  if (q.untranslated) parts.push(untranslatedSql(conn, q.untranslated));
   if (q.searchWords) parts.push(q.searchWords.length > 0 ? conn.dialect.searchMatch(q.searchWords, q.drafts) : sql`1 = 0`);
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
 }
@@ -148,7 +149,9 @@ type PageRow = DocumentRow & {
  */
 function maySlow(q: ListQuery): boolean {
   const statusOnly = q.conditions.every((c) => 'system' in c.field && c.field.system === '_status');
-  return q.searchWords !== undefined || 'path' in q.order.field || !statusOnly || q.offset >= DEFERRED_JOIN_FROM;
+  return (
+    q.searchWords !== undefined || q.untranslated !== undefined || 'path' in q.order.field || !statusOnly || q.offset >= DEFERRED_JOIN_FROM
+  );
 }
 
 /**
