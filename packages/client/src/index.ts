@@ -61,6 +61,7 @@ export {
 export { SseParser, type SseMessage } from './sse-parser.js';
 export {
   ConfigApi,
+  type ContentLocales,
   type FieldDefinition,
   type FieldStudioHints,
   type SchemaDefinition,
@@ -74,6 +75,7 @@ export {
   DocumentsApi,
   type DocumentsMode,
   type DraftWriteOptions,
+  type LocaleOption,
   type PreviewGrant,
   type PublishOptions,
   type ReadOptions,

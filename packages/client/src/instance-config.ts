@@ -74,6 +74,8 @@ export interface FieldDefinition {
   name: string;
   type: string;
   studio?: FieldStudioHints;
+  /** One value per content locale (docs/localization.md). */
+  localized?: boolean;
   [option: string]: unknown;
 }
 

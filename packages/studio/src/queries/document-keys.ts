@@ -8,10 +8,15 @@ export const documentKeys = {
   ofType: (type: string) => [...documentKeys.all, 'type', type] as const,
   lists: (type: string) => [...documentKeys.ofType(type), 'list'] as const,
   list: (type: string, params: DocumentListParams) => [...documentKeys.lists(type), params] as const,
-  /** The document as the editor reads it: its pending draft where it has one (`perspective=drafts`). */
-  one: (type: string, id: string) => [...documentKeys.ofType(type), 'one', id] as const,
+  /**
+   * The document as the editor reads it: its pending draft where it has one (`perspective=drafts`);
+   * in a content locale other than the default, one key more (`one(type, id)` is a prefix of it).
+   */
+  one: (type: string, id: string, locale?: string) =>
+    locale ? ([...documentKeys.ofType(type), 'one', id, locale] as const) : ([...documentKeys.ofType(type), 'one', id] as const),
   /** The live (main) version of a published document, what its pending draft is compared with. */
-  live: (type: string, id: string) => [...documentKeys.ofType(type), 'live', id] as const,
+  live: (type: string, id: string, locale?: string) =>
+    locale ? ([...documentKeys.ofType(type), 'live', id, locale] as const) : ([...documentKeys.ofType(type), 'live', id] as const),
   publishPlan: (type: string, id: string) => [...documentKeys.ofType(type), 'publish-plan', id] as const,
   preview: (type: string, id: string, rev: unknown) => [...documentKeys.ofType(type), 'preview', id, rev] as const,
   revisions: (type: string, id: string) => [...documentKeys.ofType(type), 'revisions', id] as const,
@@ -32,4 +37,8 @@ export interface DocumentListParams {
   page: number;
   pageSize: number;
   filters: Record<string, string>;
+  /** A content locale other than the default (docs/localization.md). */
+  locale?: string;
+  /** Only documents that locale has not wholly translated. */
+  untranslated?: boolean;
 }

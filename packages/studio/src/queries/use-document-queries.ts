@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { client } from '../api/client';
 import { documentKeys, type DocumentListParams } from './document-keys';
 import { documentTitle } from './document-title';
+import { useContentLocale } from './content-locale';
 
 export type { DocumentListParams } from './document-keys';
 
@@ -21,19 +22,31 @@ export interface DocumentChoice {
  * main version. The edit page keeps what it read until it asks again itself (`refetch`): a
  * newer version reaches it only when it decides so.
  */
-export function useDocument(type: string, id: string, opts: { enabled?: boolean; keep?: boolean; retry?: boolean } = {}) {
+export function useDocument(
+  type: string,
+  id: string,
+  opts: { enabled?: boolean; keep?: boolean; retry?: boolean; defaultLocale?: boolean } = {},
+) {
+  // In the page's content locale (docs/localization.md); `defaultLocale` reads the default's values.
+  const shown = useContentLocale().code;
+  const locale = opts.defaultLocale ? undefined : shown;
   return useQuery({
-    queryKey: documentKeys.one(type, id),
+    queryKey: documentKeys.one(type, id, locale),
     enabled: opts.enabled ?? true,
     ...(opts.keep ? { staleTime: Infinity, refetchOnWindowFocus: false } : {}),
     ...(opts.retry === false ? { retry: false } : {}),
-    queryFn: () => client.collections(type).get(id, { perspective: 'drafts' }) as Promise<Doc>,
+    queryFn: () => client.collections(type).get(id, { perspective: 'drafts', locale }) as Promise<Doc>,
   });
 }
 
 /** The live version of a document: its main version, without its pending draft. */
 export function useLiveDocument(type: string, id: string, enabled: boolean) {
-  return useQuery({ queryKey: documentKeys.live(type, id), enabled, queryFn: () => client.collections(type).get(id) as Promise<Doc> });
+  const locale = useContentLocale().code;
+  return useQuery({
+    queryKey: documentKeys.live(type, id, locale),
+    enabled,
+    queryFn: () => client.collections(type).get(id, { locale }) as Promise<Doc>,
+  });
 }
 
 /** One page of a type's documents: search, sort and filters (docs/api.md, "List queries"). */
@@ -49,6 +62,8 @@ export function useDocumentList(type: string, params: DocumentListParams) {
         .limit(params.pageSize)
         .offset((params.page - 1) * params.pageSize);
       if (params.search.trim()) q = q.search(params.search.trim());
+      if (params.locale) q = q.locale(params.locale);
+      if (params.locale && params.untranslated) q = q.untranslated(params.locale);
       for (const [field, value] of Object.entries(params.filters)) q = q.where(field as '_status', value);
       return q.page();
     },
@@ -61,13 +76,15 @@ export function useDocumentList(type: string, params: DocumentListParams) {
  * with its `kind`, docs/drafts.md "Revisions and ETags"), merged by time.
  */
 export function useRevisions(type: string, id: string, rev: unknown, withDrafts: boolean) {
+  // Each version's fields in the page's content locale, as the form shows them.
+  const locale = useContentLocale().code;
   return useQuery({
-    queryKey: documentKeys.revisionsAt(type, id, [rev, withDrafts]),
+    queryKey: documentKeys.revisionsAt(type, id, [rev, withDrafts, locale]),
     queryFn: async () => {
       const api = client.collections(type);
       const [mains, drafts] = await Promise.all([
-        api.revisions(id, { limit: 50 }),
-        withDrafts ? api.revisions(id, { limit: 50, kind: 'draft' }) : undefined,
+        api.revisions(id, { limit: 50, locale }),
+        withDrafts ? api.revisions(id, { limit: 50, kind: 'draft', locale }) : undefined,
       ]);
       const all = [...mains.data, ...(drafts?.data ?? [])];
       return all.sort(

@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { client } from '../api/client';
 import { documentKeys } from './document-keys';
 import type { Doc } from './use-document-queries';
+import { useContentLocale } from './content-locale';
 
 /**
  * The writes of a published document's pending draft (docs/drafts.md): save, discard, publish
@@ -10,9 +11,13 @@ import type { Doc } from './use-document-queries';
  */
 function useRefresh(type: string, id: string) {
   const queryClient = useQueryClient();
-  return async (shown?: Doc) => {
-    if (shown) queryClient.setQueryData(documentKeys.one(type, id), shown);
-    else await queryClient.refetchQueries({ queryKey: documentKeys.one(type, id), exact: true });
+  const locale = useContentLocale().code;
+  // `inLocale`: the answer is served in the page's content locale (a draft save); other answers
+  // are the default locale's, so another locale's page reads its view again, and the default's.
+  return async (shown?: Doc, inLocale = false) => {
+    if (shown && (!locale || inLocale)) queryClient.setQueryData(documentKeys.one(type, id, locale), shown);
+    else await queryClient.refetchQueries({ queryKey: documentKeys.one(type, id, locale), exact: true });
+    if (locale) void queryClient.invalidateQueries({ queryKey: documentKeys.one(type, id), exact: true });
     void queryClient.invalidateQueries({ queryKey: documentKeys.lists(type) });
     void queryClient.invalidateQueries({ queryKey: documentKeys.revisions(type, id) });
     void queryClient.invalidateQueries({ queryKey: documentKeys.live(type, id) });
@@ -35,15 +40,16 @@ export interface SaveDraftInput {
 /** Saves the pending draft of a published document (`PATCH …?draft=true`, write permission). */
 export function useSaveDraft(type: string, id: string) {
   const refresh = useRefresh(type, id);
+  const locale = useContentLocale().code;
   return useMutation({
     mutationFn: async (input: SaveDraftInput): Promise<Doc> => {
       const api = client.collections(type);
-      if (!input.overwrite) return api.saveDraft(id, input.patch, { ifMatch: input.ifMatch });
-      const now = await api.get(id, { perspective: 'drafts' });
+      if (!input.overwrite) return api.saveDraft(id, input.patch, { ifMatch: input.ifMatch, locale });
+      const now = await api.get(id, { perspective: 'drafts', locale });
       const ifMatch = now._version === 'draft' ? now._rev : { main: now._rev };
-      return api.saveDraft(id, input.overwrite.repatch(now), { ifMatch });
+      return api.saveDraft(id, input.overwrite.repatch(now), { ifMatch, locale });
     },
-    onSuccess: (saved) => refresh(saved),
+    onSuccess: (saved) => refresh(saved, true),
   });
 }
 

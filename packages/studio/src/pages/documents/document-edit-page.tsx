@@ -10,6 +10,10 @@ import { DraftStatus } from './draft-status';
 import './documents.css';
 import { FieldInput } from './field-input';
 import { LeaveGuard } from './leave-guard';
+import { LocaleNote } from './locale-note';
+import { LocaleSwitcher } from './locale-switcher';
+import { useContentLocale } from '../../queries/content-locale';
+import { useDocument } from '../../queries/use-document-queries';
 import { PreviewPane } from './preview-pane';
 import { RevisionHistory } from './revision-history';
 import { DocumentSchedules } from '../schedules/document-schedules';
@@ -35,6 +39,9 @@ export default function DocumentEditPage() {
   const form = useDocumentForm(type, id, fields, schema?.name);
   const conflicts = useDocumentConflicts(form, id);
   const { doc, isNew, errors, dirty } = form;
+  // In a content locale other than the default, the default's values are shown beside the fields.
+  const locale = useContentLocale();
+  const inDefault = useDocument(type, id, { enabled: !isNew && !!locale.code, defaultLocale: true }).data;
 
   const canWrite = allows(session, 'content:write', type);
   // A published document is edited as its pending draft, which write permission is enough for
@@ -79,6 +86,7 @@ export default function DocumentEditPage() {
             </span>
           )}
           {form.drafting ? <DraftStatus form={form} /> : dirty && <span role="status">Unsaved changes</span>}
+          {!isNew && <LocaleSwitcher />}
           {previewable && (
             <button type="button" aria-pressed={previewing} onClick={() => setPreviewing(!previewing)}>
               Preview page
@@ -123,16 +131,18 @@ export default function DocumentEditPage() {
           }}
         >
           {fields.map((f) => (
-            <FieldInput
-              key={f.name}
-              field={f}
-              value={form.values[f.name]}
-              path={f.name}
-              errors={errors}
-              doc={form.values}
-              disabled={!editable}
-              onChange={(v) => form.setField(f.name, v)}
-            />
+            <div key={f.name} className={f.localized && locale.code ? 'field-localized' : undefined}>
+              <FieldInput
+                field={f}
+                value={form.values[f.name]}
+                path={f.name}
+                errors={errors}
+                doc={form.values}
+                disabled={!editable}
+                onChange={(v) => form.setField(f.name, v)}
+              />
+              <LocaleNote field={f} locale={locale} served={doc} inDefault={inDefault} own={form.values[f.name]} />
+            </div>
           ))}
           {editable && !form.drafting && (
             <div className="row doc-save">

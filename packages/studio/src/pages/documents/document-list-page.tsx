@@ -10,6 +10,8 @@ import './documents.css';
 import { StatusBadge } from './status-badge';
 import { allows, fieldLabel, fieldsOf, referenceTargets, selectOptions, STATUSES, useSchema, type Field } from './schema';
 import { valueText } from './value-text';
+import { LocaleSwitcher } from './locale-switcher';
+import { useContentLocale } from '../../queries/content-locale';
 
 const PAGE_SIZE = 20;
 
@@ -37,7 +39,21 @@ export default function DocumentListPage() {
   const filters: Record<string, string> = {};
   for (const [k, v] of params) if (k.startsWith('f.') && v) filters[k.slice(2)] = v;
 
-  const list = useDocumentList(type, { search, sort, page, pageSize: PAGE_SIZE, filters });
+  // In a content locale other than the default (docs/studio.md, "Locales"): values, filters and
+  // order through its chain, a column of what it has translated, a filter for what it has not.
+  const locale = useContentLocale();
+  const untranslated = !!locale.code && params.get('untranslated') === '1';
+  const localized = fields.filter((f) => f.localized === true);
+  const translating = !!locale.code && localized.length > 0;
+  const list = useDocumentList(type, {
+    search,
+    sort,
+    page,
+    pageSize: PAGE_SIZE,
+    filters,
+    ...(locale.code ? { locale: locale.code, untranslated } : {}),
+  });
+  const inLocale = locale.code ? `?locale=${encodeURIComponent(locale.code)}` : '';
 
   // A singleton has one document: its page is that document's form (or the form creating it).
   const first = list.data?.data[0];
@@ -108,6 +124,15 @@ export default function DocumentListPage() {
         {filterable.map((f) => (
           <FilterSelect key={f.name} field={f} value={filters[f.name] ?? ''} onChange={(v) => set(`f.${f.name}`, v)} />
         ))}
+        <LocaleSwitcher />
+        {translating && (
+          <div className="doc-control doc-check">
+            <label>
+              <input type="checkbox" checked={untranslated} onChange={(e) => set('untranslated', e.target.checked ? '1' : '')} /> Missing
+              translations
+            </label>
+          </div>
+        )}
         <Control label="Sort by">
           {(cid) => (
             <select id={cid} value={sort} onChange={(e) => set('sort', e.target.value)}>
@@ -128,7 +153,7 @@ export default function DocumentListPage() {
       </div>
       <ErrorMessage error={list.error} />
       {list.data && list.data.data.length === 0 && (
-        <p className="muted">{search || Object.keys(filters).length ? 'No documents match.' : 'No documents yet.'}</p>
+        <p className="muted">{search || untranslated || Object.keys(filters).length ? 'No documents match.' : 'No documents yet.'}</p>
       )}
       {list.data && list.data.data.length > 0 && (
         <table className="doc-table" aria-describedby={`${id}-count`}>
@@ -140,6 +165,7 @@ export default function DocumentListPage() {
                   {fieldLabel(f)}
                 </th>
               ))}
+              {translating && <th scope="col">Translation</th>}
               <th scope="col">Status</th>
               <th scope="col">Updated</th>
             </tr>
@@ -148,11 +174,16 @@ export default function DocumentListPage() {
             {list.data.data.map((d) => (
               <tr key={String(d._id)}>
                 <td>
-                  <Link to={`/documents/${type}/${String(d._id)}`}>{documentTitle(d)}</Link>
+                  <Link to={`/documents/${type}/${String(d._id)}${inLocale}`}>{documentTitle(d)}</Link>
                 </td>
                 {shown.map((f) => (
                   <td key={f.name}>{valueText(f, d[f.name])}</td>
                 ))}
+                {translating && (
+                  <td>
+                    <TranslationStatus missing={(d._untranslated as string[] | undefined) ?? []} fields={localized} />
+                  </td>
+                )}
                 <td>
                   <StatusBadge status={d._status} />
                   {/* A published document whose pending draft is not live yet (docs/drafts.md, "Markers"). */}
@@ -186,6 +217,16 @@ export default function DocumentListPage() {
       </nav>
     </>
   );
+}
+
+/** Whether the list's locale has its own value for each localized field that the default locale has. */
+function TranslationStatus({ missing, fields }: { missing: string[]; fields: Field[] }) {
+  if (missing.length === 0) return <span className="badge badge-published">Translated</span>;
+  const names = missing.map((name) => {
+    const f = fields.find((x) => x.name === name);
+    return f ? fieldLabel(f) : name;
+  });
+  return <span className="badge badge-draft">Missing: {names.join(', ')}</span>;
 }
 
 /** A filter by a field's options (select) or by the documents it may point at (reference: the first 100). */

@@ -1,10 +1,15 @@
 import type { Doc, Field } from './schema';
 
-/** The schema's fields of a document, without the system fields (`_id`, `_rev`, …). */
+/**
+ * The schema's fields of a document, without the system fields (`_id`, `_rev`, …). Read in a
+ * content locale, a field served from another locale of the chain (`_fallbacks`,
+ * docs/localization.md) is not this locale's own: it is left out, so saving never copies it.
+ */
 export function ownValues(doc: Doc | undefined, fields: Field[]): Doc {
   const out: Doc = {};
   if (!doc) return out;
-  for (const f of fields) if (doc[f.name] !== undefined && doc[f.name] !== null) out[f.name] = doc[f.name];
+  const borrowed = (doc._fallbacks ?? {}) as Record<string, unknown>;
+  for (const f of fields) if (doc[f.name] !== undefined && doc[f.name] !== null && !(f.name in borrowed)) out[f.name] = doc[f.name];
   return out;
 }
 

@@ -2,9 +2,15 @@ import { useEffect } from 'react';
 import { useBlocker } from 'react-router';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 
+const localeOf = (search: string) => new URLSearchParams(search).get('locale') ?? '';
+
 /** Unsaved changes: leaving inside the studio asks (a dialog); closing or reloading the tab asks the browser. */
 export function LeaveGuard({ dirty }: { dirty: boolean }) {
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  // Another content locale (`?locale=`) is another form too: its values replace these.
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirty && (currentLocation.pathname !== nextLocation.pathname || localeOf(currentLocation.search) !== localeOf(nextLocation.search)),
+  );
   useEffect(() => {
     if (!dirty) return;
     const onUnload = (e: BeforeUnloadEvent) => e.preventDefault();

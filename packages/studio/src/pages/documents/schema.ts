@@ -15,6 +15,8 @@ export interface Field {
    * studio reads these, never the field's `type` (test/unit/field-types-registry.test.ts).
    */
   studio?: FieldStudioHints;
+  /** One value per content locale (docs/localization.md): edited in the page's locale. */
+  localized?: boolean;
   [option: string]: unknown;
 }
 

@@ -1,6 +1,7 @@
 import { VellumApiError } from '@vellum/client';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useContentLocale } from '../../queries/content-locale';
 import { useDocument } from '../../queries/use-document-queries';
 import { useRestoreRevision, useSaveDocument } from '../../queries/use-document-writes';
 import { useSaveDraft, useUnpublishDocument } from '../../queries/use-draft-writes';
@@ -27,6 +28,8 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
   const isNew = id === NEW;
   const navigate = useNavigate();
   const loaded = useDocument(type, id, { enabled: !isNew, keep: true });
+  // In a content locale other than the default, the form holds that locale's own values (docs/localization.md).
+  const locale = useContentLocale().code;
   const doc = loaded.data;
   const saveDocument = useSaveDocument(type);
   const saveDraft = useSaveDraft(type, id);
@@ -54,7 +57,9 @@ export function useDocumentForm(type: string, id: string, fields: Field[], schem
   // The form starts from the stored document each time it is (re)read, or from the defaults.
   // The schema is part of the key: a document read before its schema has no fields to fill yet.
   const baseline = isNew ? defaultValues(fields) : ownValues(doc, fields);
-  const baselineKey = isNew ? `new:${schemaName}` : `${schemaName}:${String(doc?._id)}:${String(doc?._rev)}:${loaded.dataUpdatedAt}`;
+  const baselineKey = isNew
+    ? `new:${schemaName}`
+    : `${schemaName}:${String(doc?._id)}:${locale ?? ''}:${String(doc?._rev)}:${loaded.dataUpdatedAt}`;
   // Set while rendering, not in an effect: a newer version read (someone else's save, a restore)
   // never renders once with the old values against the new baseline, which would read as
   // unsaved changes and flash "while you were editing" (docs/studio.md, "Live updates").
