@@ -206,7 +206,7 @@ export default function DocumentListPage() {
         <span id={`${id}-count`} className="muted">
           {bounded
             ? `More than ${total.toLocaleString()} documents · page ${page}`
-            : `${total} document${total === 1 ? '' : 's'} · page ${page} of ${pages}`}
+            : `${total.toLocaleString()} document${total === 1 ? '' : 's'} · page ${page.toLocaleString()} of ${pages.toLocaleString()}`}
         </span>
         <button type="button" disabled={page <= 1} onClick={() => set('page', String(page - 1))}>
           Previous page
