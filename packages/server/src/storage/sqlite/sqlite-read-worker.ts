@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { databaseUnavailable, isSqliteBusy } from '../database-unavailable.js';
-import { MAINTENANCE_SOURCE } from './sqlite-maintenance.js';
+import { MAINTENANCE_SOURCE } from './sqlite-maintenance-source.js';
 
 /**
  * The worker's code, run as a CommonJS script (`eval`): one read-only connection of its own on the
