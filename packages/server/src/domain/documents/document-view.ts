@@ -6,41 +6,35 @@ export type ApiDocument = Record<string, unknown> & { _id: string; _type: string
 
 export function toApiDocument(doc: StoredDocument): ApiDocument {
   const others = doc.data[LOCALES_KEY];
-  // One object literal with the data spread into it: V8 builds it with the shape every document
-  // of the type shares, and later steps (projection, serialisation) stay on their fast paths.
-  // Spreading a separate object of the system fields first cost a third more CPU on an
-  // uncached list (docs/benchmarks.md, "Localization").
-  if (others === undefined) {
-    return {
-      _id: doc.id,
-      _type: doc.type,
-      _status: doc.status,
-      _rev: doc.rev,
-      _createdAt: doc.createdAt,
-      _updatedAt: doc.updatedAt,
-      _createdBy: doc.createdBy,
-      _updatedBy: doc.updatedBy,
-      ...doc.data,
-    };
-  }
+  if (others === undefined) return viewOf(doc, doc.data);
   // Other locales' values (docs/localization.md, "Storage") are served through a locale view
   // only: they ride along under a symbol, which no serialiser writes, so without `locales`
   // configured (any more) they are never served. Copied around rather than deleted, which
   // would leave the object in V8's slow dictionary mode for every later step.
-  const view: ApiDocument = {
-    _id: doc.id,
-    _type: doc.type,
-    _status: doc.status,
-    _rev: doc.rev,
-    _createdAt: doc.createdAt,
-    _updatedAt: doc.updatedAt,
-    _createdBy: doc.createdBy,
-    _updatedBy: doc.updatedBy,
-  };
-  for (const key of Object.keys(doc.data)) if (key !== LOCALES_KEY) view[key] = doc.data[key];
+  const data: Record<string, unknown> = {};
+  for (const key of Object.keys(doc.data)) if (key !== LOCALES_KEY) data[key] = doc.data[key];
+  const view = viewOf(doc, data);
   (view as Record<symbol, unknown>)[LOCALE_STORE] = others;
   return view;
 }
+
+/**
+ * One object literal with the data spread into it: V8 builds it with the shape every document
+ * of the type shares, and later steps (projection, serialisation) stay on their fast paths.
+ * Spreading a separate object of the system fields first cost a third more CPU on an uncached
+ * list (docs/benchmarks.md, "Localization").
+ */
+const viewOf = (doc: StoredDocument, data: Record<string, unknown>): ApiDocument => ({
+  _id: doc.id,
+  _type: doc.type,
+  _status: doc.status,
+  _rev: doc.rev,
+  _createdAt: doc.createdAt,
+  _updatedAt: doc.updatedAt,
+  _createdBy: doc.createdBy,
+  _updatedBy: doc.updatedBy,
+  ...data,
+});
 
 /** A published document's pending draft as served: its own `_rev`, and `_version: 'draft'` (docs/drafts.md). */
 export function toDraftView(doc: StoredDocument): ApiDocument {
