@@ -2,7 +2,19 @@ import type { ListParams } from '../../../domain/documents/parse-list-query.js';
 import { badParam as bad } from '../../../domain/documents/filter-value.js';
 
 const FILTER_KEY = /^filter\[([^[\]]+)\](?:\[([^[\]]+)\])?$/;
-const NAMED = ['limit', 'offset', 'orderBy', 'order', 'expand', 'search', 'fields', 'after', 'perspective', 'locale', 'untranslated'] as const;
+const NAMED = [
+  'limit',
+  'offset',
+  'orderBy',
+  'order',
+  'expand',
+  'search',
+  'fields',
+  'after',
+  'perspective',
+  'locale',
+  'untranslated',
+] as const;
 const KNOWN = new Set<string>(NAMED);
 
 /**
