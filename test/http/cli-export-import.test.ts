@@ -389,8 +389,8 @@ describe('vellum export and vellum import of pending drafts and schedules (the r
     ]);
     expect(await target.client.get('author', 'old')).toMatchObject({ name: 'Old', _status: 'published' });
 
-    writeFileSync(file, JSON.stringify({ ...v1[0], version: 3 }) + '\n');
+    writeFileSync(file, JSON.stringify({ ...v1[0], version: 4 }) + '\n');
     const newer = await cli(target, ['import', file]);
-    expect([newer.code, newer.stderr]).toEqual([65, `vellum: ${file}: export format version 3 is not supported (expected 1 or 2)\n`]);
+    expect([newer.code, newer.stderr]).toEqual([65, `vellum: ${file}: export format version 4 is not supported (expected 1, 2 or 3)\n`]);
   });
 });

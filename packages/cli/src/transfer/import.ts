@@ -183,7 +183,7 @@ class ImportRun {
   private async start(line: ExportLine): Promise<void> {
     if (line.kind !== 'vellum-export') throw new NotAnExportError('not a Vellum export (the first line is not its header)');
     if (!READABLE_VERSIONS.includes(line.version))
-      throw new NotAnExportError(`export format version ${line.version} is not supported (expected ${READABLE_VERSIONS.join(' or ')})`);
+      throw new NotAnExportError(`export format version ${line.version} is not supported (expected ${versionList(READABLE_VERSIONS)})`);
     const locale = line.locales ? await this.localesKnown(line.locales) : undefined;
     this.header = line;
     this.sourceClient = this.opts.source?.(line.source);
@@ -275,3 +275,6 @@ class ImportRun {
     this.opts.onProgress?.({ kind: 'document', type, id, status: 'failed', error });
   }
 }
+
+/** `1, 2 or 3`. */
+const versionList = (versions: readonly number[]) => `${versions.slice(0, -1).join(', ')} or ${versions[versions.length - 1]}`;
