@@ -23,6 +23,12 @@ describe('vellum --help', () => {
     commands = await listedCommands();
   });
 
+  it('vellum alone is a usage error: the usage on stderr, nothing on stdout, exit 64', async () => {
+    const run = await runCli([]);
+    expect([run.code, run.stdout]).toEqual([64, '']);
+    expect(run.stderr).toMatch(/^Usage: vellum <command> \[options\]\n/);
+  });
+
   it('lists every command, groups with their subcommands', () => {
     const names = commands.map((c) => c.join(' '));
     for (const name of [

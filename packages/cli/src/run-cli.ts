@@ -32,7 +32,13 @@ export async function runCli(argv: string[]): Promise<number> {
 
 async function dispatch(argv: string[]): Promise<number> {
   const [word, ...rest] = argv;
-  if (word === undefined || word === 'help' || word === '--help' || word === '-h') {
+  // Asked for, help is the answer (stdout, 0); `vellum` alone is a usage error, as a group without
+  // its command is (sysexits EX_USAGE, docs/cli.md): the usage goes to stderr, where scripts look.
+  if (word === undefined) {
+    process.stderr.write(topHelp());
+    return EXIT.usage;
+  }
+  if (word === 'help' || word === '--help' || word === '-h') {
     process.stdout.write(topHelp());
     return EXIT.ok;
   }
