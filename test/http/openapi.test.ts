@@ -40,8 +40,12 @@ type Doc = {
 /** Fastify `:name` → OpenAPI `{name}`. */
 const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-/** The documented exceptions: the studio's pages, the docs page and its files (HTML, not API); HEAD beside each GET. */
-const hidden = (url: string) => url === '/studio' || url.startsWith('/studio/') || url === '/api/docs' || url.startsWith('/api/docs/');
+/**
+ * The documented exceptions: the studio's pages, the docs page and its files (HTML, not API), the
+ * server's root and the API's root with a trailing slash (the same links as `/api`); HEAD beside each GET.
+ */
+const hidden = (url: string) =>
+  url === '/studio' || url.startsWith('/studio/') || url === '/api/docs' || url.startsWith('/api/docs/') || url === '/' || url === '/api/';
 
 describe('the OpenAPI document', () => {
   let t: TestApp;

@@ -24,6 +24,27 @@ describe('start-up', () => {
     }
   });
 
+  it("the server's root and the API's answer with where things are, not 404; under another basePath too", async () => {
+    const t = await startTestApp();
+    const moved = await startTestApp({ server: { basePath: '/cms/v1' } });
+    try {
+      const links = { studio: '/studio/', openapi: '/api/openapi.json', docs: '/api/docs', health: '/api/health', ready: '/api/ready' };
+      for (const url of ['/', '/api', '/api/']) {
+        const res = await t.request({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.json(), url).toEqual({ data: { name: 'Vellum', links } });
+      }
+      // Each link answers.
+      for (const url of Object.values(links)) expect((await t.request({ method: 'GET', url })).statusCode, url).toBe(200);
+      const root = await moved.request({ method: 'GET', url: '/' });
+      expect(root.json().data.links).toMatchObject({ openapi: '/cms/v1/openapi.json', health: '/cms/v1/health' });
+      expect((await moved.request({ method: 'GET', url: '/cms/v1' })).json()).toEqual(root.json());
+    } finally {
+      await t.close();
+      await moved.close();
+    }
+  });
+
   it('CORS is off by default and allows exactly the configured origins', async () => {
     const plain = await startTestApp();
     const open = await startTestApp({ server: { cors: ['https://studio.example'] } });

@@ -16,6 +16,7 @@ import { documentRoutes } from './routes/documents/index.js';
 import { studioRoutes } from './routes/studio/index.js';
 import { previewOrigin } from '../config/preview-url-template.js';
 import { systemRoutes } from './routes/system/index.js';
+import { rootIndexRoute } from './routes/system/api-index.js';
 import { tokenRoutes } from './routes/tokens/index.js';
 import { webhookRoutes } from './routes/webhooks/index.js';
 import { scheduleRoutes } from './routes/schedules/index.js';
@@ -94,6 +95,8 @@ export function buildHttpServer(svc: Services): FastifyInstance {
   );
   // RFC 8414 §3.1: clients discover an issuer without a path at the root, outside the API prefix.
   app.register(rootMetadataRoutes, { svc });
+  // The server's root says where things are (the API's root does too), unless the API is there.
+  if (server.basePath !== '') app.register(rootIndexRoute, { basePath: server.basePath });
   const previewOrigins = [
     ...new Set(svc.schemas.list().flatMap((s) => (s.def.preview ? [previewOrigin(s.def.preview.url)] : []).filter((o) => o !== undefined))),
   ];
