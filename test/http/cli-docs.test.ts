@@ -197,7 +197,9 @@ describe('vellum docs and vellum config against a running server', () => {
 
     const refused = await cli(['docs', 'delete', 'author', author._id]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^vellum: 409 CONFLICT: .*\(author: referenced by post /);
+    expect(refused.stderr).toBe(
+      `vellum: 409 CONFLICT: other documents reference author ${author._id} (author: referenced by post ${post._id}); run again with --force to delete it anyway\n`,
+    );
     const forced = await cli(['docs', 'delete', 'author', author._id, '--force']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stderr).toBe(`deleted author ${author._id}\n`);

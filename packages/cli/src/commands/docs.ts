@@ -1,4 +1,4 @@
-import type { Document, ListMeta, VellumClient } from '@vellum/client/node';
+import { VellumApiError, type Document, type ListMeta, type VellumClient } from '@vellum/client/node';
 import { CliError, EXIT, type Command, type CommandGroup, type Flags, type OptionDefs } from '../command.js';
 import { readDocument } from '../input/read-document.js';
 import { outputFormat, printDocument, printList } from '../output/print-documents.js';
@@ -179,7 +179,9 @@ export const docsCommand: CommandGroup = {
       args: { min: 2, max: 2 },
       async run({ flags, args: [type, id] }) {
         const { client } = await connect(flags);
-        await client.delete(type, id, flags.boolean('force'));
+        await client.delete(type, id, flags.boolean('force')).catch((err: unknown) => {
+          throw referencedHint(err, type, id) ?? err;
+        });
         process.stderr.write(`deleted ${type} ${id}\n`);
         return EXIT.ok;
       },
@@ -187,3 +189,13 @@ export const docsCommand: CommandGroup = {
     ...workflowCommands,
   ],
 };
+
+/**
+ * The server's 409 for a document others reference, in the CLI's words: who references it, and
+ * the flag that deletes it anyway (the server's own hint names its query parameter, `force=true`).
+ */
+function referencedHint(err: unknown, type: string, id: string): CliError | undefined {
+  if (!(err instanceof VellumApiError) || err.status !== 409 || err.code !== 'CONFLICT' || !err.details?.length) return undefined;
+  const who = err.details.map((d) => `${d.field}: ${d.message}`).join('; ');
+  return new CliError(`409 CONFLICT: other documents reference ${type} ${id} (${who}); run again with --force to delete it anyway`);
+}
