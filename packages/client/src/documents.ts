@@ -96,29 +96,19 @@ export class DocumentsApi<T extends object = Record<string, unknown>> {
   }
 
   /** `PUT`: the whole document; fields left out are removed. */
-  async replace(id: string, doc: DocumentInput<T>, opts: WriteOptions = {}): Promise<VellumDocument<T>> {
-    return (
-      await this.t.json<{ data: VellumDocument<T> }>({
-        method: 'PUT',
-        path: this.path(id),
-        query: localeQuery(opts),
-        json: doc,
-        headers: ifMatchHeader(opts),
-      })
-    ).data;
+  replace(id: string, doc: DocumentInput<T>, opts: WriteOptions = {}): Promise<VellumDocument<T>> {
+    return this.write('PUT', id, doc, opts);
   }
 
   /** `PATCH` (RFC 7396 merge patch). */
-  async patch(id: string, patch: DocumentPatch<T>, opts: WriteOptions = {}): Promise<VellumDocument<T>> {
-    return (
-      await this.t.json<{ data: VellumDocument<T> }>({
-        method: 'PATCH',
-        path: this.path(id),
-        query: localeQuery(opts),
-        json: patch,
-        headers: ifMatchHeader(opts),
-      })
-    ).data;
+  patch(id: string, patch: DocumentPatch<T>, opts: WriteOptions = {}): Promise<VellumDocument<T>> {
+    return this.write('PATCH', id, patch, opts);
+  }
+
+  /** A write of one document, in `opts.locale` and checked against `opts.ifMatch`: the document served back. */
+  private async write(method: 'PUT' | 'PATCH', id: string, json: unknown, opts: WriteOptions): Promise<VellumDocument<T>> {
+    const headers = ifMatchHeader(opts);
+    return (await this.t.json<{ data: VellumDocument<T> }>({ method, path: this.path(id), query: localeQuery(opts), json, headers })).data;
   }
 
   /**
