@@ -64,6 +64,9 @@ describe('studio with content locales', () => {
 
     await page.getByLabel('Title *').fill('Öffnigsziite');
     await page.getByLabel('Summary').fill('Wänn mir offe händ');
+    // "Generate" applies the server's slug rule with the locale's (German: ö → oe).
+    await page.getByRole('button', { name: 'Generate from title' }).click();
+    expect(await page.getByLabel('Slug').inputValue()).toBe('oeffnigsziite');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('revision 2', { exact: true }).waitFor();
     // Once translated, the default locale's value is what is shown beside it.
@@ -71,7 +74,7 @@ describe('studio with content locales', () => {
     expect(await allLocales(id)).toMatchObject({
       title: { en: 'Opening hours', de: 'Öffnungszeiten', 'de-CH': 'Öffnigsziite' },
       summary: { en: 'When we are open', 'de-CH': 'Wänn mir offe händ' },
-      slug: { 'de-CH': { current: 'offnigsziite' } },
+      slug: { 'de-CH': { current: 'oeffnigsziite' } },
       code: 'p1',
     });
 

@@ -255,9 +255,11 @@ describe('unicode and emoji', () => {
   it('a unicode title round-trips byte-identical, slugifies by the rules and filters exactly', async () => {
     const doc = await createPost({ title: TITLE });
     expect(doc.title).toBe(TITLE);
-    // Slug rules (docs/api.md, "Documents"; slugify.ts): NFKD, accents stripped, lower-case, other runs → '-',
-    // trimmed. ü → u; ß has no decomposition, so it is an "other character"; emoji and CJK vanish.
-    expect(doc.slug).toEqual({ current: 'gru-e' });
+    // Slug rules (docs/api.md, "Slug rules"; slugify.ts): Latin transliterated (ü → ue, ß → ss),
+    // CJK kept as letters, the emoji and the dash one '-'.
+    expect(doc.slug).toEqual({ current: 'gruesse-日本語' });
+    const bySlug = await list(`filter[slug]=${q('gruesse-日本語')}`);
+    expect((bySlug.json().data as { _id: string }[]).map((d) => d._id)).toEqual([doc._id]);
 
     const res = await call({ method: 'GET', url: `/api/documents/post/${doc._id}`, token: admin });
     expect(res.statusCode, res.body).toBe(200);

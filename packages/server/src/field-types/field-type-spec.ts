@@ -45,6 +45,8 @@ export interface ValueContext {
   references: FoundReference[];
   media: FoundMedia[];
   applyDefaults: boolean;
+  /** The content locale of the value being checked, where locales are configured (slugs transliterate by it). */
+  locale?: string;
   /** Validates one value of `field` (its type's spec): the normalised value, INVALID or EMPTY. */
   value(field: AnyFieldDef, value: unknown, path: string): ValueOutcome;
   /** Validates nested fields: unknown keys are errors, required ones checked, dotted paths below `prefix`. */

@@ -11,7 +11,7 @@ export const slug: FieldTypeSpec = stringScalar({
     if (raw === undefined || (isPlainObject(value) && Object.keys(value).some((k) => k !== 'current'))) {
       return fail(ctx, path, 'must be a string or {current: string}');
     }
-    const current = slugify(raw, field.maxLength);
+    const current = slugify(raw, field.maxLength, ctx.locale);
     return current === '' ? EMPTY : { current };
   },
   generatedWhenEmpty: true,

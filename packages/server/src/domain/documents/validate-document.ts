@@ -27,10 +27,14 @@ export interface EmptySlug {
   field: FieldDef;
   at: readonly string[];
   sourceAt: readonly string[];
+  /** The content locale of the place, where locales are configured: the slug transliterates by its rules. */
+  locale?: string;
 }
 
 /** The other locales' values to check beside the default's (docs/localization.md, "Writes"). */
 export interface LocaleValidation {
+  /** The default locale's code: the values at the top of the data are in it. */
+  defaultCode: string;
   /** The configured locales but the default, in order. */
   codes: readonly string[];
   /** An error's path for a field's value in a locale, as the writer named it. */
@@ -55,6 +59,7 @@ export function validateDocument(
     references: result.references,
     media: result.media,
     applyDefaults,
+    locale: locales?.defaultCode,
     value: (field, value, path) => specOf(field).validate(field, value, path, ctx),
     object: (fields, nested, prefix) => validateObject(fields, nested, prefix, ctx, result, false),
   };
@@ -82,6 +87,7 @@ function validateOtherLocales(
   for (const code of locales.codes) {
     const map = maps[code];
     if (typeof map !== 'object' || map === null) continue;
+    ctx.locale = code;
     for (const field of schema.localized) {
       const value = map[field.name];
       const found = { references: ctx.references.length, media: ctx.media.length };
@@ -92,10 +98,11 @@ function validateOtherLocales(
         // Made from the same locale's source where the locale has one; never required there.
         const sourceAt = schema.localizedNames.has(field.source) ? [LOCALES_KEY, code] : [];
         const source = sourceAt.length > 0 ? map[field.source] : input[field.source];
-        if (typeof source === 'string' && source !== '') result.emptySlugs.push({ field, at: [LOCALES_KEY, code], sourceAt });
+        if (typeof source === 'string' && source !== '') result.emptySlugs.push({ field, at: [LOCALES_KEY, code], sourceAt, locale: code });
       }
     }
   }
+  ctx.locale = locales.defaultCode;
   if (Object.keys(out).length > 0) result.data[LOCALES_KEY] = out;
 }
 
@@ -131,13 +138,13 @@ function validateObject(
     let value = Object.prototype.hasOwnProperty.call(input, field.name) ? input[field.name] : undefined;
     if ((value === undefined || value === null) && ctx.applyDefaults && field.default !== undefined) value = field.default;
     if (value === undefined || value === null) {
-      if (specOf(field).generatedWhenEmpty && topLevel) result.emptySlugs.push({ field, at: [], sourceAt: [] });
+      if (specOf(field).generatedWhenEmpty && topLevel) result.emptySlugs.push({ field, at: [], sourceAt: [], locale: ctx.locale });
       else if (field.required) ctx.errors.push({ field: path, message: 'is required' });
       continue;
     }
     const outcome = ctx.value(field, value, path);
     if (outcome === EMPTY) {
-      if (topLevel) result.emptySlugs.push({ field, at: [], sourceAt: [] });
+      if (topLevel) result.emptySlugs.push({ field, at: [], sourceAt: [], locale: ctx.locale });
       else if (field.required) ctx.errors.push({ field: path, message: 'is required' });
     } else if (outcome !== INVALID) {
       out[field.name] = outcome;

@@ -39,6 +39,7 @@ export function localeValidation(locale: DocumentLocale | undefined): LocaleVali
   if (!locale) return undefined;
   const { request, locales } = locale;
   return {
+    defaultCode: locales.default,
     codes: locales.list.map((l) => l.code).filter((c) => c !== locales.default),
     pathFor: (field, code) => (!isAllLocales(request) && request.code === code ? field : `${field}.${code}`),
   };

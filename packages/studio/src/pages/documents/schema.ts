@@ -65,16 +65,4 @@ export function allows(session: Session, permission: string, type?: string): boo
   return !!type && area === 'content' && (held.has(`${type}:${action}`) || held.has(`${type}:*`));
 }
 
-/** The slug rule of docs/api.md ("Documents"), for the "Generate" button: the server applies the same. */
-export function slugify(text: string, max = 96): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, max)
-    .replace(/-+$/, '');
-}
-
 export const STATUSES = ['draft', 'published', 'archived'] as const;

@@ -38,7 +38,7 @@ export function baseSlug(empty: EmptySlug, data: Data): BaseSlug | undefined {
   const source = field.source ? placeIn(data, empty.sourceAt)?.[field.source] : undefined;
   if (typeof source !== 'string') return undefined;
   const max = Math.min(field.maxLength ?? 96, 96);
-  const slug = slugify(source, max);
+  const slug = slugify(source, max, empty.locale);
   if (!slug) return undefined;
   return { slug, stem: slug.slice(0, max - 7).replace(/-+$/, '') || slug };
 }

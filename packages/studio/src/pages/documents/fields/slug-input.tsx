@@ -1,10 +1,16 @@
 import { useId } from 'react';
-import { fieldLabel, slugify, type Doc } from '../schema';
+// The server's own rule (docs/api.md, "Slugs"), so "Generate" shows what a save would make.
+import { slugify } from '@vellum/server/slugify';
+import { useContentLocale } from '../../../queries/content-locale';
+import { fieldLabel, type Doc } from '../schema';
 import { text, type FieldProps } from './field-props';
 
 /** `slug`: `{current}`, with a button that makes it from the `source` field as the server would. */
 export function SlugInput(p: FieldProps) {
   const id = useId();
+  // Transliterated by the rules of the locale written, as on the server (docs/localization.md).
+  const { shown, locales } = useContentLocale();
+  const locale = p.field.localized ? shown : locales?.default;
   const current = text((p.value as Doc | undefined)?.current);
   const source = typeof p.field.source === 'string' ? p.field.source : undefined;
   // The server may name the object or its `current` (docs/api.md, "Schemas").
@@ -28,7 +34,7 @@ export function SlugInput(p: FieldProps) {
           <button
             type="button"
             disabled={p.disabled || !text(p.doc[source])}
-            onClick={() => set(slugify(text(p.doc[source]), (p.field.maxLength as number) ?? 96))}
+            onClick={() => set(slugify(text(p.doc[source]), (p.field.maxLength as number) ?? 96, locale))}
           >
             Generate from {source}
           </button>
