@@ -111,9 +111,10 @@ describe('vellum export and vellum import (the real binary)', () => {
     expect(exported.stderr).toContain('exported post one\n');
     expect(exported.stderr).toContain(`Exported 3 documents (1 earlier revision) and 1 media file to ${file}.\n`);
     expect(existsSync(`${file}.partial`)).toBe(false);
-    expect(readFileSync(file, 'utf8').trimEnd().split('\n').at(-1)).toBe(
-      JSON.stringify({ kind: 'end', counts: { media: 1, documents: 3, revisions: 1, drafts: 0, schedules: 0 } }),
-    );
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(lines.at(-1)).toBe(JSON.stringify({ kind: 'end', counts: { media: 1, documents: 3, revisions: 1, drafts: 0, schedules: 0 } }));
+    // What the file holds is counted before its first line: an import has its totals from the start.
+    expect(JSON.parse(lines[0]!).contents).toEqual({ media: 1, documents: { author: 1, post: 2, company: 0, secret: 0, site: 0 } });
 
     const imported = await cli(target, ['import', file]);
     expect(imported.code, imported.stderr).toBe(0);
@@ -152,6 +153,40 @@ describe('vellum export and vellum import (the real binary)', () => {
     const imported = await cli(target, ['import', '-'], exported.stdout);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/^Documents: 0 created, 0 updated, 1 unchanged\. Media: 0 uploaded, 1 unchanged\./);
+  });
+
+  it('checks the permissions the file needs before writing anything: exit 77 with one line naming what is missing', async () => {
+    const file = join(work, 'site.ndjson');
+    const as = (token: string) =>
+      runCli(['import', file], { env: { VELLUM_URL: target.baseUrl, VELLUM_TOKEN: token, VELLUM_CONFIG_DIR: configDir } });
+    const third = await startServer();
+    try {
+      const writer = await third.t.userToken('writer');
+      const refused = await runCli(['import', file], {
+        env: { VELLUM_URL: third.baseUrl, VELLUM_TOKEN: writer, VELLUM_CONFIG_DIR: configDir },
+      });
+      expect([refused.code, refused.stdout]).toEqual([77, '']);
+      expect(refused.stderr).toBe(
+        'vellum: cannot import: the credential lacks content:publish (sign in with vellum login as a user who holds them, ' +
+          'or pass a --token that has them); nothing was written\n',
+      );
+      // Publishing one type only, and no media rights: each missing one named.
+      const partly = await third.t.userToken('viewer', ['content:write', 'author:publish']);
+      const named = await runCli(['import', file], {
+        env: { VELLUM_URL: third.baseUrl, VELLUM_TOKEN: partly, VELLUM_CONFIG_DIR: configDir },
+      });
+      expect(named.code).toBe(77);
+      expect(named.stderr).toMatch(/^vellum: cannot import: the credential lacks post:publish, media:upload \(/);
+      // Nothing was written.
+      expect((await third.client.list('author')).meta.total + (await third.client.list('post')).meta.total).toBe(0);
+      expect((await third.client.listMedia()).meta.total).toBe(0);
+    } finally {
+      await third.t.close();
+    }
+    // An author holds all of it: the same file imports (unchanged here).
+    const author = await target.t.userToken('author');
+    const ok = await as(author);
+    expect(ok.code, ok.stderr).toBe(0);
   });
 
   it('fails with a one-line message and its exit code: cut short 1, not an export 65, unknown type 64, unreadable file 66, no token 77', async () => {

@@ -216,6 +216,16 @@ describe('export then import into an empty second database', () => {
     const p3 = await target.client.get('post', 'p3', 'related');
     expect((p3.related as Document[]).map((d) => d._id)).toEqual(['p2']);
     expect(events).toContainEqual({ kind: 'document', type: 'post', id: 'p2', status: 'deferred' });
+    // The totals come first, from the header's `contents`: the bar knows them before the first item.
+    const media = JSON.parse(exported.split('\n')[0]!).contents.media as number;
+    expect(events.slice(0, 2)).toEqual([
+      { kind: 'total', what: 'media', total: media },
+      {
+        kind: 'total',
+        what: 'documents',
+        total: firstImport.created + firstImport.updated + firstImport.skipped + firstImport.failed.length,
+      },
+    ]);
   });
 
   it('replays the history: each document has as many revisions as on the source', async () => {

@@ -11,7 +11,9 @@ import { TEST_SCHEMAS } from '../helpers/schemas.js';
 // (docs/oauth2.md, "Device flow", "Refresh and revocation").
 
 /** Every scope, in the order of the spec's "OAuth 2.0 scopes" table, as an OAuth scope string (RFC 6749 §3.3). */
-const EVERY_SCOPE = 'openid profile offline_access content:read content:write content:delete media:read media:write'.split(' ');
+const EVERY_SCOPE = 'openid profile offline_access content:read content:write content:delete content:publish media:read media:write'.split(
+  ' ',
+);
 const USER_CODE = /^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/;
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const cli: oauth.Client = { client_id: 'service-cli' };

@@ -113,6 +113,40 @@ describe('the scope a token answers is the scope granted', () => {
     expect(tokens.scope).toBe('openid content:write');
   });
 
+  it('content:publish is granted to a user who holds publishing and gives the token that right; a writer does not get it', async () => {
+    const asked = 'content:read content:write content:publish';
+    const author = await t.userToken('author');
+    const tokens = await deviceTokens(t, author, asked);
+    expect(tokens.scope).toBe(asked);
+    const made = await t.request({ method: 'POST', url: '/api/documents/company', token: tokens.access_token, payload: { name: 'Draft' } });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json().data._id as string;
+    const published = await t.request({
+      method: 'PATCH',
+      url: `/api/documents/company/${id}`,
+      token: tokens.access_token,
+      payload: { _status: 'published' },
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    // The same author's token without the scope may write, not publish.
+    const writeOnly = await deviceTokens(t, author, 'content:read content:write');
+    expectSpecError(
+      await t.request({
+        method: 'PATCH',
+        url: `/api/documents/company/${id}`,
+        token: writeOnly.access_token,
+        payload: { _status: 'draft' },
+      }),
+      403,
+      'FORBIDDEN',
+    );
+    // A writer cannot publish: the scope is left out of what they are granted.
+    const writer = await t.userToken('writer');
+    expect((await deviceTokens(t, writer, asked)).scope).toBe('content:read content:write');
+    // Absent `scope`, the CLI's client asks for every scope: an author's login can publish.
+    expect((await deviceTokens(t, author, '')).scope.split(' ')).toContain('content:publish');
+  });
+
   it('GET /auth/grants lists the granted scopes', async () => {
     const writer = await t.userToken('writer');
     await deviceTokens(t, writer, ASKED);

@@ -16,6 +16,17 @@ describe('grantedScopes', () => {
     ]);
   });
 
+  it('content:publish is kept for users who publish (author, editor, a schema publish right), left out for a writer', () => {
+    const asked: OAuthScope[] = ['content:write', 'content:publish'];
+    expect(grantedScopes(asked, 'author', [])).toEqual(asked);
+    expect(grantedScopes(asked, 'editor', [])).toEqual(asked);
+    expect(grantedScopes(asked, 'writer', [])).toEqual(['content:write']);
+    expect(grantedScopes(asked, 'writer', ['post:publish'])).toEqual(asked);
+    // It grants publishing alone: the write comes from content:write.
+    expect([...scopedPermissions(['content:publish'], 'editor', [])]).toEqual(['content:publish']);
+    expect([...scopedPermissions(['content:publish'], 'writer', ['post:publish'])]).toEqual(['post:publish']);
+  });
+
   it('an admin and an editor keep every scope', () => {
     expect(grantedScopes(ALL, 'admin', [])).toEqual(ALL);
     expect(grantedScopes(ALL, 'editor', [])).toEqual(ALL);

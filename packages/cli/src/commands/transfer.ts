@@ -8,6 +8,7 @@ import { reachingFetch } from '../describe-failure.js';
 import { connect, SERVER_OPTIONS } from '../profiles/resolve-connection.js';
 import { exportTo, UnknownTypesError } from '../transfer/export.js';
 import { importFrom, IncompleteImportError, NotAnExportError } from '../transfer/import.js';
+import { MissingPermissionsError } from '../transfer/import-permissions.js';
 import { exportSummaryText, importSummaryText } from '../transfer/summary-text.js';
 import type { MediaMode } from '../transfer/transfer-format.js';
 import { TransferProgress } from '../transfer/transfer-progress.js';
@@ -79,8 +80,9 @@ export const importCommand: Command = {
   },
   args: { min: 1, max: 1 },
   notes:
-    'Needs a token that writes and publishes every type and uploads media. Pending schedules whose\n' +
-    'time has passed are left out and named. Prints a summary;\n' +
+    'Needs read, write and publish on every type it holds documents of, and media:read and media:upload\n' +
+    'when it holds media: checked before anything is written (exit 77 naming what is missing).\n' +
+    'Pending schedules whose time has passed are left out and named. Prints a summary;\n' +
     'exit 1 when an item failed or the file was cut short (what came before the cut is imported).\n' +
     'Example: vellum import posts.ndjson',
   async run({ flags, args }) {
@@ -104,6 +106,7 @@ export const importCommand: Command = {
         throw new CliError(err.message, EXIT.failure);
       }
       if (err instanceof NotAnExportError) throw new CliError(`${args[0]}: ${err.message}`, EXIT.dataErr);
+      if (err instanceof MissingPermissionsError) throw new CliError(err.message, EXIT.noPerm);
       throw err;
     } finally {
       input.destroy();

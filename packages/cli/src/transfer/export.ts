@@ -10,6 +10,7 @@ import {
   MEDIA_CHUNK_BYTES,
   fieldsOf,
   type DocumentVersion,
+  type ExportContents,
   type ExportCounts,
   type ExportLine,
   type MediaMode,
@@ -36,7 +37,8 @@ const PAGE = 100;
  * and one document's history is held in memory, and each line waits for `out` to drain.
  * 1. The schemas: check the types asked for, order them so references point backwards.
  * 2. The header (with the source's content locales, if it has any: then every document, revision
- *    and draft is read and written in the `locale=*` shape, docs/localization.md).
+ *    and draft is read and written in the `locale=*` shape, docs/localization.md), and what the
+ *    file is about to hold, counted first (`contents`).
  * 3. Every media record, with its bytes in chunks for `include`.
  * 4. Every document of each type (all statuses, oldest first) with its earlier versions and its
  *    pending draft, if it has one (docs/drafts.md).
@@ -52,7 +54,11 @@ export async function exportTo(client: VellumClient, out: Writable, opts: Export
   const types = orderTypes(schemas, opts.types ?? known);
   // Every read of a localized source is `locale=*`: each document with every locale's values.
   const locales = await client.config.locales();
-  const read: Reading = { opts, locale: locales ? ALL_LOCALES : undefined };
+  const read: Reading = { locale: locales ? ALL_LOCALES : undefined };
+
+  const contents = await countContents(client, types);
+  opts.onProgress?.({ kind: 'total', what: 'media', total: contents.media });
+  opts.onProgress?.({ kind: 'total', what: 'documents', total: Object.values(contents.documents).reduce((a, b) => a + b, 0) });
 
   await write({
     kind: 'vellum-export',
@@ -62,10 +68,11 @@ export async function exportTo(client: VellumClient, out: Writable, opts: Export
     types,
     media: opts.media,
     ...(locales ? { locales: locales.list.map((l) => l.code) } : {}),
+    contents,
   });
 
   const counts: Required<ExportCounts> = { media: 0, documents: 0, revisions: 0, drafts: 0, schedules: 0 };
-  for await (const record of allMedia(client, opts)) {
+  for await (const record of allMedia(client)) {
     await write({ kind: 'media', record });
     if (opts.media === 'include') await writeMediaBytes(client, record, write);
     counts.media++;
@@ -114,28 +121,33 @@ function lineWriter(out: Writable): (line: ExportLine) => Promise<void> {
     });
 }
 
-async function* allMedia(client: VellumClient, opts: ExportOptions): AsyncGenerator<Media> {
+/** The header's `contents`, before anything is written: one list request for the media and one per type. */
+async function countContents(client: VellumClient, types: readonly string[]): Promise<ExportContents> {
+  const media = (await whenNotLimited(() => client.listMedia({ limit: 1 }))).meta.total;
+  const documents: Record<string, number> = {};
+  for (const type of types) documents[type] = (await whenNotLimited(() => client.list(type, { limit: 1 }))).meta.total;
+  return { media, documents };
+}
+
+async function* allMedia(client: VellumClient): AsyncGenerator<Media> {
   for (let offset = 0; ; offset += PAGE) {
-    const { data, meta } = await whenNotLimited(() => client.listMedia({ limit: PAGE, offset, orderBy: 'createdAt', order: 'asc' }));
-    if (offset === 0) opts.onProgress?.({ kind: 'total', what: 'media', total: meta.total });
+    const { data } = await whenNotLimited(() => client.listMedia({ limit: PAGE, offset, orderBy: 'createdAt', order: 'asc' }));
     yield* data;
     if (data.length < PAGE) return;
   }
 }
 
-/** How documents are read: the export's options, and `locale=*` when the source has content locales. */
+/** How documents are read: `locale=*` when the source has content locales. */
 interface Reading {
-  opts: ExportOptions;
   locale: string | undefined;
 }
 
 const localeParam = (locale: string | undefined): Record<string, string> => (locale === undefined ? {} : { locale });
 
-async function* allDocuments(client: VellumClient, type: string, { opts, locale }: Reading): AsyncGenerator<Document> {
+async function* allDocuments(client: VellumClient, type: string, { locale }: Reading): AsyncGenerator<Document> {
   for (let offset = 0; ; offset += PAGE) {
     const query: Record<string, string | number> = { limit: PAGE, offset, orderBy: '_createdAt', order: 'asc', ...localeParam(locale) };
-    const { data, meta } = await whenNotLimited(() => client.list(type, query));
-    if (offset === 0) opts.onProgress?.({ kind: 'total', what: 'documents', total: meta.total });
+    const { data } = await whenNotLimited(() => client.list(type, query));
     yield* data;
     if (data.length < PAGE) return;
   }

@@ -4,6 +4,7 @@ import { fetchTypeSchemas } from '../json-schema/type-schemas.js';
 import { DocumentImporter } from './import-documents.js';
 import { errorText, isItemFailure } from './error-text.js';
 import { MediaImporter, type MediaOutcome } from './import-media.js';
+import { MissingPermissionsError, missingPermissions, missingPermissionsText } from './import-permissions.js';
 import { emptyWorkflowSummary, WorkflowImporter, type WorkflowSummary } from './import-workflow.js';
 import { readLines } from './read-lines.js';
 import {
@@ -52,8 +53,9 @@ export class IncompleteImportError extends Error {
 
 /**
  * Reads an export (docs/cli.md, "Export and import") line by line and writes it to the target:
- * 1. the header: the format and version this reader knows, and for a localized file (version 3)
- *    locales the target has (anything else: nothing is imported);
+ * 1. the header: the format and version this reader knows, for a localized file (version 3)
+ *    locales the target has, and the permissions the file needs (import-permissions.ts) held by
+ *    the credential (anything else: nothing is imported);
  * 2. media: skipped when the id holds the same bytes, else uploaded with its `_id`;
  * 3. documents: skipped when equal, else created with their history or replaced; then each one's
  *    pending draft (version 2);
@@ -185,6 +187,13 @@ class ImportRun {
     if (!READABLE_VERSIONS.includes(line.version))
       throw new NotAnExportError(`export format version ${line.version} is not supported (expected ${versionList(READABLE_VERSIONS)})`);
     const locale = line.locales ? await this.localesKnown(line.locales) : undefined;
+    const missing = missingPermissions(line, await this.client.auth.validate());
+    if (missing.length > 0) throw new MissingPermissionsError(missingPermissionsText(missing));
+    if (line.contents) {
+      this.opts.onProgress?.({ kind: 'total', what: 'media', total: line.contents.media });
+      const documents = Object.values(line.contents.documents).reduce((a, b) => a + b, 0);
+      this.opts.onProgress?.({ kind: 'total', what: 'documents', total: documents });
+    }
     this.header = line;
     this.sourceClient = this.opts.source?.(line.source);
     this.problem = 'the file ends before its trailer (it was cut short)';

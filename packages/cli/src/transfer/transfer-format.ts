@@ -39,6 +39,18 @@ export interface HeaderLine {
   media: MediaMode;
   /** Version 3: the source's content locales, default first; documents are in the `locale=*` shape. */
   locales?: string[];
+  /**
+   * What the file is about to hold, counted before its first line (files of older CLIs have
+   * none): the progress bars' totals from the start, and what an import checks its permissions
+   * against before it writes anything. The trailer's counts are what was written.
+   */
+  contents?: ExportContents;
+}
+
+export interface ExportContents {
+  media: number;
+  /** Documents by type. */
+  documents: Record<string, number>;
 }
 
 export interface MediaLine {

@@ -10,6 +10,7 @@ export const OAUTH_SCOPES = [
   'content:read',
   'content:write',
   'content:delete',
+  'content:publish',
   'media:read',
   'media:write',
 ] as const;

@@ -10,6 +10,8 @@ const GRANTS: Record<OAuthScope, readonly string[]> = {
   'content:read': ['content:read'],
   'content:write': ['content:read', 'content:write'],
   'content:delete': ['content:delete'],
+  // Publishing alone: the write it goes with comes from `content:write` (docs/oauth2.md, "Scopes").
+  'content:publish': ['content:publish'],
   'media:read': ['media:read'],
   'media:write': ['media:read', 'media:upload', 'media:edit'],
 };
