@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLES } from '../../packages/server/src/config/roles.js';
 import { createApp, resolveConfig, type App } from '../../packages/server/src/index.js';
 import { assertCliBuilt, runCli } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -41,6 +42,7 @@ describe('vellum migrate and vellum user on a fresh database', () => {
     const again = await cli(['migrate']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toBe('the database is up to date\n');
+    expect(JSON.parse((await cli(['migrate', '--json'])).stdout)).toEqual({ applied: [] });
   });
 
   it('user create inserts a user whose password (from stdin) signs in, with the role asked for', async () => {
@@ -75,6 +77,17 @@ describe('vellum migrate and vellum user on a fresh database', () => {
     expect(role.code).toBe(1);
     expect(role.stderr).toMatch(/^vellum: 422 VALIDATION_ERROR: .*role: must be one of /);
     expect((await login('bob', 'short')).statusCode).toBe(401);
+  });
+
+  it('user create --json prints the user made; its help names the roles the server has', async () => {
+    const run = await cli(
+      ['user', 'create', '--username', 'eve', '--email', 'eve@example.com', '--role', 'writer', '--password-stdin', '--json'],
+      'eve-password-123\n',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ id: expect.any(String), username: 'eve', role: 'writer' });
+    const help = await cli(['user', 'create', '--help']);
+    expect(help.stdout).toMatch(new RegExp(`${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)} \\(default editor\\)`));
   });
 
   it('user create without --username/--email, or without a password on stdin off a terminal, is a usage error (64)', async () => {

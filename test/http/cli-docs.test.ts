@@ -149,6 +149,11 @@ describe('vellum docs and vellum config against a running server', () => {
     const table = await cli(['docs', 'get', 'post', alpha._id, '--format', 'table']);
     expect(table.stdout).toMatch(/^field\s+value\n/);
     expect(table.stdout).toMatch(/^slug\s+alpha$/m);
+    // --json is --format json, as on every command that prints a result; with another --format it is a usage error.
+    const viaJson = await cli(['docs', 'get', 'post', alpha._id, '--json']);
+    expect(viaJson.stdout).toBe(asJson.stdout);
+    const both = await cli(['docs', 'get', 'post', alpha._id, '--json', '--format', 'table']);
+    expect([both.code, both.stderr]).toEqual([64, 'vellum: --json and --format table ask for two outputs: give one\n']);
   });
 
   it('docs update merge-patches (null removes a field) and checks --if-match: a stale revision is 412', async () => {
@@ -285,6 +290,12 @@ describe('vellum docs and vellum config against a running server', () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toBe(`  elsewhere  ${nowhere}  no credentials\n* local      ${baseUrl}  api token\n`);
       expect(run.stdout).not.toContain('vlm_');
+      const asJson = await bare(['config', 'list', '--json']);
+      expect(JSON.parse(asJson.stdout)).toEqual([
+        { name: 'elsewhere', url: nowhere, current: false, credential: 'none', user: null },
+        { name: 'local', url: baseUrl, current: true, credential: 'api token', user: null },
+      ]);
+      expect(asJson.stdout).not.toContain('vlm_');
     });
 
     it('commands use the current profile; --profile and VELLUM_PROFILE pick another; --url and VELLUM_TOKEN override it', async () => {

@@ -145,6 +145,44 @@ describe('vellum export and vellum import (the real binary)', () => {
     expect(again.stdout).toBe('Documents: 0 created, 0 updated, 3 unchanged. Media: 0 uploaded, 1 unchanged. 0 failures.\n');
   });
 
+  it('--json prints the summaries as JSON on stdout; an export to stdout takes no --json', async () => {
+    const file = join(work, 'json.ndjson');
+    const exported = await cli(source, ['export', '-o', file, '--json']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(JSON.parse(exported.stdout)).toEqual({ file, counts: { media: 1, documents: 3, revisions: 1, drafts: 0, schedules: 0 } });
+    expect(exported.stderr).not.toContain('Exported');
+    const imported = await cli(target, ['import', file, '--json']);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toEqual({
+      complete: true,
+      created: 0,
+      updated: 0,
+      skipped: 3,
+      failed: [],
+      media: { uploaded: 0, skipped: 1 },
+      versionsLeftOut: 0,
+      drafts: { written: 0, skipped: 0 },
+      schedules: { created: 0, skipped: 0 },
+      schedulesLeftOut: [],
+    });
+    const cut = join(work, 'json-cut.ndjson');
+    const whole = readFileSync(file, 'utf8');
+    writeFileSync(cut, whole.slice(0, whole.lastIndexOf('{"kind":"end"')));
+    const incomplete = await cli(target, ['import', cut, '--json']);
+    expect(incomplete.code).toBe(1);
+    expect(JSON.parse(incomplete.stdout)).toMatchObject({
+      complete: false,
+      skipped: 3,
+      incomplete: 'Import incomplete: the file ends before its trailer (it was cut short)',
+    });
+    const toStdout = await cli(source, ['export', '--json']);
+    expect([toStdout.code, toStdout.stdout, toStdout.stderr]).toEqual([
+      64,
+      '',
+      'vellum: --json needs -o FILE: without it the export itself is written to stdout\n',
+    ]);
+  });
+
   it('exports to stdout and imports from stdin', async () => {
     const exported = await cli(source, ['export', '--types', 'author', '--media', 'reference']);
     expect(exported.code, exported.stderr).toBe(0);

@@ -105,6 +105,23 @@ describe('vellum login, whoami, logout', () => {
     expect(who.stderr).toBe('vellum: not signed in (profile default): run vellum login\n');
   });
 
+  it('--json: login prints {url, profile, user, scopes} and never a token; logout {url, profile, signedOut}', async () => {
+    const run = await login([origin, '--profile', 'json', '--scope', 'content:read content:publish', '--json'], decide('approve'));
+    expect(run.code, run.stderr).toBe(0);
+    const printed = JSON.parse(run.stdout);
+    expect(printed).toEqual({
+      url: `${origin}/api`,
+      profile: 'json',
+      user: { id: expect.any(String), username: 'admin', role: 'admin' },
+      scopes: ['content:read', 'content:publish'],
+    });
+    expect(run.stdout).not.toContain(readCredentials(env).profiles.json.accessToken!);
+    const out = await runCli(['logout', '--profile', 'json', '--json'], { env });
+    expect(JSON.parse(out.stdout)).toEqual({ url: `${origin}/api`, profile: 'json', signedOut: true });
+    const again = await runCli(['logout', '--profile', 'json', '--json'], { env });
+    expect(JSON.parse(again.stdout)).toEqual({ url: `${origin}/api`, profile: 'json', signedOut: false });
+  });
+
   it('a denied login exits 77 with one line and stores nothing', async () => {
     const run = await login([`${origin}/api`, '--profile', 'other'], decide('deny'));
     expect(run.code).toBe(77);

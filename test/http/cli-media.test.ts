@@ -182,6 +182,15 @@ describe('vellum media upload', () => {
     expect(lines[1].error).toMatch(/^not attempted: 401 /);
   });
 
+  it('a failure every file shares is said once, on the last line: no server answers → exit 69', async () => {
+    const run = await runCli(['media', 'upload', 'a.png', 'b.jpg', '--url', 'http://127.0.0.1:39999/api', '--concurrency', '1'], work, {
+      VELLUM_TOKEN: 'vlm_any',
+    });
+    expect(run.code).toBe(69);
+    expect(run.stdout).toBe('0 uploaded, 0 skipped, 2 failed\n');
+    expect(run.stderr).toBe('vellum: stopped: cannot reach http://127.0.0.1:39999/api (ECONNREFUSED)\n');
+  });
+
   /** A chunk reader over bytes, 4 KiB a chunk, as `@vellum/client/node` reads a file. */
   const blobReader = (bytes: Uint8Array) => {
     let at = 0;

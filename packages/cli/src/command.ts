@@ -24,6 +24,8 @@ export interface OptionDef {
   multiple?: boolean;
   /** The value's placeholder in the help (`--limit N`). */
   value?: string;
+  /** The values it takes, when they are a few: shell completion offers them. */
+  choices?: readonly string[];
   help: string;
 }
 

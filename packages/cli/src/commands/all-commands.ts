@@ -1,4 +1,5 @@
 import type { Command, CommandGroup } from '../command.js';
+import { completionCommand } from './completion.js';
 import { configCommand } from './config.js';
 import { docsCommand } from './docs.js';
 import { loginCommand } from './login.js';
@@ -25,4 +26,5 @@ export const ALL_COMMANDS: Array<Command | CommandGroup> = [
   importCommand,
   typesCommand,
   configCommand,
+  completionCommand(() => ALL_COMMANDS),
 ];

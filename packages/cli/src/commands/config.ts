@@ -1,5 +1,6 @@
 import { CliError, EXIT, type CommandGroup } from '../command.js';
 import { readSecret } from '../input/read-stdin.js';
+import { JSON_OPTION, printJson } from '../output/json-output.js';
 import { checkProfileName, credentialsPath, readCredentials, saveProfile, updateCredentials } from '../profiles/credentials.js';
 import { DEFAULT_URL } from '../profiles/resolve-connection.js';
 
@@ -33,12 +34,25 @@ export const configCommand: CommandGroup = {
       name: 'list',
       summary: 'List the profiles: name, URL, credential kind and user; * marks the current one',
       synopsis: '',
-      options: {},
+      options: { ...JSON_OPTION('the profiles ([{name, url, current, credential, user}])') },
       args: { min: 0, max: 0 },
       notes: 'Tokens are never printed. The file: $VELLUM_CONFIG_DIR, $XDG_CONFIG_HOME/vellum or ~/.config/vellum, credentials.json.',
-      async run() {
+      async run({ flags }) {
         const { current, profiles } = readCredentials();
         const names = Object.keys(profiles).sort();
+        const credentialOf = (p: (typeof profiles)[string]) => (p.accessToken ? (p.tokenType === 'oauth' ? 'login' : 'api token') : 'none');
+        if (flags.boolean('json')) {
+          printJson(
+            names.map((name) => ({
+              name,
+              url: profiles[name].url,
+              current: name === current,
+              credential: credentialOf(profiles[name]),
+              user: profiles[name].user?.username ?? null,
+            })),
+          );
+          return EXIT.ok;
+        }
         if (names.length === 0) {
           process.stderr.write(`no profiles yet (${credentialsPath()}): vellum config set-url URL\n`);
           return EXIT.ok;
@@ -46,7 +60,7 @@ export const configCommand: CommandGroup = {
         const width = Math.max(...names.map((n) => n.length));
         for (const name of names) {
           const p = profiles[name];
-          const credential = p.accessToken ? (p.tokenType === 'oauth' ? 'login' : 'api token') : 'no credentials';
+          const credential = credentialOf(p) === 'none' ? 'no credentials' : credentialOf(p);
           const who = p.user ? ` as ${p.user.username}` : '';
           process.stdout.write(`${name === current ? '*' : ' '} ${name.padEnd(width)}  ${p.url}  ${credential}${who}\n`);
         }

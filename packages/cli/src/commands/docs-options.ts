@@ -4,7 +4,13 @@ import { CliError, EXIT, type Flags, type OptionDefs } from '../command.js';
 /** The options and helpers the `vellum docs` subcommands share (docs/cli.md, "Documents"). */
 
 export const FORMAT: OptionDefs = {
-  format: { type: 'string', value: 'F', help: 'table, json or ndjson (default: table on a terminal, json otherwise)' },
+  json: { type: 'boolean', help: 'print JSON (the same as --format json)' },
+  format: {
+    type: 'string',
+    value: 'F',
+    choices: ['table', 'json', 'ndjson'],
+    help: 'table, json or ndjson (default: table on a terminal, json otherwise)',
+  },
 };
 export const EXPAND: OptionDefs = {
   expand: { type: 'string', value: 'PATHS', help: 'comma-separated reference paths to expand (author,author.company)' },
@@ -13,6 +19,7 @@ export const PERSPECTIVE: OptionDefs = {
   perspective: {
     type: 'string',
     value: 'P',
+    choices: ['published', 'drafts'],
     help: "published (published main versions only) or drafts (each document's pending draft where it has one)",
   },
 };

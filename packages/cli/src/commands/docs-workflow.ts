@@ -47,7 +47,7 @@ const publish: Command = {
     '--dry-run prints {publish: [{type, id}], blockedBy: [{type, id, field}]} and exits 0 either way.\n' +
     'Example: vellum docs publish post 0193… --with-references --dry-run',
   async run({ flags, args: [type, id] }) {
-    const format = outputFormat(flags.string('format'));
+    const format = outputFormat(flags);
     const withReferences = flags.boolean('with-references');
     const { client } = await connect(flags);
     const docs = client.documents(type);
@@ -66,7 +66,7 @@ const unpublish: Command = {
   options: { ...SERVER_OPTIONS, ...FORMAT },
   args: { min: 2, max: 2 },
   async run({ flags, args: [type, id] }) {
-    const format = outputFormat(flags.string('format'));
+    const format = outputFormat(flags);
     const { client } = await connect(flags);
     printDocument((await client.documents(type).unpublish(id)) as Document, format);
     return EXIT.ok;
@@ -95,7 +95,7 @@ const schedule: Command = {
   options: {
     ...SERVER_OPTIONS,
     ...FORMAT,
-    action: { type: 'string', value: 'A', help: 'publish or unpublish (required)' },
+    action: { type: 'string', value: 'A', choices: ['publish', 'unpublish'], help: 'publish or unpublish (required)' },
     at: {
       type: 'string',
       value: 'TIME',
@@ -107,7 +107,7 @@ const schedule: Command = {
     'It runs as you, through the publish rules: a refusal then marks it failed (see vellum docs schedules).\n' +
     'Example: vellum docs schedule post 0193… --action publish --at 2030-01-31T09:00:00Z',
   async run({ flags, args: [type, id] }) {
-    const format = outputFormat(flags.string('format'));
+    const format = outputFormat(flags);
     const action = actionOf(flags);
     const at = flags.string('at');
     if (at === undefined) throw new CliError('--at is required: an RFC 3339 date-time with its offset', EXIT.usage);
@@ -126,7 +126,7 @@ const schedules: Command = {
     ...FORMAT,
     type: { type: 'string', value: 'T', help: 'only these types (comma-separated)' },
     document: { type: 'string', value: 'ID', help: "only this document's" },
-    status: { type: 'string', value: 'S', help: 'pending, done, failed or cancelled' },
+    status: { type: 'string', value: 'S', choices: ['pending', 'done', 'failed', 'cancelled'], help: 'pending, done, failed or cancelled' },
     from: { type: 'string', value: 'TIME', help: 'only at or after this RFC 3339 date-time' },
     to: { type: 'string', value: 'TIME', help: 'only before this RFC 3339 date-time' },
     limit: { type: 'string', value: 'N', help: 'page size (server default 20, at most 100)' },
@@ -135,7 +135,7 @@ const schedules: Command = {
   args: { min: 0, max: 0 },
   notes: 'Example: vellum docs schedules --type post --status pending --format table',
   async run({ flags }) {
-    const format = outputFormat(flags.string('format'));
+    const format = outputFormat(flags);
     const query = {
       type: flags.string('type'),
       documentId: flags.string('document'),

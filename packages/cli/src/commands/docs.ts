@@ -74,7 +74,7 @@ function writeCommand(method: 'PATCH' | 'PUT'): Command {
         `         vellum docs update post 0193… --draft --data '{"title":"Next title"}'`
       : `Example: vellum docs replace post 0193… --file post.json --draft`,
     async run({ flags, args: [type, id, dash] }) {
-      const format = outputFormat(flags.string('format'));
+      const format = outputFormat(flags);
       const draft = flags.boolean('draft');
       const ifMatch = ifMatchOf(flags, draft);
       const body = await readDocument(flags, checkDash(dash));
@@ -132,7 +132,7 @@ export const docsCommand: CommandGroup = {
       args: { min: 1, max: 1 },
       notes: "Example: vellum docs list post --filter category=news --filter 'price[gte]=10' --order-by -_createdAt --limit 5",
       async run({ flags, args: [type] }) {
-        const format = outputFormat(flags.string('format'));
+        const format = outputFormat(flags);
         const query = listQuery(flags).toString();
         const { client } = await connect(flags);
         printList(await client.request<{ data: Document[]; meta: ListMeta }>('GET', `${docPath(type)}${query ? `?${query}` : ''}`), format);
@@ -147,7 +147,7 @@ export const docsCommand: CommandGroup = {
       args: { min: 2, max: 2 },
       notes: 'Example: vellum docs get post 0193… --perspective drafts (its pending draft, if it has one)',
       async run({ flags, args: [type, id] }) {
-        const format = outputFormat(flags.string('format'));
+        const format = outputFormat(flags);
         const perspective = perspectiveOf(flags);
         const { client } = await connect(flags);
         printDocument((await client.documents(type).get(id, { expand: flags.string('expand'), perspective })) as Document, format);
@@ -162,7 +162,7 @@ export const docsCommand: CommandGroup = {
       args: { min: 1, max: 2 },
       notes: `Example: vellum docs create post --data '{"title":"Hello","_status":"published"}'`,
       async run({ flags, args: [type, dash] }) {
-        const format = outputFormat(flags.string('format'));
+        const format = outputFormat(flags);
         const body = await readDocument(flags, checkDash(dash));
         const { client } = await connect(flags);
         printDocument(await client.create(type, body), format);

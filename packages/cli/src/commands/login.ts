@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { CLI_CLIENT_ID, VellumApiError, VellumClient } from '@vellum/client/node';
+import { JSON_OPTION, printJson } from '../output/json-output.js';
 import { CliError, EXIT, type Command } from '../command.js';
 import { reachingFetch } from '../describe-failure.js';
 import { readCredentials, saveProfile } from '../profiles/credentials.js';
@@ -20,6 +21,7 @@ export const loginCommand: Command = {
     profile: { type: 'string', value: 'NAME', help: 'profile to store the login in (default: VELLUM_PROFILE, or the current one)' },
     scope: { type: 'string', value: 'SCOPES', help: 'space-separated scopes to ask for (default: every scope)' },
     'no-browser': { type: 'boolean', help: 'print the address only; do not try to open a browser' },
+    ...JSON_OPTION('the login ({url, profile, user, scopes}; never the tokens)'),
   },
   args: { min: 0, max: 1 },
   notes: `url is the server (https://cms.example.com) or its API (…/api); default: VELLUM_URL, the profile's, or ${DEFAULT_URL}.
@@ -60,7 +62,15 @@ Example: vellum login https://cms.example.com --profile prod`,
       tokenType: 'oauth',
       user: { id: me.id, username: me.username },
     });
-    process.stdout.write(`Signed in to ${url} as ${me.username} (profile ${name}${tokens.scope ? `, scopes: ${tokens.scope}` : ''})\n`);
+    if (flags.boolean('json'))
+      printJson({
+        url,
+        profile: name,
+        user: { id: me.id, username: me.username, role: me.role },
+        scopes: tokens.scope?.split(' ').filter(Boolean) ?? [],
+      });
+    else
+      process.stdout.write(`Signed in to ${url} as ${me.username} (profile ${name}${tokens.scope ? `, scopes: ${tokens.scope}` : ''})\n`);
     return EXIT.ok;
   },
 };

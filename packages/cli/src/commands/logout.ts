@@ -1,5 +1,6 @@
 import { CLI_CLIENT_ID, VellumClient } from '@vellum/client/node';
 import { CliError, EXIT, type Command } from '../command.js';
+import { JSON_OPTION, printJson } from '../output/json-output.js';
 import { reachingFetch } from '../describe-failure.js';
 import { clearTokens, readCredentials } from '../profiles/credentials.js';
 
@@ -12,14 +13,18 @@ export const logoutCommand: Command = {
   name: 'logout',
   summary: "Sign out: revoke the profile's login on the server and forget its tokens",
   synopsis: '',
-  options: { profile: { type: 'string', value: 'NAME', help: 'profile to sign out of (default: VELLUM_PROFILE, or the current one)' } },
+  options: {
+    profile: { type: 'string', value: 'NAME', help: 'profile to sign out of (default: VELLUM_PROFILE, or the current one)' },
+    ...JSON_OPTION('what was done ({url, profile, signedOut})'),
+  },
   args: { min: 0, max: 0 },
   async run({ flags }) {
     const credentials = readCredentials();
     const name = flags.string('profile') ?? process.env.VELLUM_PROFILE ?? credentials.current;
     const profile = credentials.profiles[name];
     if (!profile?.accessToken) {
-      process.stderr.write(`not signed in (profile ${name})\n`);
+      if (flags.boolean('json')) printJson({ url: profile?.url ?? null, profile: name, signedOut: false });
+      else process.stderr.write(`not signed in (profile ${name})\n`);
       return EXIT.ok;
     }
     if (profile.tokenType === 'oauth') {
@@ -34,7 +39,8 @@ export const logoutCommand: Command = {
       }
     }
     clearTokens(name);
-    process.stdout.write(`Signed out of ${profile.url} (profile ${name})\n`);
+    if (flags.boolean('json')) printJson({ url: profile.url, profile: name, signedOut: true });
+    else process.stdout.write(`Signed out of ${profile.url} (profile ${name})\n`);
     return EXIT.ok;
   },
 };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { VellumApiError, VellumClient } from '@vellum/client/node';
 import { CliError, EXIT, type Command, type CommandGroup, type Flags } from '../command.js';
+import { describeFailure, reachingFetch } from '../describe-failure.js';
 import { collectFiles } from '../media/collect-files.js';
 import { ProgressDisplay } from '../media/progress-display.js';
 import type { FileJob, FileOutcome } from '../media/upload-outcome.js';
@@ -58,7 +59,7 @@ export async function mediaUpload(flags: Flags, positionals: string[]): Promise<
     process.stderr.write('vellum media upload: no API token: pass --token TOKEN or set VELLUM_TOKEN (the token needs media:upload)\n');
     return EXIT_NO_PERMISSION;
   }
-  const client = new VellumClient({ baseUrl: url, token });
+  const client = new VellumClient({ baseUrl: url, token, fetch: reachingFetch(url) });
 
   const { jobs, unreadable } = await collectFiles(positionals);
   const display = new ProgressDisplay(
@@ -67,9 +68,10 @@ export async function mediaUpload(flags: Flags, positionals: string[]): Promise<
     values.json,
   );
   const outcomes: FileOutcome[] = [];
-  const record = (outcome: FileOutcome, job?: FileJob) => {
+  // A failure every file shares (a refused token, no server) is said once, at the end, not per file.
+  const record = (outcome: FileOutcome, job?: FileJob, shared = false) => {
     outcomes.push(outcome);
-    display.finished(outcome, job);
+    display.finished(outcome, job, shared);
     if (values.json) process.stdout.write(`${JSON.stringify(outcome)}\n`);
   };
   for (const outcome of unreadable) record(outcome);
@@ -82,14 +84,15 @@ export async function mediaUpload(flags: Flags, positionals: string[]): Promise<
   try {
     await runPool(jobs, concurrency, async (job) => {
       if (fatal || interrupt.signal.aborted) {
-        record({ file: job.file, status: 'failed', error: `not attempted: ${fatal?.message ?? 'interrupted'}` }, job);
+        record({ file: job.file, status: 'failed', error: `not attempted: ${fatal?.message ?? 'interrupted'}` }, job, true);
         return;
       }
       try {
         record({ file: job.file, ...(await uploader.upload(job)) }, job);
       } catch (err) {
         if (err instanceof FatalError) fatal ??= err;
-        record({ file: job.file, status: 'failed', error: interrupt.signal.aborted ? 'interrupted' : describeError(err) }, job);
+        const error = interrupt.signal.aborted ? 'interrupted' : describeFailure(err).line;
+        record({ file: job.file, status: 'failed', error }, job, err instanceof FatalError || interrupt.signal.aborted);
       }
     });
   } finally {
@@ -101,9 +104,8 @@ export async function mediaUpload(flags: Flags, positionals: string[]): Promise<
   const summary = `${count('uploaded')} uploaded, ${count('skipped')} skipped, ${count('failed')} failed\n`;
   // With --json, stdout carries only the JSON lines.
   (values.json ? process.stderr : process.stdout).write(summary);
-  if (fatal) process.stderr.write(`vellum media upload: stopped: ${fatal.message}\n`);
   if (interrupt.signal.aborted) return EXIT_INTERRUPTED;
-  if (fatal) return fatal.exitCode;
+  if (fatal) throw new CliError(`stopped: ${fatal.message}`, fatal.exitCode);
   return count('failed') > 0 ? 1 : 0;
 }
 
@@ -161,22 +163,13 @@ class Uploader {
           continue;
         }
         if (err instanceof VellumApiError && (err.status === 401 || err.status === 403))
-          throw new FatalError(describeError(err), EXIT_NO_PERMISSION);
-        const code = (err as { cause?: { code?: string } }).cause?.code;
-        if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') throw new FatalError(describeError(err), 1);
+          throw new FatalError(describeFailure(err).line, EXIT_NO_PERMISSION);
+        // Nothing answered (reachingFetch): no other file will get through either.
+        if (err instanceof CliError && err.exitCode === EXIT.unavailable) throw new FatalError(err.message, err.exitCode);
         throw err;
       }
     }
   }
-}
-
-function describeError(err: unknown): string {
-  if (err instanceof VellumApiError) {
-    const details = err.error.details?.map((d) => `${d.field}: ${d.message}`).join('; ');
-    return details ? `${err.message} (${details})` : err.message;
-  }
-  const e = err as Error & { cause?: { message?: string } };
-  return e.cause?.message ? `${e.message} (${e.cause.message})` : (e.message ?? String(err));
 }
 
 async function fileSha256(path: string, signal: AbortSignal): Promise<string> {

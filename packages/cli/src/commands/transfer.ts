@@ -7,7 +7,8 @@ import { CliError, EXIT, type Command } from '../command.js';
 import { reachingFetch } from '../describe-failure.js';
 import { connect, SERVER_OPTIONS } from '../profiles/resolve-connection.js';
 import { exportTo, UnknownTypesError } from '../transfer/export.js';
-import { importFrom, IncompleteImportError, NotAnExportError } from '../transfer/import.js';
+import { importFrom, IncompleteImportError, NotAnExportError, type ImportSummary } from '../transfer/import.js';
+import { JSON_OPTION, printJson } from '../output/json-output.js';
 import { MissingPermissionsError } from '../transfer/import-permissions.js';
 import { exportSummaryText, importSummaryText } from '../transfer/summary-text.js';
 import type { MediaMode } from '../transfer/transfer-format.js';
@@ -22,7 +23,13 @@ export const exportCommand: Command = {
     ...SERVER_OPTIONS,
     types: { type: 'string', value: 'A,B', help: 'only these types (default: all)' },
     out: { type: 'string', short: 'o', value: 'FILE', help: 'write to FILE instead of stdout' },
-    media: { type: 'string', value: 'MODE', help: 'include (the files, base64) or reference (records only) (default: include)' },
+    media: {
+      type: 'string',
+      value: 'MODE',
+      choices: ['include', 'reference'],
+      help: 'include (the files, base64) or reference (records only) (default: include)',
+    },
+    ...JSON_OPTION('the summary (needs -o: the export itself goes to stdout otherwise)'),
   },
   args: { min: 0, max: 0 },
   notes:
@@ -37,8 +44,11 @@ export const exportCommand: Command = {
       ?.split(',')
       .map((t) => t.trim())
       .filter(Boolean);
-    const { client } = await connect(flags);
     const file = flags.string('out');
+    const json = flags.boolean('json');
+    if (json && file === undefined)
+      throw new CliError('--json needs -o FILE: without it the export itself is written to stdout', EXIT.usage);
+    const { client } = await connect(flags);
     // Into FILE.partial, renamed when complete: FILE is never a cut-short export.
     const partial = file === undefined ? undefined : `${file}.partial`;
     const out: Writable = partial === undefined ? process.stdout : await openOutput(partial, file!);
@@ -51,7 +61,8 @@ export const exportCommand: Command = {
         await finished(out);
         await rename(partial, file);
       }
-      process.stderr.write(exportSummaryText(counts, file));
+      if (json) printJson({ file, counts });
+      else process.stderr.write(exportSummaryText(counts, file));
       return EXIT.ok;
     } catch (err) {
       progress.close();
@@ -77,6 +88,7 @@ export const importCommand: Command = {
       value: 'TOKEN',
       help: 'token for the source server, for a --media reference export of private files',
     },
+    ...JSON_OPTION('the summary'),
   },
   args: { min: 1, max: 1 },
   notes:
@@ -94,15 +106,19 @@ export const importCommand: Command = {
       ? (url: string) => new VellumClient({ baseUrl: url, token: sourceToken, fetch: reachingFetch(url) })
       : undefined;
     const progress = new TransferProgress();
+    const report = (summary: ImportSummary, incomplete?: string) =>
+      flags.boolean('json')
+        ? printJson({ complete: incomplete === undefined, ...summary, ...(incomplete ? { incomplete } : {}) })
+        : process.stdout.write(importSummaryText(summary));
     try {
       const summary = await importFrom(client, input, { source, onProgress: progress.onProgress });
       progress.close();
-      process.stdout.write(importSummaryText(summary));
+      report(summary);
       return summary.failed.length > 0 ? EXIT.failure : EXIT.ok;
     } catch (err) {
       progress.close();
       if (err instanceof IncompleteImportError) {
-        process.stdout.write(importSummaryText(err.summary));
+        report(err.summary, err.message);
         throw new CliError(err.message, EXIT.failure);
       }
       if (err instanceof NotAnExportError) throw new CliError(`${args[0]}: ${err.message}`, EXIT.dataErr);

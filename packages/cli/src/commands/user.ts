@@ -1,5 +1,7 @@
+import { ROLES } from '@vellum/server/roles';
 import { CliError, EXIT, type CommandGroup, type Flags } from '../command.js';
 import { readSecret, readStdin } from '../input/read-stdin.js';
+import { JSON_OPTION, printJson } from '../output/json-output.js';
 import { loadServerConfig } from '../server-config.js';
 import { CONFIG_OPTIONS } from './serve.js';
 
@@ -23,6 +25,9 @@ async function password(flags: Flags): Promise<string> {
   return first;
 }
 
+/** `a, b or c`: the server's own list, so the help never names a role it does not have. */
+const orList = (items: readonly string[]) => `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+
 /** `vellum user …`: accounts on the configured database, for operators (docs/cli.md, "Users"). */
 export const userCommand: CommandGroup = {
   name: 'user',
@@ -36,10 +41,11 @@ export const userCommand: CommandGroup = {
         ...CONFIG_OPTIONS,
         username: { type: 'string', value: 'NAME', help: 'user name (required)' },
         email: { type: 'string', value: 'ADDRESS', help: 'email address (required)' },
-        role: { type: 'string', value: 'ROLE', help: 'admin, editor, author or viewer (default editor)' },
+        role: { type: 'string', value: 'ROLE', choices: ROLES, help: `${orList(ROLES)} (default editor)` },
         'first-name': { type: 'string', value: 'TEXT', help: 'first name' },
         'last-name': { type: 'string', value: 'TEXT', help: 'last name' },
         ...PASSWORD_STDIN,
+        ...JSON_OPTION('the user made ({id, username, role})'),
       },
       args: { min: 0, max: 0 },
       notes:
@@ -59,7 +65,8 @@ export const userCommand: CommandGroup = {
           firstName: flags.string('first-name'),
           lastName: flags.string('last-name'),
         });
-        process.stdout.write(`created user ${user.username} (${user.role}, id ${user.id})\n`);
+        if (flags.boolean('json')) printJson(user);
+        else process.stdout.write(`created user ${user.username} (${user.role}, id ${user.id})\n`);
         return EXIT.ok;
       },
     },

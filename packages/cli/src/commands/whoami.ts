@@ -1,4 +1,5 @@
 import { EXIT, CliError, type Command } from '../command.js';
+import { JSON_OPTION } from '../output/json-output.js';
 import { connect, SERVER_OPTIONS } from '../profiles/resolve-connection.js';
 
 /** `vellum whoami`: who the stored login (or the given token) acts as, on which server (docs/cli.md, "Signing in"). */
@@ -6,7 +7,7 @@ export const whoamiCommand: Command = {
   name: 'whoami',
   summary: 'Show the user (or API token) the current login acts as',
   synopsis: '',
-  options: { ...SERVER_OPTIONS, json: { type: 'boolean', help: 'print the server’s answer (POST /auth/validate) as JSON' } },
+  options: { ...SERVER_OPTIONS, ...JSON_OPTION('the server’s answer (POST /auth/validate)') },
   args: { min: 0, max: 0 },
   async run({ flags }) {
     const { client, connection } = await connect(flags);

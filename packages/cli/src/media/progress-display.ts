@@ -38,7 +38,8 @@ export class ProgressDisplay {
     this.sentBytes += now - before;
   }
 
-  finished(outcome: FileOutcome, job?: FileJob): void {
+  /** `shared`: a failure the end of the run names once (a refused token, no server), not printed per file. */
+  finished(outcome: FileOutcome, job?: FileJob, shared = false): void {
     if (job) {
       // Skipped and failed files count as done too, so the bar ends full.
       this.inFlight.delete(job);
@@ -51,7 +52,9 @@ export class ProgressDisplay {
         : outcome.status === 'skipped'
           ? `skipped ${outcome.file} (already uploaded as ${outcome.id})`
           : `failed ${outcome.file}: ${outcome.error}`;
-    if (this.tty) {
+    if (shared) {
+      if (this.tty) this.draw();
+    } else if (this.tty) {
       if (outcome.status === 'failed') process.stderr.write(`\r\x1b[K${line}\n`);
       this.draw();
     } else if (!this.json) {

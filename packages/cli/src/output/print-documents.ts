@@ -1,4 +1,4 @@
-import { CliError, EXIT } from '../command.js';
+import { CliError, EXIT, type Flags } from '../command.js';
 import { formatTable } from './format-table.js';
 import { tableWidth } from './table-width.js';
 
@@ -10,10 +10,15 @@ type Doc = Record<string, unknown>;
 const FIELD_COLUMNS = 4;
 
 /**
- * `--format`, or the default: a table for a person at a terminal, JSON for a pipe or a file
- * (docs/cli.md, "Output").
+ * `--json` or `--format`, or the default: a table for a person at a terminal, JSON for a pipe or
+ * a file (docs/cli.md, "Output").
  */
-export function outputFormat(flag: string | undefined): OutputFormat {
+export function outputFormat(flags: Flags): OutputFormat {
+  const flag = flags.string('format');
+  if (flags.boolean('json')) {
+    if (flag !== undefined && flag !== 'json') throw new CliError(`--json and --format ${flag} ask for two outputs: give one`, EXIT.usage);
+    return 'json';
+  }
   if (flag === undefined) return process.stdout.isTTY ? 'table' : 'json';
   if (flag === 'table' || flag === 'json' || flag === 'ndjson') return flag;
   throw new CliError(`--format must be table, json or ndjson (got ${JSON.stringify(flag)})`, EXIT.usage);
