@@ -112,6 +112,8 @@ async function measure(name, opts, rss, pid) {
     mean_ms: Math.round(r.latency.average * 1000) / 1000,
     p99_ms: r.latency.p99,
     non2xx: r.non2xx,
+    // Bytes on the wire per answer, headers included: what compression changes.
+    bytes_per_response: r.requests.total > 0 ? Math.round(r.throughput.total / r.requests.total) : null,
   };
   if (cpuBefore !== null && cpuAfter !== null && r.requests.total > 0)
     line.server_cpu_us_per_req = Math.round((cpuAfter - cpuBefore) / r.requests.total);
@@ -272,6 +274,12 @@ async function main() {
     ['offset9000', `${list}&offset=9000`],
   ];
   for (const [name, path, opts] of reads) await run(name, path, opts);
+  // Compression (docs/api.md, "Compression"): the same page asked for as a browser asks, in each coding.
+  const compressed = [
+    ['list20_expand_gzip', `${list}&expand=author`, { headers: { 'accept-encoding': 'gzip' } }],
+    ['list20_expand_br', `${list}&expand=author`, { headers: { 'accept-encoding': 'gzip, deflate, br' } }],
+  ];
+  for (const [name, path, opts] of compressed) await run(name, path, opts);
   await run('list20_expand_signed_in', `${list}&expand=author`, { headers: { authorization: `Bearer ${token}` } });
 
   // Drafts (docs/drafts.md): a fifth of the posts get a pending draft, then the editor's read of
@@ -285,6 +293,7 @@ async function main() {
   await stop(server, 10_000); // waits for its exit: a --cpu-prof profile is written then
   ({ server, base } = await startServer(uncachedConfig));
   for (const [name, path, opts] of reads) await run(`${name}_uncached`, path, opts);
+  for (const [name, path, opts] of compressed) await run(name.replace('_expand', '_expand_uncached'), path, opts);
   // Signed in, each list reads the `_draft` markers of the page; under `drafts` it serves them.
   await run('list20_expand_signed_in_uncached', `${list}&expand=author`, signedIn);
   await run('list20_expand_drafts_uncached', `${list}&expand=author&perspective=drafts`, signedIn);
@@ -383,6 +392,10 @@ async function main() {
       drafts_vs_signed_in: ratio(results.list20_expand_drafts.rps, results.list20_expand_signed_in.rps),
       drafts_vs_signed_in_uncached: ratio(results.list20_expand_drafts_uncached.rps, results.list20_expand_signed_in_uncached.rps),
       locale_vs_uncached: ratio(results.list20_expand_locale?.rps, results.list20_expand_uncached.rps),
+      br_vs_plain: ratio(results.list20_expand_br.rps, results.list20_expand.rps),
+      br_vs_plain_uncached: ratio(results.list20_expand_uncached_br.rps, results.list20_expand_uncached.rps),
+      br_bytes_vs_plain: ratio(results.list20_expand_br.bytes_per_response, results.list20_expand.bytes_per_response),
+      gzip_bytes_vs_plain: ratio(results.list20_expand_gzip.bytes_per_response, results.list20_expand.bytes_per_response),
       schedule_lag_p99_ms: results.schedule_lag.p99_ms,
       ...webhookFigures,
     }) + '\n',

@@ -8,6 +8,7 @@ import { mediaSection } from './media-section.js';
 import { databaseSection } from './database-section.js';
 import { webhooksSection } from './webhooks-section.js';
 import { corsSection } from './cors-section.js';
+import { compressionSection } from './compression-section.js';
 import { passkeySection } from './passkey-section.js';
 import { oauthSection } from './oauth-section.js';
 import { oauth2Section } from './oauth2-section.js';
@@ -65,7 +66,17 @@ const DAY = 86_400_000;
 export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): VellumConfig {
   const r = new ConfigReader();
   const root = r.object('', file, TOP_LEVEL);
-  const server = r.object('server', root.server, ['port', 'host', 'basePath', 'trustProxy', 'cors', 'logLevel', 'bodyLimit', 'publicUrl']);
+  const server = r.object('server', root.server, [
+    'port',
+    'host',
+    'basePath',
+    'trustProxy',
+    'cors',
+    'logLevel',
+    'bodyLimit',
+    'publicUrl',
+    'compression',
+  ]);
   const redis = r.object('redis', root.redis, ['url']);
   const security = r.object('security', root.security, SECURITY);
   const documents = r.object('documents', root.documents, [
@@ -140,6 +151,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       logLevel: r.string('server.logLevel', env.LOG_LEVEL ?? server.logLevel, { def: 'info' }) as string,
       bodyLimit: r.int('server.bodyLimit', server.bodyLimit, { def: 1_048_576, min: 1024 }) as number,
       publicUrl: r.string('server.publicUrl', server.publicUrl),
+      compression: compressionSection(r, server.compression),
     },
     database,
     redis: redisUrl ? { url: redisUrl } : undefined,

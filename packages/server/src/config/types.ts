@@ -151,6 +151,8 @@ export interface VellumConfig {
     logLevel: string;
     bodyLimit: number;
     publicUrl?: string;
+    /** Response compression (docs/api.md, "Compression"): on by default, for bodies of at least `minBytes`. */
+    compression: { enabled: boolean; minBytes: number };
   };
   database: DatabaseConfig;
   redis?: { url: string };

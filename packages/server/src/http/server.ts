@@ -5,6 +5,7 @@ import { registerAuthentication } from './plugins/authenticate.js';
 import { registerBodyParsing } from './plugins/body-parsing.js';
 import { clientErrorHandler } from './plugins/client-errors.js';
 import { registerCors } from './plugins/cors.js';
+import { registerResponseCompression } from './plugins/compress-responses.js';
 import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { errors } from '../errors.js';
@@ -66,6 +67,8 @@ export function buildHttpServer(svc: Services): FastifyInstance {
   registerErrorHandling(app);
   registerInputGuard(app);
   registerCors(app, server);
+  // On the root, so every route's answer is compressed; the response cache keeps what it made.
+  registerResponseCompression(app, server.compression);
   registerRequestLog(app);
   // Before every route: it collects them as they are registered.
   registerOpenApi(app, svc);

@@ -2,6 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DocumentAccessMode } from '../../domain/access/policy.js';
 import { readScopeSignature, signatureReadsDrafts } from '../../domain/documents/read-scope-signature.js';
 import { etagListHas } from '../etag.js';
+import { compressBody } from '../compression/compress-body.js';
+import { negotiateEncoding, type Coding } from '../compression/negotiate-encoding.js';
+import { sentBodyOf } from '../compression/sent-body.js';
+import { varyOnEncoding } from './compress-responses.js';
 import type { Services } from '../../domain/services.js';
 
 interface Entry {
@@ -9,6 +13,8 @@ interface Entry {
   expires: number;
   body: string;
   etag?: string;
+  /** The body in each coding asked for so far (docs/api.md, "Compression"): made once, served as is. */
+  encoded: Partial<Record<Coding, Buffer>>;
 }
 
 export interface ResponseCacheOptions {
@@ -35,11 +41,14 @@ type Marked = FastifyRequest & { [cacheKey]?: string; [cacheVersion]?: number };
 export function registerResponseCache(app: FastifyInstance, svc: Services, opts: ResponseCacheOptions): void {
   const entries = new Map<string, Entry>();
   let totalBytes = 0;
+  const sizeOf = (e: Entry) => e.body.length + (e.encoded.br?.length ?? 0) + (e.encoded.gzip?.length ?? 0);
   const drop = (key: string) => {
     const e = entries.get(key);
-    if (e) totalBytes -= e.body.length;
+    if (e) totalBytes -= sizeOf(e);
     entries.delete(key);
   };
+  const { compression } = svc.config.server;
+  const compressed = (entry: Entry) => compression.enabled && entry.body.length >= compression.minBytes;
 
   app.addHook('preHandler', async (request: Marked, reply) => {
     if (request.method !== 'GET') return;
@@ -51,27 +60,47 @@ export function registerResponseCache(app: FastifyInstance, svc: Services, opts:
     const version = signatureReadsDrafts(signature) ? svc.changes.versionWithDrafts : svc.changes.version;
     if (entry && entry.version === version && entry.expires > Date.now()) {
       if (entry.etag) reply.header('etag', entry.etag);
+      if (compressed(entry)) varyOnEncoding(reply);
       const inm = request.headers['if-none-match'];
       if (entry.etag && inm && etagListHas(inm, entry.etag)) return reply.status(304).send();
-      return reply.type('application/json; charset=utf-8').send(entry.body);
+      reply.type('application/json; charset=utf-8');
+      const coding = compressed(entry) ? negotiateEncoding(request.headers['accept-encoding']) : undefined;
+      if (!coding) return reply.send(entry.body);
+      let bytes = entry.encoded[coding];
+      if (!bytes) {
+        bytes = entry.encoded[coding] = compressBody(entry.body, coding);
+        totalBytes += bytes.length;
+      }
+      return reply.header('content-encoding', coding).send(bytes);
     }
     // The version is taken before reading: a write that lands meanwhile makes this render stale at once.
     request[cacheKey] = key;
     request[cacheVersion] = version;
   });
 
+  // After the compression hook (registered on the root, so it runs first): what it sent is kept too.
   app.addHook('onSend', async (request: Marked, reply, payload) => {
     const key = request[cacheKey];
     const version = request[cacheVersion];
     if (key === undefined || version === undefined || reply.statusCode !== 200) return payload;
-    if (typeof payload !== 'string' || payload.length > opts.maxEntryBytes) return payload;
+    const sent = sentBodyOf(request);
+    const body = sent ? sent.plain : payload;
+    if (typeof body !== 'string' || body.length > opts.maxEntryBytes) return payload;
     drop(key);
-    // Oldest first out, until the new body fits both bounds.
-    while (entries.size > 0 && (entries.size >= opts.maxEntries || totalBytes + payload.length > opts.maxTotalBytes))
-      drop(entries.keys().next().value as string);
     const etag = reply.getHeader('etag');
-    entries.set(key, { version, expires: Date.now() + opts.ttlMs, body: payload, etag: typeof etag === 'string' ? etag : undefined });
-    totalBytes += payload.length;
+    const entry: Entry = {
+      version,
+      expires: Date.now() + opts.ttlMs,
+      body,
+      etag: typeof etag === 'string' ? etag : undefined,
+      encoded: {},
+    };
+    if (sent) entry.encoded[sent.coding] = sent.encoded;
+    // Oldest first out, until the new entry fits both bounds.
+    while (entries.size > 0 && (entries.size >= opts.maxEntries || totalBytes + sizeOf(entry) > opts.maxTotalBytes))
+      drop(entries.keys().next().value as string);
+    entries.set(key, entry);
+    totalBytes += sizeOf(entry);
     return payload;
   });
 }

@@ -5,6 +5,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../../errors.js';
 import { pageCsp } from '../../page-security.js';
 import { sendError } from '../../plugins/errors.js';
+import { varyOnEncoding } from '../../plugins/compress-responses.js';
+import { compressBody } from '../../compression/compress-body.js';
+import { negotiateEncoding, type Coding } from '../../compression/negotiate-encoding.js';
 
 /**
  * Serves the built studio (`packages/studio/dist`, docs/studio.md "Serving") at /studio: the
@@ -27,18 +30,45 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** A file of the build, with the coded copies the build made of it (`.br`, `.gz`: packages/studio/scripts/precompress.mjs). */
+interface BuiltFile {
+  body: Buffer;
+  encoded: Partial<Record<Coding, Buffer>>;
+}
+
+const CODED: Record<string, Coding> = { '.br': 'br', '.gz': 'gzip' };
+
 /** Every file of the build, read once at start-up: a path can only name one of these (no traversal). */
-function readBuild(root: string): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
+function readBuild(root: string): Map<string, BuiltFile> {
+  const all = new Map<string, Buffer>();
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
       const full = join(dir, name);
       if (statSync(full).isDirectory()) walk(full);
-      else files.set(relative(root, full).split(sep).join('/'), readFileSync(full));
+      else all.set(relative(root, full).split(sep).join('/'), readFileSync(full));
     }
   };
   if (existsSync(root)) walk(root);
+  const files = new Map<string, BuiltFile>();
+  for (const [path, body] of all) {
+    if (CODED[extname(path)] && all.has(path.slice(0, -3))) continue;
+    const encoded: BuiltFile['encoded'] = {};
+    for (const [ext, coding] of Object.entries(CODED)) {
+      const copy = all.get(path + ext);
+      if (copy) encoded[coding] = copy;
+    }
+    files.set(path, { body, encoded });
+  }
   return files;
+}
+
+/** The file in the coding the browser accepts best, when the build made one (docs/api.md, "Compression"). */
+function sendBuilt(req: FastifyRequest, reply: FastifyReply, file: BuiltFile): FastifyReply {
+  if (Object.keys(file.encoded).length === 0) return reply.send(file.body);
+  varyOnEncoding(reply);
+  const coding = negotiateEncoding(req.headers['accept-encoding']);
+  const encoded = coding && file.encoded[coding];
+  return encoded ? reply.header('content-encoding', coding).send(encoded) : reply.send(file.body);
 }
 
 const NOT_BUILT = Buffer.from(
@@ -55,32 +85,40 @@ export async function studioRoutes(app: FastifyInstance, { basePath, previewOrig
   const built = files.get('index.html');
   // The studio calls the API under the configured base path.
   const meta = `<meta name="vellum-api" content="${basePath.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}" />`;
-  const index = built ? Buffer.from(built.toString('utf8').replace('<meta name="vellum-api" content="/api" />', meta)) : NOT_BUILT;
+  const html = built ? Buffer.from(built.body.toString('utf8').replace('<meta name="vellum-api" content="/api" />', meta)) : NOT_BUILT;
+  // Rewritten here, so coded here, once.
+  const index: BuiltFile = {
+    body: html,
+    encoded: html.length >= 1024 ? { br: compressBody(html, 'br'), gzip: compressBody(html, 'gzip') } : {},
+  };
 
   const secure = (reply: FastifyReply) =>
     reply.header('x-frame-options', 'DENY').header('content-security-policy', CSP).header('x-content-type-options', 'nosniff');
-  const page = (_req: FastifyRequest, reply: FastifyReply) =>
-    secure(reply).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
+  const page = (req: FastifyRequest, reply: FastifyReply) =>
+    sendBuilt(req, secure(reply).type('text/html; charset=utf-8').header('cache-control', 'no-cache'), index);
 
   app.get('/studio/assets/*', (req, reply) => {
     const path = `assets/${(req.params as { '*': string })['*']}`;
-    const body = files.get(path);
+    const file = files.get(path);
     // A missing file is the API's 404 body, as every other route answers (docs/api.md, "Errors").
-    if (!body) return sendError(secure(reply).header('cache-control', 'no-cache'), errors.notFound(`No file ${req.url.split('?')[0]}`));
+    if (!file) return sendError(secure(reply).header('cache-control', 'no-cache'), errors.notFound(`No file ${req.url.split('?')[0]}`));
     // Hashed names: a changed file gets a new name, so the old one never needs revalidating.
-    return secure(reply)
+    const headers = secure(reply)
       .type(TYPES[extname(path)] ?? 'application/octet-stream')
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .send(body);
+      .header('cache-control', 'public, max-age=31536000, immutable');
+    return sendBuilt(req, headers, file);
   });
   app.get('/studio', page);
   app.get('/studio/*', (req, reply) => {
     const path = (req.params as { '*': string })['*'];
-    const body = path !== 'index.html' ? files.get(path) : undefined;
-    if (!body) return page(req, reply);
-    return secure(reply)
-      .type(TYPES[extname(path)] ?? 'application/octet-stream')
-      .header('cache-control', 'no-cache')
-      .send(body);
+    const file = path !== 'index.html' ? files.get(path) : undefined;
+    if (!file) return page(req, reply);
+    return sendBuilt(
+      req,
+      secure(reply)
+        .type(TYPES[extname(path)] ?? 'application/octet-stream')
+        .header('cache-control', 'no-cache'),
+      file,
+    );
   });
 }
