@@ -41,6 +41,9 @@ export default defineConfig({
       // command's --help): on a loaded two-core machine 30 s was too short for them.
       { extends: true, test: { name: 'cli', include: ['test/cli/**/*.test.ts'], testTimeout: 120_000 } },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], env: { VELLUM_TEST_DIALECT: 'sqlite' } } },
+      // npm pack, the scaffold and an install of the tarballs outside the repository: minutes, most
+      // of them building the SQLite driver.
+      { extends: true, test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 900_000 } },
     ],
   },
 });

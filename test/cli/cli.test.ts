@@ -76,6 +76,9 @@ describe('vellum serve', () => {
     const schemas = (await (await fetch(`${base}/api/config/schemas`)).json()) as { data: Array<{ name: string }> };
     expect(schemas.data[0].name).toBe('post');
     expect(existsSync(join(cwd, 'data', 'vellum.db'))).toBe(true);
+    // Where the data is, relative to the working directory; a config was found, so nothing on stderr about it.
+    expect(res.stdout).toContain(`Data: ${join(cwd, 'data', 'vellum.db')} (SQLite)\n`);
+    expect(res.stderr).not.toContain('no vellum.config');
     expect(await res.kill!()).toBe(0);
   });
 
@@ -84,7 +87,12 @@ describe('vellum serve', () => {
     // Port 1 on loopback: nothing listens there, so the connect is refused at once.
     const res = await run(['serve'], { cwd, env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/vellum' } });
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/^vellum: cannot start: .*not reachable.*\(connect ECONNREFUSED 127\.0\.0\.1:1\)\n$/);
+    // No config in that folder: one line says so, then the failure.
+    const [noConfig, failure] = res.stderr.trimEnd().split('\n');
+    expect(noConfig).toBe(
+      `vellum: no vellum.config.{json,js,mjs,ts} in ${cwd}: starting with no document types (npm create vellum makes a project; --config names a file elsewhere)`,
+    );
+    expect(failure).toMatch(/^vellum: cannot start: .*not reachable.*\(connect ECONNREFUSED 127\.0\.0\.1:1\)$/);
   });
 
   it('unknown commands exit 64 with one line pointing to the help', async () => {

@@ -1,5 +1,6 @@
 export { createApp, type App, type AppOptions } from './app.js';
-export { loadConfig, resolveConfig, ConfigError, EXIT_CONFIG } from './config/index.js';
-export type { VellumConfig, SchemaDef, FieldDef } from './config/index.js';
+export { loadConfig, findConfigFile, resolveConfig, ConfigError, EXIT_CONFIG } from './config/index.js';
+export { describeContentModel } from './describe-content-model.js';
+export type { VellumConfig, VellumConfigInput, SchemaDef, FieldDef, BlockDef, FieldType } from './config/index.js';
 export { migrateDatabase, createUserOnDatabase, setPasswordOnDatabase, type OperatorNewUser } from './operator-tasks.js';
 export { bulkInsertDocuments, BULK_BATCH_SIZE, type BulkInsertInput } from './domain/documents/bulk-insert-documents.js';

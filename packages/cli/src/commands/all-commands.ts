@@ -1,6 +1,7 @@
 import type { Command, CommandGroup } from '../command.js';
 import { completionCommand } from './completion.js';
 import { configCommand } from './config.js';
+import { devCommand } from './dev.js';
 import { docsCommand } from './docs.js';
 import { loginCommand } from './login.js';
 import { logoutCommand } from './logout.js';
@@ -15,6 +16,7 @@ import { userCommand } from './user.js';
 /** Every command, in the order `vellum --help` lists them (docs/cli.md). */
 export const ALL_COMMANDS: Array<Command | CommandGroup> = [
   serveCommand,
+  devCommand,
   migrateCommand,
   userCommand,
   loginCommand,

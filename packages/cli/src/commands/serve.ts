@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import type { App, VellumConfig } from '@vellum/server';
 import type { Command, OptionDefs } from '../command.js';
 
 export interface ServeOptions {
@@ -20,6 +22,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
   const { createApp, loadConfig } = await import('@vellum/server');
   let config;
   try {
+    await sayWhichConfig(opts.configPath);
     config = await loadConfig({ configPath: opts.configPath, flags: { port: opts.port, host: opts.host } });
   } catch (err) {
     return reportStartupError(err);
@@ -37,16 +40,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     await app.close();
     return reportListenError(err, config.server.port, config.server.host);
   }
-  const base = config.server.publicUrl ?? address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
-  process.stdout.write(`Vellum is running: API ${base}${config.server.basePath}, studio ${base}/studio\n`);
-  if (app.claimToken) {
-    process.stdout.write(
-      `\nThis instance has no users yet. Claim it once (the token works until an admin exists):\n` +
-        `  ${base}/studio/claim?token=${app.claimToken}\n` +
-        `  or: curl -X POST ${base}${config.server.basePath}/auth/claim -H 'content-type: application/json' \\\n` +
-        `        -d '{"token":"${app.claimToken}","username":"admin","email":"you@example.com","password":"…"}'\n\n`,
-    );
-  }
+  announce(app, config, address);
   const stop = async (signal: string) => {
     process.stdout.write(`\n${signal}: shutting down\n`);
     await app.close();
@@ -57,7 +51,40 @@ export async function serve(opts: ServeOptions): Promise<number> {
   return new Promise<number>(() => undefined);
 }
 
-async function reportStartupError(err: unknown): Promise<number> {
+/**
+ * Which configuration a start reads, relative to the working directory (docs/cli.md, "Serving"):
+ * one line on stderr when there is none, since the content model is then empty. Returns its path.
+ */
+export async function sayWhichConfig(configPath: string | undefined): Promise<string | undefined> {
+  const { findConfigFile } = await import('@vellum/server');
+  const file = findConfigFile(configPath ?? process.env.VELLUM_CONFIG, process.cwd());
+  if (!file)
+    process.stderr.write(
+      `vellum: no vellum.config.{json,js,mjs,ts} in ${process.cwd()}: starting with no document types ` +
+        '(npm create vellum makes a project; --config names a file elsewhere)\n',
+    );
+  return file;
+}
+
+/** The addresses, the data, and the claim link of an instance without users. */
+export function announce(app: App, config: VellumConfig, address: string): void {
+  const base = config.server.publicUrl ?? address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+  process.stdout.write(`Vellum is running: API ${base}${config.server.basePath}, studio ${base}/studio\n`);
+  const url = config.database.url;
+  process.stdout.write(
+    `Data: ${url.startsWith('sqlite:') ? `${resolve(url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, ''))} (SQLite)` : 'PostgreSQL'}\n`,
+  );
+  if (app.claimToken) {
+    process.stdout.write(
+      `\nThis instance has no users yet. Claim it once (the token works until an admin exists):\n` +
+        `  ${base}/studio/claim?token=${app.claimToken}\n` +
+        `  or: curl -X POST ${base}${config.server.basePath}/auth/claim -H 'content-type: application/json' \\\n` +
+        `        -d '{"token":"${app.claimToken}","username":"admin","email":"you@example.com","password":"…"}'\n\n`,
+    );
+  }
+}
+
+export async function reportStartupError(err: unknown): Promise<number> {
   const { ConfigError, EXIT_CONFIG } = await import('@vellum/server');
   if (err instanceof ConfigError) {
     process.stderr.write(`vellum: the configuration has problems:\n${err.problems.map((p) => `  ${p}`).join('\n')}\n`);
@@ -72,7 +99,7 @@ async function reportStartupError(err: unknown): Promise<number> {
   return 1;
 }
 
-function reportListenError(err: unknown, port: number, host: string): number {
+export function reportListenError(err: unknown, port: number, host: string): number {
   if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
     process.stderr.write(`vellum: port ${port} is already in use on ${host} (choose another with --port, PORT or server.port)\n`);
   else process.stderr.write(`vellum: cannot listen on port ${port} of ${host}: ${(err as Error).message}\n`);

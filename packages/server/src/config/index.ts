@@ -3,6 +3,7 @@ import { resolveConfig, type ConfigFlags } from './resolve-config.js';
 import type { VellumConfig } from './types.js';
 
 export { ConfigError, EXIT_CONFIG } from './config-error.js';
+export { findConfigFile } from './load-config-file.js';
 export { resolveConfig } from './resolve-config.js';
 export type { ConfigFlags } from './resolve-config.js';
 export type * from './types.js';

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve, extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from './config-error.js';
@@ -24,13 +24,16 @@ export async function loadConfigFile(path: string): Promise<unknown> {
   const ext = extname(path);
   try {
     if (ext === '.json') return JSON.parse(readFileSync(path, 'utf8'));
+    // The file's time in the URL: a module is imported once per URL, and `vellum dev` reloads
+    // the file after each change.
+    const url = `${pathToFileURL(path).href}?mtime=${statSync(path).mtimeMs}`;
     if (ext === '.ts' || ext === '.mts' || ext === '.cts') {
       // tsx compiles the file on the fly, so users need no build step for a TS config.
       const { tsImport } = await import('tsx/esm/api');
-      const mod = (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+      const mod = (await tsImport(url, import.meta.url)) as Record<string, unknown>;
       return unwrapModule(mod);
     }
-    const mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    const mod = (await import(url)) as Record<string, unknown>;
     return unwrapModule(mod);
   } catch (err) {
     if (err instanceof ConfigError) throw err;

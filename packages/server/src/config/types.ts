@@ -282,3 +282,20 @@ export interface MediaConfig {
   /** Anonymous callers may list and read media (the spec's default). */
   publicRead: boolean;
 }
+
+/**
+ * What a `vellum.config.{ts,js,json}` holds (docs/api.md, "Configuration"): the content model is
+ * typed field by field; the other sections are checked when the server starts (one line per
+ * problem), so they are typed loosely here.
+ */
+export interface VellumConfigInput {
+  schemas?: SchemaDef[];
+  locales?: Array<{ code: string; name?: string; fallback?: string }>;
+  server?: Record<string, unknown>;
+  database?: Record<string, unknown>;
+  redis?: Record<string, unknown>;
+  security?: Record<string, unknown>;
+  media?: Record<string, unknown>;
+  documents?: Record<string, unknown>;
+  [section: string]: unknown;
+}

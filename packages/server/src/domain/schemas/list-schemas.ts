@@ -1,5 +1,5 @@
 import { withStudioHints } from '../../field-types/index.js';
-import type { Services } from '../services.js';
+import type { SchemaRegistry } from './schema-registry.js';
 import { documentJsonSchema } from './document-json-schema.js';
 
 /**
@@ -9,8 +9,8 @@ import { documentJsonSchema } from './document-json-schema.js';
  * document of the type as JSON Schema (the OpenAPI component's), from which `vellum types` and
  * `vellum export`/`import` read shapes and references, so the CLI keeps none either.
  */
-export function listSchemas(svc: Services) {
-  return svc.schemas.list().map((s) => ({
+export function listSchemas(schemas: SchemaRegistry) {
+  return schemas.list().map((s) => ({
     name: s.name,
     title: s.title,
     type: s.singleton ? 'singleton' : 'document',

@@ -25,7 +25,15 @@ export function compressBody(body: string | Buffer, coding: Coding): Buffer {
 /** Media types whose bodies shrink: text, JSON, JavaScript, XML and SVG; never an event stream, which is sent as it happens. */
 export function isCompressible(contentType: string | undefined): boolean {
   if (!contentType) return false;
-  const type = contentType.split(';')[0].trim().toLowerCase();
-  if (type === 'text/event-stream') return false;
-  return type.startsWith('text/') || /[/+](?:json|javascript|xml)$/.test(type) || type === 'image/svg+xml';
+  // Answers carry a handful of distinct types: each is judged once.
+  let known = judged.get(contentType);
+  if (known === undefined) {
+    const type = contentType.split(';')[0].trim().toLowerCase();
+    known =
+      type !== 'text/event-stream' && (type.startsWith('text/') || /[/+](?:json|javascript|xml)$/.test(type) || type === 'image/svg+xml');
+    if (judged.size < 100) judged.set(contentType, known);
+  }
+  return known;
 }
+
+const judged = new Map<string, boolean>();

@@ -60,11 +60,13 @@ export function registerResponseCache(app: FastifyInstance, svc: Services, opts:
     const version = signatureReadsDrafts(signature) ? svc.changes.versionWithDrafts : svc.changes.version;
     if (entry && entry.version === version && entry.expires > Date.now()) {
       if (entry.etag) reply.header('etag', entry.etag);
-      if (compressed(entry)) varyOnEncoding(reply);
+      const accepted = request.headers['accept-encoding'];
+      const codable = accepted !== undefined && compressed(entry);
+      if (codable) varyOnEncoding(reply);
       const inm = request.headers['if-none-match'];
       if (entry.etag && inm && etagListHas(inm, entry.etag)) return reply.status(304).send();
       reply.type('application/json; charset=utf-8');
-      const coding = compressed(entry) ? negotiateEncoding(request.headers['accept-encoding']) : undefined;
+      const coding = codable ? negotiateEncoding(accepted) : undefined;
       if (!coding) return reply.send(entry.body);
       let bytes = entry.encoded[coding];
       if (!bytes) {

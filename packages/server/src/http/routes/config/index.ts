@@ -88,7 +88,7 @@ export async function configRoutes(app: FastifyInstance, { svc }: { svc: Service
   // `meta.locales`: the locales localized fields (`localized: true`) hold values in.
   const SchemaList = Type.Object({ data: Type.Array(Schema), meta: Type.Optional(Type.Object({ locales: Locales })) });
   app.get('/config/schemas', { schema: { response: { 200: SchemaList, ...errorResponses } } }, async () => ({
-    data: listSchemas(svc),
+    data: listSchemas(svc.schemas),
     ...(svc.config.locales ? { meta: { locales: svc.config.locales } } : {}),
   }));
 }
