@@ -124,17 +124,17 @@ describe('OpenAPI', () => {
     const locale = (path: string, method: string) =>
       paths[path][method].parameters?.find((p) => p.in === 'query' && p.name === 'locale')?.schema.enum;
     for (const [path, method] of [
-      ['/api/documents/{type}', 'get'],
-      ['/api/documents/{type}', 'post'],
-      ['/api/documents/{type}/{id}', 'get'],
-      ['/api/documents/{type}/{id}', 'patch'],
-      ['/api/documents/{type}/{id}', 'put'],
-      ['/api/collections/{type}', 'get'],
+      ['/api/documents/page', 'get'],
+      ['/api/documents/page', 'post'],
+      ['/api/documents/page/{id}', 'get'],
+      ['/api/documents/page/{id}', 'patch'],
+      ['/api/documents/page/{id}', 'put'],
+      ['/api/collections/page', 'get'],
     ]) {
       expect(locale(path, method), `${method} ${path}`).toEqual(['en', 'de', 'de-CH', 'fr', '*']);
     }
     // A list's `untranslated` names the locales but the default.
-    const untranslated = paths['/api/documents/{type}'].get.parameters?.find((p) => p.name === 'untranslated');
+    const untranslated = paths['/api/documents/page'].get.parameters?.find((p) => p.name === 'untranslated');
     expect(untranslated?.schema.enum).toEqual(['de', 'de-CH', 'fr']);
   });
 });

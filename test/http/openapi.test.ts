@@ -42,10 +42,20 @@ const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 /**
  * The documented exceptions: the studio's pages, the docs page and its files (HTML, not API), the
- * server's root and the API's root with a trailing slash (the same links as `/api`); HEAD beside each GET.
+ * server's root, and every path with a trailing slash (the same operation as without); HEAD
+ * beside each GET.
  */
 const hidden = (url: string) =>
-  url === '/studio' || url.startsWith('/studio/') || url === '/api/docs' || url.startsWith('/api/docs/') || url === '/' || url === '/api/';
+  url === '/studio' ||
+  url.startsWith('/studio/') ||
+  url === '/api/docs' ||
+  url.startsWith('/api/docs/') ||
+  url === '/' ||
+  url.endsWith('/');
+
+/** A document route is listed once per configured type: `/api/documents/{type}` → `/api/documents/post`, … */
+const perType = (path: string) =>
+  /^\/api\/(documents|collections)\/\{type\}/.test(path) ? TEST_SCHEMAS.map((s) => path.replace('{type}', s.name)) : [path];
 
 describe('the OpenAPI document', () => {
   let t: TestApp;
@@ -70,7 +80,8 @@ describe('the OpenAPI document', () => {
     const expected = new Set<string>();
     for (const r of registered) {
       if (hidden(r.url)) continue;
-      for (const m of [r.method].flat()) if (m !== 'HEAD') expected.add(`${m.toLowerCase()} ${openApiPath(r.url)}`);
+      for (const m of [r.method].flat())
+        if (m !== 'HEAD') for (const path of perType(openApiPath(r.url))) expected.add(`${m.toLowerCase()} ${path}`);
     }
     const listed = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`)));
     expect(expected.size).toBeGreaterThan(50);
@@ -93,8 +104,14 @@ describe('the OpenAPI document', () => {
         ['_id', '_type', '_status', '_rev', '_createdAt', '_updatedAt', ...required].sort(),
       );
       expect(full.properties._type).toEqual({ const: s.name });
-      expect(Object.keys(input.properties).sort()).toEqual([...fields].sort());
+      // A create or replace may name its id and status.
+      expect(Object.keys(input.properties).sort()).toEqual(['_id', '_status', ...fields].sort());
       expect(input.required ?? []).toEqual(required);
+      // The merge patch: the same fields and `_status`, each optional and nullable (RFC 7396: null removes).
+      const patch = doc.components.schemas[`${names[s.name]}Patch`];
+      expect(Object.keys(patch.properties).sort()).toEqual(['_status', ...fields].sort());
+      expect(patch.required).toBeUndefined();
+      for (const f of fields) expect(patch.properties[f]).toEqual({ anyOf: [input.properties[f], { type: 'null' }] });
     }
     const post = doc.components.schemas.Post.properties;
     expect(post.slug).toEqual({ type: 'object', properties: { current: { type: 'string' } }, required: ['current'] });
@@ -110,25 +127,61 @@ describe('the OpenAPI document', () => {
     expect(post.seo).toMatchObject({ type: 'object', properties: { title: { type: 'string' }, description: { type: 'string' } } });
   });
 
-  it('points the document routes at the type schemas', () => {
-    const get = doc.paths['/api/documents/{type}/{id}'].get as unknown as {
-      parameters: Array<{ name: string; schema: { enum?: string[] } }>;
-      responses: Record<
-        string,
-        { content: { 'application/json': { schema: { properties: { data: { oneOf: Array<{ $ref: string }> } } } } } }
-      >;
+  it('gives each document type its own paths, tied to its own schemas, with an operationId on every operation', () => {
+    type Schema = { $ref?: string; properties?: Record<string, Schema>; items?: Schema };
+    type Op = {
+      operationId?: string;
+      parameters?: Array<{ name: string; in: string; schema: Record<string, unknown> }>;
+      requestBody?: { content: Record<string, { schema: Schema & { required?: string[] } }> };
+      responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: Schema }> }>;
     };
-    expect(get.parameters.find((p) => p.name === 'type')!.schema.enum).toEqual(TEST_SCHEMAS.map((s) => s.name));
+    const op = (path: string, method: string) => doc.paths[path]?.[method] as unknown as Op;
+    const get = op('/api/documents/post/{id}', 'get');
+    expect(get.operationId).toBe('getPost');
+    expect(get.parameters!.map((p) => p.name)).not.toContain('type');
     // No locales configured: `locale` takes no value, so it is not offered (docs/localization.md).
-    expect(get.parameters.map((p) => p.name)).not.toContain('locale');
-    const list = doc.paths['/api/documents/{type}'].get as unknown as { parameters: Array<{ name: string }> };
-    expect(list.parameters.map((p) => p.name)).not.toContain('untranslated');
-    const refs = get.responses['200'].content['application/json'].schema.properties.data.oneOf.map((r) => r.$ref);
-    expect(refs).toContain('#/components/schemas/Post');
-    const post = doc.paths['/api/collections/{type}'].post as unknown as {
-      requestBody: { content: { 'application/json': { schema: { oneOf: Array<{ $ref: string }> } } } };
-    };
-    expect(post.requestBody.content['application/json'].schema.oneOf.map((r) => r.$ref)).toContain('#/components/schemas/PostInput');
+    expect(get.parameters!.map((p) => p.name)).not.toContain('locale');
+    expect(get.responses['200'].content!['application/json'].schema.properties!.data).toEqual({ $ref: '#/components/schemas/Post' });
+    const list = op('/api/documents/post', 'get');
+    expect(list.operationId).toBe('listPosts');
+    expect(list.parameters!.map((p) => p.name)).not.toContain('untranslated');
+    expect(list.responses['200'].content!['application/json'].schema.properties!.data.items).toEqual({ $ref: '#/components/schemas/Post' });
+    expect(list.parameters!.find((p) => p.name === 'limit')!.schema).toEqual({ type: 'integer', minimum: 0, maximum: 100 });
+    expect(list.parameters!.find((p) => p.name === 'filter')).toMatchObject({ style: 'deepObject', explode: true });
+    const create = op('/api/collections/author', 'post');
+    expect(create.operationId).toBe('createAuthorCollection');
+    expect(create.requestBody!.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AuthorInput' });
+    // PATCH is RFC 7396, with the type's partial schema; conditional requests by ETag.
+    const patch = op('/api/documents/post/{id}', 'patch');
+    expect(patch.operationId).toBe('patchPost');
+    expect(Object.keys(patch.requestBody!.content)).toEqual(['application/merge-patch+json']);
+    expect(patch.requestBody!.content['application/merge-patch+json'].schema).toEqual({ $ref: '#/components/schemas/PostPatch' });
+    for (const [path, method, header] of [
+      ['/api/documents/post/{id}', 'get', 'If-None-Match'],
+      ['/api/documents/post/{id}', 'put', 'If-Match'],
+      ['/api/documents/post/{id}', 'patch', 'If-Match'],
+      ['/api/documents/post/{id}', 'delete', 'If-Match'],
+      ['/api/collections/post/{id}/draft', 'delete', 'If-Match'],
+    ]) {
+      const o = op(path, method);
+      expect(
+        o.parameters!.find((p) => p.in === 'header' && p.name === header),
+        `${method} ${path}`,
+      ).toBeDefined();
+    }
+    for (const method of ['get', 'put', 'patch'])
+      expect(Object.keys(op('/api/documents/post/{id}', method).responses['200'].headers!)).toEqual(['ETag']);
+    // The upload: a multipart body whose file is binary.
+    const upload = op('/api/media', 'post');
+    const form = upload.requestBody!.content['multipart/form-data'].schema;
+    expect(form.properties!.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(form.required).toEqual(['file']);
+    // Every operation has an id, none shared; no path is listed twice with a trailing slash.
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((o) => (o as { operationId?: string }).operationId));
+    expect(ids.every(Boolean)).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(Object.keys(doc.paths).filter((p) => p.length > 1 && p.endsWith('/'))).toEqual([]);
+    expect(Object.keys(doc.paths).filter((p) => p.includes('{type}'))).toEqual([]);
   });
 
   it('describes the editorial routes and their parameters: drafts, perspectives, publishing, preview, schedules', () => {
@@ -151,7 +204,7 @@ describe('the OpenAPI document', () => {
       expect(o.description?.length ?? 0, where).toBeGreaterThan(40);
     };
 
-    for (const base of ['/documents/{type}', '/collections/{type}']) {
+    for (const base of ['/documents/post', '/collections/post']) {
       const routes: Array<[string, string]> = [
         ['', 'get'],
         ['/{id}', 'get'],
@@ -167,7 +220,7 @@ describe('the OpenAPI document', () => {
       ];
       for (const [path, method] of routes) described(op(base + path, method), `${method} ${base}${path}`);
 
-      for (const read of [op(base, 'get'), op(`${base}/`, 'get'), op(`${base}/{id}`, 'get')]) {
+      for (const read of [op(base, 'get'), op(`${base}/{id}`, 'get')]) {
         const perspective = queryParam(read, 'perspective');
         expect(values(perspective)).toEqual(['published', 'drafts']);
         expect(perspective?.description).toContain('pending draft');

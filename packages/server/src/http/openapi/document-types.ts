@@ -15,15 +15,24 @@ export const componentNames = typeNames;
  * the `type` path parameter lists the types, bodies and answers name their schemas (`oneOf`, since
  * one path serves every type). The routes' own validation is untouched: the domain checks bodies.
  */
-export function addDocumentTypes(doc: Record<string, unknown>, svc: Services): Record<string, unknown> {
+export function addDocumentTypes(doc: Record<string, unknown>, svc: Services): void {
   const types = svc.schemas.list();
-  if (types.length === 0) return doc;
+  if (types.length === 0) return;
   const names = componentNames(types.map((t) => t.name));
   const components = (doc.components ??= {}) as Record<string, Record<string, JsonSchema>>;
   const schemas = (components.schemas ??= {});
   for (const t of types) {
+    const input = documentInputJsonSchema(t);
+    const inputProps = { ...WRITABLE_SYSTEM_FIELDS, ...(input.properties as Record<string, JsonSchema>) };
     schemas[names.get(t.name)!] = documentJsonSchema(t);
-    schemas[`${names.get(t.name)!}Input`] = documentInputJsonSchema(t);
+    schemas[`${names.get(t.name)!}Input`] = { ...input, properties: inputProps };
+    // RFC 7396: every field optional, `null` removes it.
+    schemas[`${names.get(t.name)!}Patch`] = {
+      title: `${t.title} (merge patch)`,
+      type: 'object',
+      properties: Object.fromEntries(Object.entries(inputProps).map(([k, v]) => [k, k === '_id' ? v : { anyOf: [v, { type: 'null' }] }])),
+    };
+    delete (schemas[`${names.get(t.name)!}Patch`].properties as Record<string, JsonSchema>)._id;
   }
   const ref = (suffix: string) => ({ oneOf: types.map((t) => ({ $ref: `#/components/schemas/${names.get(t.name)!}${suffix}` })) });
   const one = { type: 'object', properties: { data: ref('') }, required: ['data'] };
@@ -54,19 +63,29 @@ export function addDocumentTypes(doc: Record<string, unknown>, svc: Services): R
         for (const p of op.parameters ?? []) {
           if (p.in === 'path' && p.name === 'type') p.schema = { type: 'string', enum: types.map((t) => t.name) };
         }
-        const isList = method === 'get' && (rest === '' || rest === '/');
+        const isList = method === 'get' && rest === '';
         const isOne = rest === '/{id}' || (method === 'post' && rest === '');
         if (isList) setJson(op, '200', list);
         if (isOne && method !== 'delete') setJson(op, method === 'post' ? '201' : '200', one);
         if (isOne && (method === 'post' || method === 'put')) op.requestBody = jsonBody(ref('Input'));
-        if (isOne && method === 'patch') op.requestBody = jsonBody({ type: 'object', description: 'The fields to change' });
+        if (isOne && method === 'patch')
+          op.requestBody = {
+            required: true,
+            description: 'RFC 7396 merge patch (`application/json` is taken too)',
+            content: { 'application/merge-patch+json': { schema: ref('Patch') } },
+          };
         // `POST …/publish` reads a missing body as `{}` (docs/drafts.md, "Publishing"); the generator marks every body required.
         if (method === 'post' && rest === '/{id}/publish' && op.requestBody) (op.requestBody as { required?: boolean }).required = false;
       }
     }
   }
-  return doc;
 }
+
+/** System fields a create or replace may carry: the id to create with, and the status to write (docs/api.md, "Documents"). */
+const WRITABLE_SYSTEM_FIELDS: Record<string, JsonSchema> = {
+  _id: { type: 'string', description: 'Create with this id (a UUIDv7 is made otherwise)' },
+  _status: { enum: ['draft', 'published', 'archived'], description: 'Publishing needs the publish permission' },
+};
 
 function setJson(op: Operation, status: string, schema: JsonSchema): void {
   const responses = (op.responses ??= {});

@@ -27,8 +27,8 @@ export const LIST_PARAMETERS = [
   },
   query('orderBy', 'A scalar or system field (default `_createdAt`)'),
   query('order', 'Ascending or descending (default `desc`)', { type: 'string', enum: ['asc', 'desc'] }),
-  query('limit', 'Page size (default 20, at most 100; `0` answers `meta` only)'),
-  query('offset', 'Documents to skip'),
+  query('limit', 'Page size (default 20, at most 100; `0` answers `meta` only)', { type: 'integer', minimum: 0, maximum: 100 }),
+  query('offset', 'Documents to skip', { type: 'integer', minimum: 0 }),
   query('after', 'The `meta.nextCursor` of the previous page: pages by position instead of `offset` (docs/api.md, "Cursor pagination")'),
   query('search', 'Full-text search: every word must match, the last as a prefix'),
   query('fields', 'Comma-separated top-level fields to return'),
@@ -51,15 +51,40 @@ export const LIST_PARAMETERS = [
   ),
 ];
 
-/** Gives the list operations of `/documents/{type}` and `/collections/{type}` (with or without a trailing slash) their query. */
+/** Gives the list operations of `/documents/{type}` and `/collections/{type}` their query. */
 export function addListParameters(doc: Record<string, unknown>, basePath: string): void {
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation>>;
   for (const mode of ['documents', 'collections']) {
-    for (const path of [`${basePath}/${mode}/{type}`, `${basePath}/${mode}/{type}/`]) {
-      const op = paths[path]?.get;
-      if (op) op.parameters = [...(op.parameters ?? []), ...LIST_PARAMETERS];
-    }
+    const op = paths[`${basePath}/${mode}/{type}`]?.get;
+    if (op) op.parameters = [...(op.parameters ?? []), ...LIST_PARAMETERS];
   }
+}
+
+/**
+ * `POST /media` reads its multipart body itself (docs/api.md, "Media"): the body it takes, so a
+ * generated client can send one (`file` is binary; a generator maps it to `Blob`).
+ */
+export function addUploadBody(doc: Record<string, unknown>, basePath: string): void {
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, Operation & { requestBody?: unknown }>>;
+  const op = paths[`${basePath}/media`]?.post;
+  if (!op) return;
+  op.requestBody = {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          properties: {
+            file: { type: 'string', format: 'binary', description: 'The file: exactly one; its type is sniffed from the bytes' },
+            alt: { type: 'string', maxLength: 1000 },
+            title: { type: 'string', maxLength: 1000 },
+            _id: { type: 'string', description: "Create with this id (an import keeping its documents' references)" },
+          },
+          required: ['file'],
+        },
+      },
+    },
+  };
 }
 
 const LOCALE_PARAMETERS = new Set(['locale', 'untranslated']);

@@ -3,9 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../domain/services.js';
 import { ACCESS_COOKIE } from '../cookies.js';
 import { OAUTH_SCOPES } from '../../config/oauth-scopes.js';
-import { addDocumentTypes } from './document-types.js';
+import { addConditionalHeaders } from './conditional-headers.js';
+import { addDocumentTypes, componentNames } from './document-types.js';
 import { addFreeFormQueries } from './free-form-queries.js';
-import { addListParameters, addLocaleParameter } from './list-parameters.js';
+import { addListParameters, addLocaleParameter, addUploadBody } from './list-parameters.js';
+import { addOperationIds } from './operation-ids.js';
+import { splitPerType } from './per-type-paths.js';
 
 /**
  * Collects every route as it is registered (an onRoute hook, so this must come before the
@@ -57,7 +60,10 @@ export function registerOpenApi(app: FastifyInstance, svc: Services): void {
       security: [{ bearer: [] }, { cookie: [] }, { oauth2: [] }, {}],
     },
     transform: ({ schema, url }) => {
-      const hidden = url === '/studio' || url.startsWith('/studio/') || url === `${basePath}/docs` || url.startsWith(`${basePath}/docs/`);
+      // A path with a trailing slash is the same operation as without: listed once (docs/api.md, "OpenAPI").
+      const duplicate = url.length > 1 && url.endsWith('/');
+      const hidden =
+        duplicate || url === '/studio' || url.startsWith('/studio/') || url === `${basePath}/docs` || url.startsWith(`${basePath}/docs/`);
       if (hidden) return { schema: { ...schema, hide: true }, url };
       // A querystring that is a map (`Type.Record`, as /auth/authorize takes whatever RFC 6749 sends)
       // has no named parameters: it becomes one free-form parameter once the document is built.
@@ -72,11 +78,21 @@ export function registerOpenApi(app: FastifyInstance, svc: Services): void {
       const doc = (built as { openapiObject: Record<string, unknown> }).openapiObject;
       addFreeFormQueries(doc, freeForm);
       addListParameters(doc, basePath);
+      addUploadBody(doc, basePath);
       addLocaleParameter(
         doc,
         svc.config.locales?.list.map((l) => l.code),
       );
-      return addDocumentTypes(doc, svc);
+      addDocumentTypes(doc, svc);
+      addConditionalHeaders(doc, basePath);
+      const names = componentNames(svc.schemas.list().map((t) => t.name));
+      splitPerType(
+        doc,
+        basePath,
+        [...names].map(([name, component]) => ({ name, component })),
+      );
+      addOperationIds(doc, basePath);
+      return doc;
     },
   });
 }

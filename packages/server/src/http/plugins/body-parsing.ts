@@ -11,9 +11,11 @@ export function registerBodyParsing(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
-    body.length === 0 ? done(null, undefined) : parseJson(req, body.toString(), done),
-  );
+  const json = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) =>
+    body.length === 0 ? done(null, undefined) : parseJson(req, body.toString(), done);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, json);
+  // RFC 7396's own media type for PATCH bodies: the same JSON.
+  app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, json);
   // Content sent with a DELETE has no defined meaning (RFC 9110 §9.3.5): it is never read, so the
   // caller's permission decides the answer whatever the body holds.
   app.addHttpMethod('DELETE', { hasBody: false, overrideExisting: true });
