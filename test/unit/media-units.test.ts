@@ -137,7 +137,7 @@ describe('media URLs', () => {
     createdBy: null,
   };
 
-  it('are origin-relative under the API base path, or absolute under media.publicBaseUrl', () => {
+  it('are origin-relative under the API base path without server.publicUrl, or absolute under media.publicBaseUrl', () => {
     const local = toApiMedia(resolveConfig({}, {}), record);
     expect(local.url).toBe('/api/media/files/m1.png');
     expect(local.variants).toEqual({ thumb: '/api/media/files/m1-thumb.webp' });
@@ -146,6 +146,19 @@ describe('media URLs', () => {
     expect(cdn.variants).toEqual({ thumb: 'https://cdn.example.com/media/m1-thumb.webp' });
     const based = toApiMedia(resolveConfig({ server: { basePath: '/cms' } }, {}), record);
     expect(based.url).toBe('/cms/media/files/m1.png');
+  });
+
+  it('are absolute on this server when server.publicUrl says where it is; media.publicBaseUrl still wins', () => {
+    const public_ = toApiMedia(resolveConfig({ server: { publicUrl: 'https://cms.example.com/' } }, {}), record);
+    expect(public_.url).toBe('https://cms.example.com/api/media/files/m1.png');
+    expect(public_.variants).toEqual({ thumb: 'https://cms.example.com/api/media/files/m1-thumb.webp' });
+    const behindPath = toApiMedia(resolveConfig({ server: { publicUrl: 'https://example.com/vellum', basePath: '/cms' } }, {}), record);
+    expect(behindPath.url).toBe('https://example.com/vellum/cms/media/files/m1.png');
+    const both = toApiMedia(
+      resolveConfig({ server: { publicUrl: 'https://cms.example.com' }, media: { publicBaseUrl: 'https://cdn.example.com' } }, {}),
+      record,
+    );
+    expect(both.url).toBe('https://cdn.example.com/m1.png');
   });
 });
 

@@ -9,9 +9,16 @@ import type { StoredMedia } from '../../storage/media/media-store.js';
  */
 export type ApiMedia = Media;
 
-/** Origin-relative `/api/media/files/<key>`, or absolute under `media.publicBaseUrl` (docs/api.md, "Media"). */
+/**
+ * Where a file is read (docs/api.md, "Media"): under `media.publicBaseUrl` (a CDN, a public
+ * bucket); else on this server, absolute when `server.publicUrl` says where it is, so a front end
+ * on another origin can put it in an `<img src>`; else origin-relative, `/api/media/files/<key>`.
+ */
 export function mediaFileUrl(config: VellumConfig, key: string): string {
-  return `${config.media.publicBaseUrl ?? `${config.server.basePath}/media/files`}/${key}`;
+  const { publicBaseUrl } = config.media;
+  if (publicBaseUrl) return `${publicBaseUrl}/${key}`;
+  const origin = config.server.publicUrl?.replace(/\/+$/, '') ?? '';
+  return `${origin}${config.server.basePath}/media/files/${key}`;
 }
 
 export function toApiMedia(config: VellumConfig, m: StoredMedia): ApiMedia {
