@@ -41,6 +41,14 @@ export default defineConfig({
       // command's --help): on a loaded two-core machine 30 s was too short for them.
       { extends: true, test: { name: 'cli', include: ['test/cli/**/*.test.ts'], testTimeout: 120_000 } },
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], env: { VELLUM_TEST_DIALECT: 'sqlite' } } },
+      // The client's types, checked by the compiler: what calls infer, and what must not compile.
+      {
+        extends: true,
+        test: {
+          name: 'types',
+          typecheck: { enabled: true, only: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.test.json' },
+        },
+      },
       // npm pack, the scaffold and an install of the tarballs outside the repository: minutes, most
       // of them building the SQLite driver.
       { extends: true, test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 900_000 } },

@@ -183,7 +183,9 @@ describe('studio media library', () => {
 
     await panel.getByRole('button', { name: 'Copy URL' }).click();
     await panel.getByText('URL copied to the clipboard.').waitFor();
-    expect(await page.evaluate(() => (globalThis as unknown as Browser).navigator.clipboard.readText())).toBe(`${b.origin}${saved.url}`);
+    expect(await page.evaluate(() => (globalThis as unknown as Browser).navigator.clipboard.readText())).toBe(
+      new URL(saved.url, b.origin).href,
+    );
     await expectAccessible(page, 'media detail panel');
     // Tall enough for the whole panel (it is fixed: a full-page screenshot shows the viewport's part of it).
     await page.setViewportSize({ width: 1280, height: 1100 });

@@ -93,7 +93,7 @@ describe('vellum dev', () => {
     try {
       await expect.poll(() => stdout, { timeout: 30_000 }).toContain('Types: 2 document types in vellum-types.ts');
       expect(stdout).toContain(`Data: ${join(dir, 'data', 'vellum.db')} (SQLite)`);
-      expect(readFileSync(join(dir, 'vellum-types.ts'), 'utf8')).toMatch(/export interface Post extends VellumDocument/);
+      expect(readFileSync(join(dir, 'vellum-types.ts'), 'utf8')).toMatch(/export interface Post extends VellumSystemFields/);
       expect((await fetch(`${api}/documents/post`)).status).toBe(200);
       // One readable line per request, not JSON.
       await expect.poll(() => stdout).toMatch(/^\d\d:\d\d:\d\d GET \/api\/documents\/post 200 [\d.]+ ms$/m);
@@ -128,7 +128,7 @@ describe('vellum dev', () => {
     // VELLUM_URL names nothing that answers: the config is all it reads.
     const run = await runCli(['types', '--config', join(dir, 'vellum.config.ts')], { env: { VELLUM_URL: 'http://127.0.0.1:9/api' } });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/export interface Author extends VellumDocument \{[\s\S]*name: string;/);
+    expect(run.stdout).toMatch(/export interface Author extends VellumSystemFields \{[\s\S]*name: string;/);
     expect(run.stdout).toMatch(/export interface VellumSchemas \{\n {2}author: Author;\n {2}post: Post;\n\}/);
     // The config is checked as the server checks it.
     const broken = await runCli(['types', '--config', join(work, 'site', 'vellum.config.ts')]);

@@ -22,7 +22,7 @@ describe('generateTypes', () => {
   const source = generateTypes(servedTypes(TEST_SCHEMAS));
 
   it('maps each field type as docs/api.md "Schemas" describes what it stores; required fields are not optional', () => {
-    expect(source).toContain('export interface Post extends VellumDocument {\n  _type: "post";\n');
+    expect(source).toContain('export interface Post extends VellumSystemFields {\n  _type: "post";\n');
     for (const line of [
       '  title: string;',
       '  slug?: { current: string };',
@@ -32,8 +32,8 @@ describe('generateTypes', () => {
       '  featured?: boolean;',
       '  category?: "news" | "guide" | "opinion";',
       '  tags?: string[];',
-      '  author?: string;',
-      '  related?: string[];',
+      '  author?: VellumRef<"author">;',
+      '  related?: Array<VellumRef<"post">>;',
       '  location?: { lat: number; lng: number };',
       '  publishAt?: string;',
       '  cover?: string;',
@@ -42,9 +42,12 @@ describe('generateTypes', () => {
     ])
       expect(source).toContain(line);
     expect(source).toContain(
-      'export interface Company extends VellumDocument {\n  _type: "company";\n  name: string;\n  country?: "de" | "fr" | "us";\n}',
+      'export interface Company extends VellumSystemFields {\n  _type: "company";\n  name: string;\n  country?: "de" | "fr" | "us";\n}',
     );
-    expect(source).toContain('/** Id of a author: `expand` replaces it with the document */\n  author?: string;');
+    expect(source).toContain('/** Id of a author: `expand` replaces it with the document */\n  author?: VellumRef<"author">;');
+    // A reference is an id (a plain string is one), marked with what it points at.
+    expect(source).toContain('export type VellumRef<K extends string> = string & { readonly __vellumRef?: K };');
+    expect(source).toContain('  _createdBy: string | null;\n  _updatedBy: string | null;\n');
   });
 
   it('ends with VellumSchemas naming every schema', () => {
@@ -56,16 +59,19 @@ describe('generateTypes', () => {
   it('gives clashing or odd names their own interface name and quotes odd property names', () => {
     const out = generateTypes(
       servedTypes([
-        { name: 'vellumDocument', fields: [{ name: 'a-b', type: 'string' }] },
+        { name: 'vellumSystemFields', fields: [{ name: 'a-b', type: 'string' }] },
+        { name: 'vellumDocument', fields: [] },
         {
           name: 'blog_post',
           fields: [{ name: 'x', type: 'object', fields: [{ name: 'y', type: 'array', of: { type: 'select', options: ['a'] } }] }],
         },
       ]),
     );
-    expect(out).toContain('export interface VellumDocumentDocument extends VellumDocument {');
+    // Never a name of the generated file or of the client: a client's VellumDocument and the model can be imported together.
+    expect(out).toContain('export interface VellumSystemFieldsDocument extends VellumSystemFields {');
+    expect(out).toContain('export interface VellumDocumentDocument extends VellumSystemFields {');
     expect(out).toContain('  "a-b"?: string;');
-    expect(out).toContain('export interface BlogPost extends VellumDocument {');
+    expect(out).toContain('export interface BlogPost extends VellumSystemFields {');
     expect(out).toContain('    y?: Array<"a">;');
     expect(typeCheck({ 'odd.ts': out })).toEqual([]);
   });
@@ -74,14 +80,14 @@ describe('generateTypes', () => {
     const usage = `
 import type { Post, VellumSchemas } from './vellum-types';
 const post: VellumSchemas['post'] = {
-  _id: 'p1', _type: 'post', _status: 'published', _rev: 1, _createdAt: '', _updatedAt: '',
+  _id: 'p1', _type: 'post', _status: 'published', _rev: 1, _createdAt: '', _updatedAt: '', _createdBy: null, _updatedBy: 'u1',
   title: 'Hello', slug: { current: 'hello' }, category: 'news', tags: ['a'], location: { lat: 1, lng: 2 },
   seo: { title: 'x' }, meta: { anything: [1] },
 };
 // @ts-expect-error: not one of the select's options
 const wrongCategory: Post['category'] = 'sports';
 // @ts-expect-error: title is required
-const noTitle: Post = { _id: 'p2', _type: 'post', _status: 'draft', _rev: 1, _createdAt: '', _updatedAt: '' };
+const noTitle: Post = { _id: 'p2', _type: 'post', _status: 'draft', _rev: 1, _createdAt: '', _updatedAt: '', _createdBy: null, _updatedBy: null };
 export { post, wrongCategory, noTitle };
 `;
     expect(typeCheck({ 'vellum-types.ts': source, 'usage.ts': usage })).toEqual([]);

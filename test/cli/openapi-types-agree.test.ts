@@ -25,7 +25,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function asTs(s: JsonSchema): string {
   if ('const' in s) return JSON.stringify(s.const);
   if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (Array.isArray(s.type)) return s.type.map((type) => asTs({ ...s, type })).join(' | ');
   switch (s.type) {
+    case 'null':
+      return 'null';
     case 'string':
       return 'string';
     case 'number':

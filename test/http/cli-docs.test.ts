@@ -246,7 +246,7 @@ describe('vellum docs and vellum config against a running server', () => {
   it('vellum types writes the interfaces of the served schemas (stdout, or -o FILE); no token needed', async () => {
     const toStdout = await runCli(['types', '--url', baseUrl], { env: { VELLUM_CONFIG_DIR: configDir } });
     expect(toStdout.code, toStdout.stderr).toBe(0);
-    expect(toStdout.stdout).toContain('export interface Post extends VellumDocument {');
+    expect(toStdout.stdout).toContain('export interface Post extends VellumSystemFields {');
     expect(toStdout.stdout).toContain('  category?: "news" | "guide" | "opinion";');
     const file = join(work, 'vellum-types.ts');
     const toFile = await cli(['types', '-o', file]);

@@ -101,7 +101,7 @@ describe('the OpenAPI document', () => {
       const required = s.fields.filter((f) => (f as { required?: boolean }).required).map((f) => f.name);
       expect(Object.keys(full.properties).sort()).toEqual([...system, ...fields].sort());
       expect([...(full.required ?? [])].sort()).toEqual(
-        ['_id', '_type', '_status', '_rev', '_createdAt', '_updatedAt', ...required].sort(),
+        ['_id', '_type', '_status', '_rev', '_createdAt', '_updatedAt', '_createdBy', '_updatedBy', ...required].sort(),
       );
       expect(full.properties._type).toEqual({ const: s.name });
       // A create or replace may name its id and status.

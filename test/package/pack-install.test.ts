@@ -63,7 +63,7 @@ describe('installable packages', () => {
 
     // Types offline, from the config alone.
     await run('npm', ['run', 'types'], site);
-    expect(readFileSync(join(site, 'vellum-types.ts'), 'utf8')).toMatch(/export interface Post extends VellumDocument/);
+    expect(readFileSync(join(site, 'vellum-types.ts'), 'utf8')).toMatch(/export interface Post extends VellumSystemFields/);
 
     const port = 30_000 + Math.floor(Math.random() * 20_000);
     const server = spawn('npx', ['vellum', 'serve', '--port', String(port), '--host', '127.0.0.1'], {

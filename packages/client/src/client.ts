@@ -6,6 +6,7 @@ import { listAudit, type AuditQuery, type AuditRecord } from './audit.js';
 import { AuthApi, type LoginOptions, type LoginOutcome } from './auth.js';
 import { AuthorizationCodeApi } from './authorization-code.js';
 import type { Document } from './document-types.js';
+import type { IsTyped, SchemaMap, TypeName, UntypedSchemas } from './schema-types.js';
 import { DocumentsApi } from './documents.js';
 import { IdentityProviderApi } from './identity-provider.js';
 import { ConfigApi } from './instance-config.js';
@@ -29,12 +30,24 @@ export interface ClientOptions extends Omit<TransportOptions, 'tokens'> {
 
 const enc = encodeURIComponent;
 
+/** A type's document interface in the model, as the documents API takes it. */
+type DocumentOf<S, K extends keyof S> = S[K] extends object ? S[K] : Record<string, unknown>;
+
+/**
+ * A client typed by a content model (docs/client.md, "Typed by the schema"):
+ * `createClient<VellumSchemas>({ baseUrl })`, with the map `vellum types` writes. The same client
+ * as `new VellumClient(opts)`, its document calls typed by `S`.
+ */
+export function createClient<S extends SchemaMap = UntypedSchemas>(opts: ClientOptions): VellumClient<S> {
+  return new VellumClient<S>(opts);
+}
+
 /**
  * The typed HTTP client for the whole Vellum API (docs/client.md), for the CLI, the studio and
  * users' code. Requests carry the held access token; a 401 refreshes it once and repeats the
  * request, a 403 never does (spec: "Errors").
  */
-export class VellumClient {
+export class VellumClient<S extends SchemaMap = UntypedSchemas> {
   readonly transport: Transport;
   readonly auth: AuthApi;
   readonly mfa: MfaApi;
@@ -95,14 +108,26 @@ export class VellumClient {
     return this.auth.login(username, password, opts);
   }
 
-  /** The documents of a type, typed by its fields: `client.documents<Post>('post').query().where('views', 'gt', 10)`. */
-  documents<T extends object = Record<string, unknown>>(type: string): DocumentsApi<T> {
-    return new DocumentsApi<T>(this.transport, type, 'documents');
+  /**
+   * The documents of a type. On a client typed by its model (`createClient<VellumSchemas>()`,
+   * docs/client.md "Typed by the schema") the name gives the type: `client.documents('post')` is
+   * typed by `Post`, and a name the model lacks does not compile. On an untyped client, name the
+   * fields' type yourself: `client.documents<Post>('post')`.
+   */
+  documents<K extends TypeName<S>>(type: K): DocumentsApi<DocumentOf<S, K>, S>;
+  documents<T extends object>(type: IsTyped<S> extends true ? never : string): DocumentsApi<T, S>;
+  // The implementation serves both forms; the overloads above are what callers see.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  documents(type: string): DocumentsApi<any, S> {
+    return new DocumentsApi(this.transport, type, 'documents');
   }
 
   /** The same through `/collections`, where every call is permission-checked. */
-  collections<T extends object = Record<string, unknown>>(type: string): DocumentsApi<T> {
-    return new DocumentsApi<T>(this.transport, type, 'collections');
+  collections<K extends TypeName<S>>(type: K): DocumentsApi<DocumentOf<S, K>, S>;
+  collections<T extends object>(type: IsTyped<S> extends true ? never : string): DocumentsApi<T, S>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  collections(type: string): DocumentsApi<any, S> {
+    return new DocumentsApi(this.transport, type, 'collections');
   }
 
   /** `GET /audit`, newest first (admins). */
@@ -129,19 +154,23 @@ export class VellumClient {
   }
 
   get(type: string, id: string, expand?: string): Promise<Document> {
-    return this.documents(type).get(id, { expand }) as Promise<Document>;
+    return this.untyped(type).get(id, { expand }) as Promise<Document>;
   }
 
   create(type: string, doc: Record<string, unknown>): Promise<Document> {
-    return this.documents(type).create(doc) as Promise<Document>;
+    return this.untyped(type).create(doc) as Promise<Document>;
   }
 
   patch(type: string, id: string, patch: Record<string, unknown>, ifMatch?: number): Promise<Document> {
-    return this.documents(type).patch(id, patch, { ifMatch }) as Promise<Document>;
+    return this.untyped(type).patch(id, patch, { ifMatch }) as Promise<Document>;
   }
 
   delete(type: string, id: string, force = false): Promise<void> {
-    return this.documents(type).delete(id, { force });
+    return this.untyped(type).delete(id, { force });
+  }
+
+  private untyped(type: string): DocumentsApi<Record<string, unknown>> {
+    return new DocumentsApi(this.transport, type, 'documents');
   }
 
   // Media (docs/api.md, "Media").

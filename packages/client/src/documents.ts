@@ -1,14 +1,18 @@
 import type { DocumentInput, DocumentPatch, PublishPlan, Revision, VellumDocument } from './document-types.js';
 import type { ListResult } from './list-result.js';
 import { DocumentQuery, listQueryParams, type DocumentListQuery, type Perspective } from './query-builder.js';
+import type { Expanded, ExpandPath, SchemaMap, UntypedSchemas } from './schema-types.js';
 import { scheduleBody, type Schedule, type ScheduleInput } from './schedules.js';
 import type { Transport } from './transport.js';
+
+/** A list query whose `expand` names paths `P` (any string on an untyped client). */
+export type TypedListQuery<T extends object, P extends string> = Omit<DocumentListQuery<T>, 'expand'> & { expand?: P | readonly P[] };
 
 /** `/documents` reads published content anonymously while the type is public; `/collections` checks every call. */
 export type DocumentsMode = 'documents' | 'collections';
 
-export interface ReadOptions {
-  expand?: string | readonly string[];
+export interface ReadOptions<P extends string = string> {
+  expand?: P | readonly P[];
   fields?: readonly string[];
   perspective?: Perspective;
   /** A content locale's code, or `*` for every locale's values (docs/localization.md). */
@@ -65,7 +69,7 @@ const draftIfMatchHeader = ({ ifMatch }: DraftWriteOptions): Record<string, stri
  * Drafts of published documents (docs/drafts.md): `saveDraft`, `discardDraft`, `publish`,
  * `unpublish`, and `perspective` on reads.
  */
-export class DocumentsApi<T extends object = Record<string, unknown>> {
+export class DocumentsApi<T extends object = Record<string, unknown>, S extends SchemaMap = UntypedSchemas> {
   private readonly base: string;
 
   constructor(
@@ -77,18 +81,32 @@ export class DocumentsApi<T extends object = Record<string, unknown>> {
   }
 
   /** A query builder over this type: `.where(…).orderBy(…).page()`, or `for await` over every match. */
-  query(query: DocumentListQuery<T> = {}): DocumentQuery<T> {
-    return new DocumentQuery<T>((q) => this.list(q), query);
+  query(query: DocumentListQuery<T> = {}): DocumentQuery<T, S> {
+    return new DocumentQuery<T, S>((q) => this.page(q), query);
   }
 
-  /** One page of the list. */
-  list(query: DocumentListQuery<T> = {}): Promise<ListResult<VellumDocument<T>>> {
-    return this.t.json({ method: 'GET', path: this.base, query: listQueryParams(query) });
+  /**
+   * One page of the list. On a typed client (docs/client.md, "Typed by the schema") `expand`
+   * takes the type's reference paths as a list, and each expanded reference is typed as the
+   * document it names.
+   */
+  list<const P extends ExpandPath<S, T> = never>(
+    query: TypedListQuery<T, P> = {},
+  ): Promise<ListResult<VellumDocument<Expanded<S, T, P> & object>>> {
+    return this.page<Expanded<S, T, P> & object>(query as DocumentListQuery<T>);
   }
 
-  async get(id: string, opts: ReadOptions = {}): Promise<VellumDocument<T>> {
+  /** A page as the query builder reads it: the builder types what its query expands. */
+  private page<R extends object>(query: DocumentListQuery<T> | DocumentListQuery<R>): Promise<ListResult<VellumDocument<R>>> {
+    return this.t.json({ method: 'GET', path: this.base, query: listQueryParams(query as DocumentListQuery<T>) });
+  }
+
+  async get<const P extends ExpandPath<S, T> = never>(
+    id: string,
+    opts: ReadOptions<P> = {},
+  ): Promise<VellumDocument<Expanded<S, T, P> & object>> {
     const query = listQueryParams({ expand: opts.expand, fields: opts.fields, perspective: opts.perspective, locale: opts.locale });
-    return (await this.t.json<{ data: VellumDocument<T> }>({ method: 'GET', path: this.path(id), query })).data;
+    return (await this.t.json<{ data: VellumDocument<Expanded<S, T, P> & object> }>({ method: 'GET', path: this.path(id), query })).data;
   }
 
   async create(doc: DocumentInput<T>, opts: LocaleOption = {}): Promise<VellumDocument<T>> {

@@ -2,7 +2,18 @@
  * `@vellum/client`: the typed HTTP client of the Vellum API (docs/client.md). It imports no
  * Node-only module and runs in browsers and Node 20; `@vellum/client/node` adds file paths for uploads.
  */
-export { VellumClient, type ClientOptions } from './client.js';
+export { VellumClient, createClient, type ClientOptions } from './client.js';
+export type {
+  SchemaMap,
+  UntypedSchemas,
+  TypeName,
+  RefMark,
+  RefTarget,
+  ExpandPath,
+  Expanded,
+  Picked,
+  FilterValueOf,
+} from './schema-types.js';
 export { VellumApiError, type VellumError } from './errors.js';
 export type { ClientTokens, TokenKind, TransportOptions, ApiRequest, QueryValue } from './transport.js';
 export { Transport } from './transport.js';

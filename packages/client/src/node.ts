@@ -1,6 +1,7 @@
 import { VellumClient as BrowserClient, type ClientOptions } from './client.js';
 import { fileUploadSource } from './file-upload-source.js';
 import type { UploadMediaOptions, UploadSource } from './media.js';
+import type { SchemaMap, UntypedSchemas } from './schema-types.js';
 import { multipartUploadBody as bodyOf, type MultipartUploadBody } from './multipart-upload-body.js';
 
 /**
@@ -11,10 +12,15 @@ export * from './index.js';
 export { fileUploadSource } from './file-upload-source.js';
 
 /** The client, reading upload paths from disk. */
-export class VellumClient extends BrowserClient {
+export class VellumClient<S extends SchemaMap = UntypedSchemas> extends BrowserClient<S> {
   constructor(opts: ClientOptions) {
     super({ openFile: fileUploadSource, ...opts });
   }
+}
+
+/** `createClient` of the main entry, reading upload paths from disk. */
+export function createClient<S extends SchemaMap = UntypedSchemas>(opts: ClientOptions): VellumClient<S> {
+  return new VellumClient<S>(opts);
 }
 
 /** `multipartUploadBody` with file paths too. */

@@ -1,5 +1,6 @@
 import type { SystemFields, VellumDocument } from './document-types.js';
 import type { ListResult } from './list-result.js';
+import type { ExpandPath, Expanded, FilterValueOf, Picked, SchemaMap, UntypedSchemas } from './schema-types.js';
 
 /** The filter operators of docs/api.md, "List queries". */
 export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin' | 'contains' | 'startsWith' | 'exists';
@@ -96,19 +97,31 @@ const ITERATION_PAGE_SIZE = 100;
  * document page by page, with `limit` as the page size (100 when unset): the first page from
  * `offset` (or `after`), each next one `after` the previous page's `meta.nextCursor`, so
  * documents written meanwhile neither repeat nor push others out of the walk.
+ *
+ * Typed by the model `S` (docs/client.md, "Typed by the schema"): `where` takes the field's own
+ * values, `expand` the reference paths of `T` and `fields` its field names, and what they read
+ * (`R`) follows: an expanded reference is the document it names, a narrowed read has those fields.
  */
-export class DocumentQuery<T extends object = Record<string, unknown>> implements AsyncIterable<VellumDocument<T>> {
+export class DocumentQuery<
+  T extends object = Record<string, unknown>,
+  S extends SchemaMap = UntypedSchemas,
+  R extends object = T,
+> implements AsyncIterable<VellumDocument<R>> {
   constructor(
-    private readonly load: PageLoader<T>,
+    private readonly load: PageLoader<R>,
     readonly query: DocumentListQuery<T> = {},
   ) {}
 
   /** `where('views', 'gt', 10)`, `where('category', 'in', ['a', 'b'])`, `where('seo', 'exists', true)`, or `where('featured', true)` for `eq`. */
-  where(field: FieldPath<T>, op: 'in' | 'nin', values: readonly FilterValue[]): DocumentQuery<T>;
-  where(field: FieldPath<T>, op: 'exists', value: boolean): DocumentQuery<T>;
-  where(field: FieldPath<T>, op: Exclude<FilterOp, 'in' | 'nin' | 'exists'>, value: FilterValue): DocumentQuery<T>;
-  where(field: FieldPath<T>, value: FilterValue): DocumentQuery<T>;
-  where(field: FieldPath<T>, opOrValue: FilterOp | FilterValue, value?: FilterValue | readonly FilterValue[]): DocumentQuery<T> {
+  where<F extends FieldPath<T>>(field: F, op: 'in' | 'nin', values: ReadonlyArray<FilterValueOf<T, F>>): DocumentQuery<T, S, R>;
+  where<F extends FieldPath<T>>(field: F, op: 'exists', value: boolean): DocumentQuery<T, S, R>;
+  where<F extends FieldPath<T>>(
+    field: F,
+    op: Exclude<FilterOp, 'in' | 'nin' | 'exists'>,
+    value: FilterValueOf<T, F>,
+  ): DocumentQuery<T, S, R>;
+  where<F extends FieldPath<T>>(field: F, value: FilterValueOf<T, F>): DocumentQuery<T, S, R>;
+  where(field: FieldPath<T>, opOrValue: FilterOp | FilterValue, value?: FilterValue | readonly FilterValue[]): DocumentQuery<T, S, R> {
     const [op, v] = value === undefined ? ['eq', opOrValue as FilterValue] : [opOrValue as FilterOp, value];
     const filters = (this.query.filter ?? {}) as Record<string, FieldFilter | undefined>;
     const current = filters[field];
@@ -117,75 +130,75 @@ export class DocumentQuery<T extends object = Record<string, unknown>> implement
   }
 
   /** Full-text search: every word must match, the last as a prefix. */
-  search(text: string): DocumentQuery<T> {
+  search(text: string): DocumentQuery<T, S, R> {
     return this.with({ search: text });
   }
 
   /** Reference (and media) paths to replace by the document they name: `expand('author', 'author.company')`. */
-  expand(...paths: string[]): DocumentQuery<T> {
+  expand<const P extends ExpandPath<S, R>>(...paths: P[]): DocumentQuery<T, S, Expanded<S, R, P> & object> {
     const before = typeof this.query.expand === 'string' ? this.query.expand.split(',') : (this.query.expand ?? []);
-    return this.with({ expand: [...before, ...paths] });
+    return this.with({ expand: [...before, ...paths] }) as unknown as DocumentQuery<T, S, Expanded<S, R, P> & object>;
   }
 
   /** `orderBy('title')`, `orderBy('views', 'desc')`, or `orderBy('-_createdAt')` (a leading `-` is descending). */
-  orderBy(field: FieldPath<T> | `-${FieldPath<T>}`, order?: 'asc' | 'desc'): DocumentQuery<T> {
+  orderBy(field: FieldPath<T> | `-${FieldPath<T>}`, order?: 'asc' | 'desc'): DocumentQuery<T, S, R> {
     const descending = field.startsWith('-');
     const name = (descending ? field.slice(1) : field) as FieldPath<T>;
     return this.with({ orderBy: name, order: order ?? (descending ? 'desc' : 'asc') });
   }
 
-  /** Only these top-level fields (system fields always come). */
-  fields(fields: ReadonlyArray<Keys<T>> | readonly string[]): DocumentQuery<T> {
-    return this.with({ fields: [...fields] });
+  /** Only these top-level fields (system fields always come): the result has those alone. */
+  fields<const F extends Keys<R>>(fields: readonly F[]): DocumentQuery<T, S, Picked<R, F>> {
+    return this.with({ fields: [...fields] }) as unknown as DocumentQuery<T, S, Picked<R, F>>;
   }
 
   /** A content locale's code, or `*` (docs/localization.md): filters, order and search follow its fallback chain. */
-  locale(code: string): DocumentQuery<T> {
+  locale(code: string): DocumentQuery<T, S, R> {
     return this.with({ locale: code });
   }
 
   /** Only documents with a localized field that locale has not translated (docs/localization.md, "Translation status"). */
-  untranslated(code: string): DocumentQuery<T> {
+  untranslated(code: string): DocumentQuery<T, S, R> {
     return this.with({ untranslated: code });
   }
 
-  limit(limit: number): DocumentQuery<T> {
+  limit(limit: number): DocumentQuery<T, S, R> {
     return this.with({ limit });
   }
 
-  offset(offset: number): DocumentQuery<T> {
+  offset(offset: number): DocumentQuery<T, S, R> {
     return this.with({ offset });
   }
 
   /** Start right after the row a `meta.nextCursor` names (same filters and order as its page). */
-  after(cursor: string): DocumentQuery<T> {
+  after(cursor: string): DocumentQuery<T, S, R> {
     return this.with({ after: cursor });
   }
 
   /** One page: `{data, meta: {total, limit, offset, nextCursor}}`. */
-  page(): Promise<ListResult<VellumDocument<T>>> {
-    return this.load(this.query);
+  page(): Promise<ListResult<VellumDocument<R>>> {
+    return this.load(this.query as DocumentListQuery<R>);
   }
 
   /** The first matching document, or undefined. */
-  async first(): Promise<VellumDocument<T> | undefined> {
-    return (await this.load({ ...this.query, limit: 1 })).data[0];
+  async first(): Promise<VellumDocument<R> | undefined> {
+    return (await this.load({ ...this.query, limit: 1 } as DocumentListQuery<R>)).data[0];
   }
 
   /** Every matching document, fetched page by page. */
-  async all(): Promise<Array<VellumDocument<T>>> {
-    const out: Array<VellumDocument<T>> = [];
+  async all(): Promise<Array<VellumDocument<R>>> {
+    const out: Array<VellumDocument<R>> = [];
     for await (const doc of this) out.push(doc);
     return out;
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<VellumDocument<T>> {
+  async *[Symbol.asyncIterator](): AsyncIterator<VellumDocument<R>> {
     const limit = this.query.limit ?? ITERATION_PAGE_SIZE;
     if (limit <= 0) return;
     let page: DocumentListQuery<T> = { ...this.query, limit };
     let offset = this.query.offset ?? 0;
     for (;;) {
-      const { data, meta } = await this.load(page);
+      const { data, meta } = await this.load(page as DocumentListQuery<R>);
       yield* data;
       if (meta.nextCursor === null) return;
       if (typeof meta.nextCursor === 'string') {
@@ -204,7 +217,7 @@ export class DocumentQuery<T extends object = Record<string, unknown>> implement
     return listQueryParams(this.query).toString();
   }
 
-  private with(change: Partial<DocumentListQuery<T>>): DocumentQuery<T> {
-    return new DocumentQuery(this.load, { ...this.query, ...change });
+  private with(change: Partial<DocumentListQuery<T>>): DocumentQuery<T, S, R> {
+    return new DocumentQuery<T, S, R>(this.load, { ...this.query, ...change });
   }
 }

@@ -1,4 +1,13 @@
-import { isSchema, propertiesOf, requiredOf, schemasAt, typesOf, unionOf, type JsonSchema } from '../json-schema/json-schema.js';
+import {
+  isSchema,
+  propertiesOf,
+  REFERENCE_KEYWORD,
+  requiredOf,
+  schemasAt,
+  typesOf,
+  unionOf,
+  type JsonSchema,
+} from '../json-schema/json-schema.js';
 
 /**
  * JSON Schema (2020-12, the subset OpenAPI 3.1 documents use) as TypeScript: objects with their
@@ -47,6 +56,10 @@ export function printType(s: unknown, indent: string): string {
 
 function bare(s: JsonSchema, indent: string): string {
   if ('const' in s) return literal(s.const);
+  // A reference (`x-vellum-reference`: the types it may point at) is an id, marked with them.
+  const targets = s[REFERENCE_KEYWORD];
+  if (Array.isArray(targets) && targets.length > 0 && targets.every((t) => typeof t === 'string'))
+    return `VellumRef<${targets.map(literal).join(' | ')}>`;
   if (Array.isArray(s.enum)) return s.enum.length > 0 ? s.enum.map(literal).join(' | ') : 'never';
   const members = unionOf(s);
   if (members) return union(members, indent);

@@ -21,10 +21,11 @@ export function systemFields(typeName?: string): { properties: Record<string, Js
       _rev: { type: 'integer' },
       _createdAt: { type: 'string', format: 'date-time' },
       _updatedAt: { type: 'string', format: 'date-time' },
-      _createdBy: { type: 'string' },
-      _updatedBy: { type: 'string' },
+      // A user id, `token:<id>` for an API token, or null (a write of the system itself).
+      _createdBy: { type: ['string', 'null'] },
+      _updatedBy: { type: ['string', 'null'] },
     },
-    required: ['_id', '_type', '_status', '_rev', '_createdAt', '_updatedAt'],
+    required: ['_id', '_type', '_status', '_rev', '_createdAt', '_updatedAt', '_createdBy', '_updatedBy'],
   };
 }
 
