@@ -36,7 +36,7 @@ describe('generateTypes', () => {
       '  related?: Array<VellumRef<"post">>;',
       '  location?: { lat: number; lng: number };',
       '  publishAt?: string;',
-      '  cover?: string;',
+      '  cover?: VellumMediaRef;',
       '  meta?: unknown;',
       '  seo?: {\n    title?: string;\n    description?: string;\n  };',
     ])

@@ -2,7 +2,7 @@ import type { SchemaDef } from '../../packages/server/src/config/types.js';
 
 /**
  * The content model of the typed-client tests (test/types/): references one and many, nested
- * through two types, a select, numbers and an object. `typed-client-schemas.ts` is what
+ * through two types, an image, a select, numbers and an object. `typed-client-schemas.ts` is what
  * `vellum types` writes for it; test/cli/typed-client-fixture.test.ts keeps the two in step.
  */
 export const TYPED_CLIENT_SCHEMAS: SchemaDef[] = [
@@ -26,6 +26,7 @@ export const TYPED_CLIENT_SCHEMAS: SchemaDef[] = [
       { name: 'views', type: 'integer' },
       { name: 'publishedAt', type: 'datetime' },
       { name: 'seo', type: 'object', fields: [{ name: 'title', type: 'string' }] },
+      { name: 'cover', type: 'image' },
     ],
   },
 ];

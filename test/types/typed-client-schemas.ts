@@ -19,6 +19,9 @@ export interface VellumSystemFields {
  */
 export type VellumRef<K extends string> = string & { readonly __vellumRef?: K };
 
+/** An image or file field's value: the id of a media file, which `expand` turns into its record. */
+export type VellumMediaRef = string & { readonly __vellumMedia?: true };
+
 /** Company */
 export interface Company extends VellumSystemFields {
   _type: "company";
@@ -47,6 +50,8 @@ export interface Post extends VellumSystemFields {
   seo?: {
     title?: string;
   };
+  /** Id of a media file: `expand` replaces it with its record */
+  cover?: VellumMediaRef;
 }
 
 /** Every schema by name: `VellumSchemas['post']` is the type of a post; `createClient<VellumSchemas>()` types a client by it. */

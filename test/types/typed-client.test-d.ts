@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { createClient, VellumClient, type VellumDocument } from '../../packages/client/src/index.js';
-import type { Company, Post, VellumRef, VellumSchemas } from './typed-client-schemas.js';
+import { createClient, VellumClient, type Media, type VellumDocument } from '../../packages/client/src/index.js';
+import type { Company, Post, VellumMediaRef, VellumRef, VellumSchemas } from './typed-client-schemas.js';
 
 /**
  * The client typed by the schema (docs/client.md, "Typed by the schema"), checked by the compiler
@@ -35,6 +35,12 @@ describe('createClient<VellumSchemas>()', () => {
     const one = await client.documents('post').get('id', { expand: 'author' });
     expectTypeOf(one.author!.name).toEqualTypeOf<string>();
     expectTypeOf(one.author!.company).toEqualTypeOf<VellumRef<'company'> | undefined>();
+    // An image is a media id until expanded, then its media record; a path ends there.
+    expectTypeOf(plain.cover).toEqualTypeOf<VellumMediaRef | undefined>();
+    const withCover = await client.documents('post').get('id', { expand: ['cover', 'author'] });
+    expectTypeOf(withCover.cover).toEqualTypeOf<Media | undefined>();
+    // @ts-expect-error: a media record expands no further
+    await client.documents('post').get('id', { expand: 'cover.url' });
     // @ts-expect-error: not a reference of a post
     await client.documents('post').list({ expand: ['title'] });
     // @ts-expect-error: no such path

@@ -1,4 +1,5 @@
 import type { SystemFields } from './document-types.js';
+import type { Media } from './media.js';
 
 /**
  * The types that let a client be typed by a content model (docs/client.md, "Typed by the schema"):
@@ -29,12 +30,30 @@ export type RefMark<K extends string> = { readonly __vellumRef?: K };
 /** The type names a field's value refers to (`never` for any other value). */
 export type RefTarget<V> = V extends RefMark<infer K> ? (string extends K ? never : K) : never;
 
+/** An image or file field's value as `vellum types` writes it (`VellumMediaRef`): `expand` makes it the media record. */
+export type MediaMark = { readonly __vellumMedia?: true };
+
+/** Whether a value is a media id (a plain string is not known to be one). */
+type IsMedia<V> = V extends MediaMark
+  ? true extends NonNullable<V extends { readonly __vellumMedia?: infer M } ? M : never>
+    ? true
+    : false
+  : false;
+
 type Element<V> = V extends ReadonlyArray<infer E> ? E : V;
 type Keys<T> = Extract<keyof T, string>;
 type Depth = [never, 0, 1, 2];
 
-/** The fields of `T` that hold references (alone or in a list). */
-type RefFields<T> = { [F in Keys<T>]-?: [RefTarget<Element<NonNullable<T[F]>>>] extends [never] ? never : F }[Keys<T>];
+/** The fields of `T` that hold references or media ids (alone or in a list). */
+type RefFields<T> = {
+  [F in Keys<T>]-?: [RefTarget<Element<NonNullable<T[F]>>>] extends [never]
+    ? IsMedia<Element<NonNullable<T[F]>>> extends true
+      ? F
+      : never
+    : F;
+}[Keys<T>];
+/** The fields whose expansion goes on (documents; a media record is where a path ends). */
+type DocumentRefFields<T> = { [F in Keys<T>]-?: [RefTarget<Element<NonNullable<T[F]>>>] extends [never] ? never : F }[Keys<T>];
 
 /**
  * The reference paths `expand` takes on `T`: `author`, and through the document it names,
@@ -46,7 +65,9 @@ export type ExpandPath<S, T, D extends number = 3> =
     : [D] extends [never]
       ? never
       : {
-          [F in RefFields<T>]: F | `${F}.${ExpandPath<S, S[RefTarget<Element<NonNullable<T[F]>>> & keyof S], Depth[D]>}`;
+          [F in RefFields<T>]: F extends DocumentRefFields<T>
+            ? F | `${F}.${ExpandPath<S, S[RefTarget<Element<NonNullable<T[F]>>> & keyof S], Depth[D]>}`
+            : F;
         }[RefFields<T>];
 
 type Head<P> = P extends `${infer H}.${string}` ? H : P;
@@ -57,7 +78,9 @@ type ExpandValue<S, V, Rest> =
   V extends ReadonlyArray<infer E>
     ? Array<ExpandValue<S, E, Rest>>
     : [RefTarget<V>] extends [never]
-      ? V
+      ? IsMedia<V> extends true
+        ? Media
+        : V
       : RefTarget<V> extends infer K extends keyof S
         ? [Rest] extends [never]
           ? S[K]

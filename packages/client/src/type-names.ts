@@ -1,13 +1,21 @@
 /**
  * The TypeScript and OpenAPI names of configured document types (docs/api.md, "OpenAPI"):
  * PascalCase, unique, never one of the fixed names of the generated file (`VellumSystemFields`,
- * `VellumRef`, `VellumSchemas`, `VellumLocale`, `Localized`) or of this package (`VellumDocument`):
+ * `VellumRef`, `VellumMediaRef`, `VellumSchemas`, `VellumLocale`, `Localized`) or of this package (`VellumDocument`):
  * `post` → `Post`, `blog_post` → `BlogPost`, a name after a taken one gets `Document`, then
  * `Document3`. `vellum types` and the server's OpenAPI document both read it, so the generated
  * interfaces and the component schemas carry the same names. Pure: no Node module, no package.
  */
 export function typeNames(names: readonly string[]): Map<string, string> {
-  const taken = new Set(['VellumDocument', 'VellumSystemFields', 'VellumRef', 'VellumSchemas', 'VellumLocale', 'Localized']);
+  const taken = new Set([
+    'VellumDocument',
+    'VellumSystemFields',
+    'VellumRef',
+    'VellumMediaRef',
+    'VellumSchemas',
+    'VellumLocale',
+    'Localized',
+  ]);
   const out = new Map<string, string>();
   for (const name of names) {
     const base = name

@@ -8,6 +8,8 @@ export type JsonSchema = Record<string, unknown>;
 
 /** The extension keyword on a reference: the document types it may point at (docs/api.md, "OpenAPI"). */
 export const REFERENCE_KEYWORD = 'x-vellum-reference';
+/** The keyword of a media id (an image or file field): `expand` makes it the media record. */
+export const MEDIA_KEYWORD = 'x-vellum-media';
 
 /** Marks a field holding one value per content locale (docs/localization.md). */
 export const LOCALIZED_KEYWORD = 'x-vellum-localized';

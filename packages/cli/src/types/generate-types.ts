@@ -29,6 +29,9 @@ export interface VellumSystemFields {
  * tells \`createClient<VellumSchemas>()\` of @vellum/client what \`expand\` turns it into.
  */
 export type VellumRef<K extends string> = string & { readonly __vellumRef?: K };
+
+/** An image or file field's value: the id of a media file, which \`expand\` turns into its record. */
+export type VellumMediaRef = string & { readonly __vellumMedia?: true };
 `;
 
 /** The system fields `VellumSystemFields` declares once; each interface pins `_type` to its own name. */

@@ -1,5 +1,6 @@
 import {
   isSchema,
+  MEDIA_KEYWORD,
   propertiesOf,
   REFERENCE_KEYWORD,
   requiredOf,
@@ -60,6 +61,7 @@ function bare(s: JsonSchema, indent: string): string {
   const targets = s[REFERENCE_KEYWORD];
   if (Array.isArray(targets) && targets.length > 0 && targets.every((t) => typeof t === 'string'))
     return `VellumRef<${targets.map(literal).join(' | ')}>`;
+  if (s[MEDIA_KEYWORD] === true) return 'VellumMediaRef';
   if (Array.isArray(s.enum)) return s.enum.length > 0 ? s.enum.map(literal).join(' | ') : 'never';
   const members = unionOf(s);
   if (members) return union(members, indent);

@@ -21,8 +21,13 @@ const file_: FieldTypeSpec = stringScalar({
   },
   validate: mediaId([]),
   expands: 'media',
+  // A media id; `expand` replaces it with the media record. The keyword says so to `vellum types`
+  // (and the typed client), as `x-vellum-reference` does for references.
+  jsonSchema: () => ({ type: 'string', [MEDIA_KEYWORD]: true, description: 'Id of a media file: `expand` replaces it with its record' }),
   studio: studio('media'),
 });
+
+const MEDIA_KEYWORD = 'x-vellum-media';
 
 export { file_ as file };
 
