@@ -12,6 +12,7 @@ const tsconfigs = [
   './packages/cli/tsconfig.json',
   './packages/studio/tsconfig.json',
   './tsconfig.test.json',
+  './examples/blog/tsconfig.json',
 ];
 
 export default tseslint.config(
