@@ -3,7 +3,7 @@ import { basename, relative } from 'node:path';
 import type { App, VellumConfig } from '@vellum/server';
 import type { Command } from '../command.js';
 import { prettyLogStream } from '../output/pretty-log.js';
-import { announce, CONFIG_OPTIONS, reportListenError, reportStartupError, sayWhichConfig } from './serve.js';
+import { CONFIG_OPTIONS, reportStartupError, sayWhichConfig, startApp } from './serve.js';
 import { typesFromConfig } from './types.js';
 
 const DEFAULT_TYPES = 'vellum-types.ts';
@@ -78,22 +78,8 @@ class DevServer {
   }
 
   private async listen(config: VellumConfig): Promise<number | App> {
-    const { createApp } = await import('@vellum/server');
-    let app: App;
-    try {
-      app = await createApp(config, { logger: { level: config.server.logLevel, stream: prettyLogStream(process.stdout) } });
-    } catch (err) {
-      return reportStartupError(err);
-    }
-    let address: string;
-    try {
-      address = await app.server.listen({ port: config.server.port, host: config.server.host });
-    } catch (err) {
-      await app.close();
-      return reportListenError(err, config.server.port, config.server.host);
-    }
-    this.app = app;
-    announce(app, config, address);
+    const app = await startApp(config, prettyLogStream(process.stdout));
+    if (typeof app !== 'number') this.app = app;
     return app;
   }
 

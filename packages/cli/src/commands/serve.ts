@@ -19,7 +19,7 @@ export const EXIT_UNAVAILABLE = 69;
  */
 export async function serve(opts: ServeOptions): Promise<number> {
   // The server package (Fastify, the database drivers, sharp) loads only for commands that run it.
-  const { createApp, loadConfig } = await import('@vellum/server');
+  const { loadConfig } = await import('@vellum/server');
   let config;
   try {
     await sayWhichConfig(opts.configPath);
@@ -27,9 +27,27 @@ export async function serve(opts: ServeOptions): Promise<number> {
   } catch (err) {
     return reportStartupError(err);
   }
-  let app;
+  const app = await startApp(config);
+  if (typeof app === 'number') return app;
+  const stop = async (signal: string) => {
+    process.stdout.write(`\n${signal}: shutting down\n`);
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  return new Promise<number>(() => undefined);
+}
+
+/**
+ * The app made and listening, its addresses announced; or the exit code of what failed (a start-up
+ * error 1, a port it cannot listen on 69). `logStream`: where log lines go (JSON on stdout by default).
+ */
+export async function startApp(config: VellumConfig, logStream?: { write(line: string): void }): Promise<App | number> {
+  const { createApp } = await import('@vellum/server');
+  let app: App;
   try {
-    app = await createApp(config, { logger: { level: config.server.logLevel } });
+    app = await createApp(config, { logger: { level: config.server.logLevel, ...(logStream ? { stream: logStream } : {}) } });
   } catch (err) {
     return reportStartupError(err);
   }
@@ -41,14 +59,7 @@ export async function serve(opts: ServeOptions): Promise<number> {
     return reportListenError(err, config.server.port, config.server.host);
   }
   announce(app, config, address);
-  const stop = async (signal: string) => {
-    process.stdout.write(`\n${signal}: shutting down\n`);
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  return new Promise<number>(() => undefined);
+  return app;
 }
 
 /**
