@@ -212,7 +212,13 @@ describe('blocks: described', () => {
       {
         type: 'object',
         title: 'Hero',
-        properties: { _type: { const: 'hero' }, _key: { type: 'string' }, heading: { type: 'string' }, image: { type: 'string' } },
+        properties: {
+          _type: { const: 'hero' },
+          _key: { type: 'string' },
+          heading: { type: 'string' },
+          // A media id, marked so (docs/api.md, "OpenAPI"): `vellum types` and the typed client expand it to its record.
+          image: { type: 'string', 'x-vellum-media': true, description: 'Id of a media file: `expand` replaces it with its record' },
+        },
         required: ['_type', '_key', 'heading'],
       },
       expect.objectContaining({ properties: expect.objectContaining({ _type: { const: 'quote' } }), required: ['_type', '_key', 'text'] }),
