@@ -122,8 +122,12 @@ describe('studio with content locales', () => {
     const jobs = page.getByRole('row', { name: /Stellen/ });
     await jobs.getByText('Missing: Title, Slug, Summary').waitFor();
     await page.getByRole('row', { name: /Team/ }).getByText('Translated').waitFor();
-    await page.getByLabel('Missing translations').check();
+    // The box follows the address (`?untranslated=1`), which the router updates after the click:
+    // click, then wait for both, rather than `check()`, which looks the instant the click is done.
+    const missing = page.getByLabel('Missing translations');
+    await missing.click();
     await expect.poll(() => new URL(page.url()).searchParams.get('untranslated')).toBe('1');
+    await expect.poll(() => missing.isChecked()).toBe(true);
     await expect.poll(() => page.getByRole('row', { name: /Team/ }).count()).toBe(0);
     await jobs.waitFor();
     await expectAccessible(page, 'document list in a locale');
