@@ -3,7 +3,7 @@ import { basename, relative } from 'node:path';
 import type { App, VellumConfig } from '@vellum/server';
 import type { Command } from '../command.js';
 import { prettyLogStream } from '../output/pretty-log.js';
-import { CONFIG_OPTIONS, reportStartupError, sayWhichConfig, startApp } from './serve.js';
+import { LISTEN_OPTIONS, reportStartupError, sayWhichConfig, startApp } from './serve.js';
 import { typesFromConfig } from './types.js';
 
 const DEFAULT_TYPES = 'vellum-types.ts';
@@ -19,9 +19,7 @@ export const devCommand: Command = {
   summary: 'Start the server for development: readable logs, restarted when the config changes, types written',
   synopsis: '',
   options: {
-    ...CONFIG_OPTIONS,
-    port: { type: 'string', value: 'N', help: 'port (default 3000, or PORT)' },
-    host: { type: 'string', value: 'H', help: 'host (default 0.0.0.0, or HOST)' },
+    ...LISTEN_OPTIONS,
     types: { type: 'string', value: 'FILE', help: `where to write the types (default ${DEFAULT_TYPES}; "none" writes none)` },
   },
   args: { min: 0, max: 0 },

@@ -126,15 +126,18 @@ export const CONFIG_OPTIONS: OptionDefs = {
   },
 };
 
+/** The flags of every command that starts the server (`serve`, `dev`): the config, and where it listens. */
+export const LISTEN_OPTIONS: OptionDefs = {
+  ...CONFIG_OPTIONS,
+  port: { type: 'string', value: 'N', help: 'port (default 3000, or PORT)' },
+  host: { type: 'string', value: 'H', help: 'host (default 0.0.0.0, or HOST)' },
+};
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Start the Vellum server',
   synopsis: '',
-  options: {
-    ...CONFIG_OPTIONS,
-    port: { type: 'string', value: 'N', help: 'port (default 3000, or PORT)' },
-    host: { type: 'string', value: 'H', help: 'host (default 0.0.0.0, or HOST)' },
-  },
+  options: LISTEN_OPTIONS,
   args: { min: 0, max: 0 },
   notes:
     'Precedence: flags > environment > config file > defaults. Exit: 78 bad configuration, 69 cannot listen, 1 other start-up failure.',
