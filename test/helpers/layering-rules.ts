@@ -7,7 +7,7 @@ import { dialectRead, findCycles, findNodes, newAppError, packageOf, scanImports
 
 const SERVER = 'packages/server/src/';
 
-type Floor = 'app' | 'http' | 'jobs' | 'domain' | 'storage' | 'media' | 'mail' | 'net' | 'field-types' | 'config' | 'errors';
+type Floor = 'app' | 'http' | 'jobs' | 'domain' | 'storage' | 'media' | 'mail' | 'net' | 'metrics' | 'field-types' | 'config' | 'errors';
 
 /** The floor of a server file: its first folder, `errors` for errors.ts, `app` for the files that assemble the rest. */
 export function floorOf(path: string): Floor | undefined {
@@ -20,15 +20,18 @@ export function floorOf(path: string): Floor | undefined {
 
 /** Which floors each floor may import. Arrows point down; config/ and errors.ts are read by every floor. */
 const MAY_IMPORT: Record<Floor, readonly Floor[]> = {
-  app: ['app', 'http', 'jobs', 'domain', 'storage', 'media', 'mail', 'net', 'field-types', 'config', 'errors'],
-  http: ['http', 'domain', 'field-types', 'config', 'errors'],
+  app: ['app', 'http', 'jobs', 'domain', 'storage', 'media', 'mail', 'net', 'metrics', 'field-types', 'config', 'errors'],
+  http: ['http', 'domain', 'metrics', 'field-types', 'config', 'errors'],
   // Background work beside http/: it drives domain operations, never Fastify or SQL.
-  jobs: ['jobs', 'domain', 'config', 'errors'],
-  domain: ['domain', 'storage', 'media', 'mail', 'net', 'field-types', 'config', 'errors'],
+  jobs: ['jobs', 'domain', 'metrics', 'config', 'errors'],
+  domain: ['domain', 'storage', 'media', 'mail', 'net', 'metrics', 'field-types', 'config', 'errors'],
   storage: ['storage', 'config', 'errors'],
   media: ['media', 'config', 'errors'],
   mail: ['mail', 'config', 'errors'],
   net: ['net', 'config', 'errors'],
+  // What the service measures (docs/operations.md): every floor above records into it; storage
+  // reports through callbacks app.ts wires, so it never imports it.
+  metrics: ['metrics', 'config', 'errors'],
   // The field-type table (docs/architecture.md): config/ checks schema options with it at start-up,
   // and it reads config/'s reader and types only (no file imports back: the cycle check holds).
   'field-types': ['field-types', 'config', 'errors'],

@@ -95,6 +95,13 @@ const ENDPOINTS: Endpoint[] = [
     call: (t, token) => t.request({ method: 'GET', url: '/api/config/settings', token }),
   },
   {
+    // docs/operations.md, "Metrics": without the scrape token, who may read the settings may read the numbers.
+    name: 'GET /metrics',
+    ok: 200,
+    allowed: ['api+settings:read'],
+    call: (t, token) => t.request({ method: 'GET', url: '/api/metrics', token }),
+  },
+  {
     name: 'PUT /config/settings',
     ok: 200,
     allowed: ['api+settings:write'],

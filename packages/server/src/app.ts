@@ -28,6 +28,7 @@ import { listActiveWebhooks } from './storage/webhooks/webhooks-store.js';
 import { DeliveryQueue } from './domain/webhooks/delivery-queue.js';
 import { startWebhookWorker, type WebhookWorker } from './jobs/webhook-worker.js';
 import { startScheduleRunner, type ScheduleRunner } from './jobs/schedule-runner.js';
+import { openMetrics } from './open-metrics.js';
 
 export interface App {
   server: FastifyInstance;
@@ -111,6 +112,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
       log,
       files,
       smallFiles: new TtlCache<Buffer>(60_000, 256),
+      metrics: openMetrics(config, database),
     };
     await ensureAdminUser(services);
     await warnOnExampleAdminPassword(services);

@@ -9,6 +9,7 @@ import { databaseSection } from './database-section.js';
 import { webhooksSection } from './webhooks-section.js';
 import { corsSection } from './cors-section.js';
 import { compressionSection } from './compression-section.js';
+import { metricsSection } from './metrics-section.js';
 import { passkeySection } from './passkey-section.js';
 import { oauthSection } from './oauth-section.js';
 import { oauth2Section } from './oauth2-section.js';
@@ -36,6 +37,7 @@ const TOP_LEVEL = [
   'documents',
   'studio',
   'openapi',
+  'metrics',
 ];
 const SECURITY = [
   'jwtSecret',
@@ -197,6 +199,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       previewTokenTtlMs: duration('documents.previewTokenTtl', documents.previewTokenTtl, '1h'),
     },
     openapi: { public: r.bool('openapi.public', openapi.public, true) },
+    metrics: metricsSection(r, root.metrics, env),
     ...(locales ? { locales } : {}),
     schemas: validateSchemas(r, root.schemas, locales !== undefined),
     oauth2: oauth2Section(r, root.oauth2, typeof server.publicUrl === 'string' ? server.publicUrl : `http://localhost:${port}`),

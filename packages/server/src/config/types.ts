@@ -204,6 +204,8 @@ export interface VellumConfig {
   };
   /** `public`: `GET /openapi.json` and `/docs` answer anyone (the default); false: they need `studio:access`. */
   openapi: { public: boolean };
+  /** `GET /metrics` (docs/operations.md, "Metrics"): on by default for `settings:read`; `token` lets a scraper in. */
+  metrics: { enabled: boolean; token?: string };
   /** `locales` (docs/localization.md); absent: content has one language. */
   locales?: LocalesConfig;
   schemas: SchemaDef[];
@@ -297,5 +299,6 @@ export interface VellumConfigInput {
   security?: Record<string, unknown>;
   media?: Record<string, unknown>;
   documents?: Record<string, unknown>;
+  metrics?: { enabled?: boolean; token?: string } | false;
   [section: string]: unknown;
 }

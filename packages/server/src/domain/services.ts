@@ -15,6 +15,7 @@ import type { ListCache } from './documents/list-cache.js';
 import type { JwtKey } from './identity/access-tokens.js';
 import type { SecretBox } from './mfa/secret-box.js';
 import type { SchemaRegistry } from './schemas/schema-registry.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 /**
  * What operations need besides the caller: built once at start-up and shared by HTTP, CLI and
@@ -63,4 +64,6 @@ export interface Services {
   files: FileStore;
   /** Small stored files (thumbnails) by key, served from memory; at most 256 × 32 KiB. */
   smallFiles: TtlCache<Buffer>;
+  /** What the service measures, scraped at `GET /metrics` (docs/operations.md, "Metrics"). */
+  metrics: Metrics;
 }

@@ -17,6 +17,7 @@ import { documentRoutes } from './routes/documents/index.js';
 import { studioRoutes } from './routes/studio/index.js';
 import { previewOrigin } from '../config/preview-url-template.js';
 import { systemRoutes } from './routes/system/index.js';
+import { metricsRoutes } from './routes/metrics/index.js';
 import { rootIndexRoute } from './routes/system/api-index.js';
 import { tokenRoutes } from './routes/tokens/index.js';
 import { webhookRoutes } from './routes/webhooks/index.js';
@@ -69,7 +70,7 @@ export function buildHttpServer(svc: Services): FastifyInstance {
   registerCors(app, server);
   // On the root, so every route's answer is compressed; the response cache keeps what it made.
   registerResponseCompression(app, server.compression);
-  registerRequestLog(app);
+  registerRequestLog(app, svc.metrics);
   // Before every route: it collects them as they are registered.
   registerOpenApi(app, svc);
 
@@ -77,6 +78,8 @@ export function buildHttpServer(svc: Services): FastifyInstance {
     async (api) => {
       registerAuthentication(api, svc);
       await api.register(systemRoutes, { svc });
+      // Off (`metrics.enabled: false`): the path does not exist (404).
+      if (svc.config.metrics.enabled) await api.register(metricsRoutes, { svc });
       await api.register(authRoutes, { svc });
       await api.register(mfaRoutes, { svc });
       await api.register(passkeyRoutes, { svc });

@@ -9,7 +9,7 @@ import type { Dialect } from './dialect.js';
 import { sqliteDialect } from './sqlite/sqlite-dialect.js';
 import { postgresDialect } from './postgres/postgres-dialect.js';
 import { sqliteKyselyDialect } from './sqlite/sqlite-driver.js';
-import { openPostgresPool } from './postgres/postgres-pool.js';
+import { openPostgresPool, type PoolStats } from './postgres/postgres-pool.js';
 import { WriteBatcher } from './sqlite/write-batcher.js';
 import { SqliteReadWorker } from './sqlite/sqlite-read-worker.js';
 import { RESTART_LOG_PAGES, SqliteMaintenance } from './sqlite/sqlite-maintenance.js';
@@ -22,6 +22,10 @@ export interface Database {
   batcher?: WriteBatcher;
   /** SQLite: the worker thread for reads that may be slow (see `readRows`). */
   slowReads?: SqliteReadWorker;
+  /** Which engine runs, for operators (metrics' `vellum_build_info`); code decides by `dialect` capabilities. */
+  engine: 'sqlite' | 'postgres';
+  /** PostgreSQL: the pool's connections now (for metrics). */
+  poolStats?: () => PoolStats;
   close(): Promise<void>;
 }
 
@@ -101,12 +105,13 @@ function openSqlite(path: string, busyTimeoutMs: number): Database {
     await slowReads?.close();
     await db.destroy();
   };
-  return { db, dialect: sqliteDialect, batcher: new WriteBatcher(db, sqliteDialect), slowReads, close };
+  return { db, dialect: sqliteDialect, engine: 'sqlite', batcher: new WriteBatcher(db, sqliteDialect), slowReads, close };
 }
 
 async function openPostgres(config: DatabaseConfig): Promise<Database> {
   // Loaded only when used: a SQLite instance does not carry the PostgreSQL driver in memory.
   const { default: pg } = await import('pg');
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: openPostgresPool(pg, config) }) });
-  return { db, dialect: postgresDialect, close: () => db.destroy() };
+  const { pool, stats } = openPostgresPool(pg, config);
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: postgresDialect, engine: 'postgres', poolStats: stats, close: () => db.destroy() };
 }

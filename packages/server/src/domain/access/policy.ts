@@ -29,6 +29,11 @@ export function requirePermission(p: Principal, permission: string): void {
   if (!hasPermission(p, permission)) throw errors.forbidden(`Missing permission ${permission}`);
 }
 
+/** Scraping `GET /metrics` without the scrape token: who may read the settings may read the numbers. */
+export function requireMetricsRead(p: Principal): void {
+  requirePermission(p, 'settings:read');
+}
+
 /**
  * Inviting a user: `users:invite`, or `users:write` (who may create users may invite them). The
  * role and permissions the invitation grants are checked against the caller's own afterwards.

@@ -69,6 +69,8 @@ class ClaimLost extends Error {}
  */
 async function runClaimed(svc: Services, claim: StoredSchedule, actorOf: (createdBy: string | null) => Promise<Principal>): Promise<void> {
   const subject = { scheduleId: claim.id, type: claim.type, documentId: claim.documentId, action: claim.action };
+  // How late it runs: the poll, the schedules due before it, a node that was down.
+  const lagSeconds = (svc.now().getTime() - Date.parse(claim.at)) / 1000;
   let actor: Principal | null = recordedCreator(claim.createdBy);
   const outcome = (status: 'done' | 'failed', error: string | null) => async (conn: Conn) => {
     const mine = await finishSchedule(
@@ -87,6 +89,7 @@ async function runClaimed(svc: Services, claim: StoredSchedule, actorOf: (create
     if (claim.action === 'publish') await publishDocument(svc, actor, input);
     else await unpublishDocument(svc, actor, input);
     svc.log.info(subject, `schedules: ${claim.action} done`);
+    svc.metrics.scheduleRun('done', lagSeconds);
     return;
   } catch (err) {
     if (err instanceof ClaimLost) return claimLost(svc, subject);
@@ -99,6 +102,7 @@ async function runClaimed(svc: Services, claim: StoredSchedule, actorOf: (create
   try {
     await inTransaction(svc.database, outcome('failed', error));
     svc.log.warn({ ...subject, error }, `schedules: ${claim.action} failed`);
+    svc.metrics.scheduleRun('failed', lagSeconds);
   } catch (err) {
     if (!(err instanceof ClaimLost)) throw err;
     claimLost(svc, subject);

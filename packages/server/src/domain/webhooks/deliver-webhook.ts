@@ -91,6 +91,10 @@ export async function deliverClaimed(svc: Services, claim: ClaimedDelivery): Pro
     svc.log.warn({ deliveryId: claim.id }, 'webhooks: claim lost before the attempt was recorded');
     return;
   }
+  svc.metrics.webhookAttempt(
+    record.status as 'succeeded' | 'failed' | 'dead',
+    outcome.durationMs === null ? undefined : outcome.durationMs / 1000,
+  );
   // 4. A run that reached the limit switches the hook off.
   if (outcome.kind !== 'delivered' && !oneShot && done.failures >= svc.config.webhooks.disableAfterFailures) {
     await switchOff(svc, claim.webhookId, done.failures, outcome.error);

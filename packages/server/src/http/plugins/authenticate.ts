@@ -64,7 +64,8 @@ export function registerAuthentication(app: FastifyInstance, svc: Services): voi
   });
 }
 
-async function authenticate(svc: Services, request: FastifyRequest): Promise<Principal> {
+/** The caller of this request, by its bearer or cookie session; for routes that read the bearer themselves (`ownBearer`). */
+export async function authenticate(svc: Services, request: FastifyRequest): Promise<Principal> {
   // A bearer header wins; without one, a cookie session (when enabled) authenticates.
   const cookie = svc.config.security.cookie && !request.headers.authorization ? readCookie(request, ACCESS_COOKIE) : undefined;
   const principal = cookie

@@ -59,6 +59,7 @@ export function registerResponseCache(app: FastifyInstance, svc: Services, opts:
     // draft writes date its entries too; a reader of published documents only, never.
     const version = signatureReadsDrafts(signature) ? svc.changes.versionWithDrafts : svc.changes.version;
     if (entry && entry.version === version && entry.expires > Date.now()) {
+      svc.metrics.responseCache('hit');
       if (entry.etag) reply.header('etag', entry.etag);
       const accepted = request.headers['accept-encoding'];
       const codable = accepted !== undefined && compressed(entry);
@@ -75,6 +76,7 @@ export function registerResponseCache(app: FastifyInstance, svc: Services, opts:
       }
       return reply.header('content-encoding', coding).send(bytes);
     }
+    svc.metrics.responseCache('miss');
     // The version is taken before reading: a write that lands meanwhile makes this render stale at once.
     request[cacheKey] = key;
     request[cacheVersion] = version;

@@ -4,6 +4,13 @@ import type { DatabaseConfig } from '../../config/types.js';
 import { databaseUnavailable, isPgUnavailable } from '../database-unavailable.js';
 import { statementName } from './named-statements.js';
 
+/** The pool's connections now (read when metrics are scraped). */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 type QueryFn = (...args: unknown[]) => unknown;
 
 /** The client gives up this long after the server's `statement_timeout` should have answered. */
@@ -19,7 +26,7 @@ const CLIENT_MARGIN_MS = 1_000;
  * A driver error that means "the database cannot answer now" becomes the 503 of
  * `databaseUnavailable` where it arises, so every floor above sees an AppError.
  */
-export function openPostgresPool(driver: typeof pg, config: DatabaseConfig): PostgresPool {
+export function openPostgresPool(driver: typeof pg, config: DatabaseConfig): { pool: PostgresPool; stats: () => PoolStats } {
   const pool = new driver.Pool({
     connectionString: config.url,
     max: 10,
@@ -38,11 +45,14 @@ export function openPostgresPool(driver: typeof pg, config: DatabaseConfig): Pos
     guardQueries(client);
   });
   return {
-    connect: () =>
-      pool.connect().catch((err: unknown) => {
-        throw isPgUnavailable(err) ? databaseUnavailable(err) : err;
-      }),
-    end: () => pool.end(),
+    pool: {
+      connect: () =>
+        pool.connect().catch((err: unknown) => {
+          throw isPgUnavailable(err) ? databaseUnavailable(err) : err;
+        }),
+      end: () => pool.end(),
+    },
+    stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
 

@@ -24,6 +24,13 @@ const MAX_BATCH = 32;
 export class WriteBatcher {
   private readonly queue: Job[] = [];
   private running = false;
+  /** Told the size of each batch that committed (metrics: `vellum_sqlite_write_batch_size`). */
+  onCommit?: (size: number) => void;
+
+  /** Writes waiting for the writer. */
+  get queued(): number {
+    return this.queue.length;
+  }
 
   constructor(
     private readonly db: Kysely<Tables>,
@@ -75,6 +82,7 @@ export class WriteBatcher {
       batch.forEach((job, i) => job.reject(outcomes[i] && !outcomes[i].ok ? (outcomes[i] as { error: unknown }).error : commitError));
       return;
     }
+    this.onCommit?.(batch.length);
     batch.forEach((job, i) => {
       const o = outcomes[i];
       if (o.ok) job.resolve(o.value);

@@ -84,6 +84,7 @@ export async function eventRoutes(app: FastifyInstance, { svc }: { svc: Services
       });
       raw.write(`retry: ${RETRY_MS}\n\n${pending}`);
       flushed = true;
+      svc.metrics.eventStreams(1);
       const heartbeat = setInterval(() => {
         write(': ping\n\n');
         void opened.recheck();
@@ -91,6 +92,7 @@ export async function eventRoutes(app: FastifyInstance, { svc }: { svc: Services
       const cleanup = () => {
         clearInterval(heartbeat);
         opened.close();
+        svc.metrics.eventStreams(-1);
       };
       raw.on('close', cleanup);
     },
