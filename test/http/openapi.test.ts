@@ -42,14 +42,15 @@ const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 /**
  * The documented exceptions: the studio's pages, the docs page and its files (HTML, not API), the
- * server's root, and every path with a trailing slash (the same operation as without); HEAD
- * beside each GET.
+ * metrics (the Prometheus text format, for scrapers: docs/operations.md), the server's root, and
+ * every path with a trailing slash (the same operation as without); HEAD beside each GET.
  */
 const hidden = (url: string) =>
   url === '/studio' ||
   url.startsWith('/studio/') ||
   url === '/api/docs' ||
   url.startsWith('/api/docs/') ||
+  url === '/api/metrics' ||
   url === '/' ||
   url.endsWith('/');
 
