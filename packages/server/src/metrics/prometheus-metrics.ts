@@ -1,5 +1,6 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { Metrics, ScrapeSource } from './metrics.js';
+import { RequestSeries } from './request-series.js';
 
 /** Request latency buckets: 5 ms to 5 s, where a CMS's answers live. */
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -24,8 +25,8 @@ function processMetrics(): Registry {
 
 /**
  * The Prometheus binding of `Metrics`: one registry per app (never prom-client's global one), so
- * two apps in one process do not share counts. Label children are kept by key, so a request costs
- * a map lookup, an increment and a histogram observation.
+ * two apps in one process do not share counts. The per-request series are plain counters
+ * (request-series.ts); the rarer events use prom-client's metrics directly.
  */
 export function prometheusMetrics(info: { version: string; database: string }): Metrics {
   const registry = new Registry();
@@ -36,19 +37,15 @@ export function prometheusMetrics(info: { version: string; database: string }): 
     labelNames: ['version', 'database'],
     registers,
   }).set(info, 1);
-  const requests = new Counter({
-    name: 'vellum_http_requests_total',
-    help: 'HTTP requests answered, by route template, method and status.',
-    labelNames: ['route', 'method', 'status'],
-    registers,
-  });
-  const durations = new Histogram({
-    name: 'vellum_http_request_duration_seconds',
-    help: 'Time from the request to the end of its answer, by route template and method.',
-    labelNames: ['route', 'method'],
-    buckets: SECONDS,
-    registers,
-  });
+  const requests = new RequestSeries(SECONDS);
+  for (const metric of requests.metrics(
+    { requests: 'vellum_http_requests_total', durations: 'vellum_http_request_duration_seconds' },
+    {
+      requests: 'HTTP requests answered, by route template, method and status.',
+      durations: 'Time from the request to the end of its answer, by route template and method.',
+    },
+  ))
+    registry.registerMetric(metric as unknown as Metric);
   const cache = new Counter({
     name: 'vellum_response_cache_requests_total',
     help: 'Document reads answered from the response cache (hit) or rendered (miss).',
@@ -121,19 +118,8 @@ export function prometheusMetrics(info: { version: string; database: string }): 
     },
   });
 
-  type Children = { count: Counter.Internal; time: Histogram.Internal<string> };
-  const children = new Map<string, Children>();
   return {
-    request(route, method, status, seconds) {
-      const key = `${route} ${method} ${status}`;
-      let c = children.get(key);
-      if (!c) {
-        c = { count: requests.labels(route, method, String(status)), time: durations.labels(route, method) };
-        children.set(key, c);
-      }
-      c.count.inc();
-      c.time.observe(seconds);
-    },
+    request: (route, method, status, seconds) => requests.record(route, method, status, seconds),
     responseCache: (result) => (result === 'hit' ? hits : misses).inc(),
     webhookAttempt(outcome, seconds) {
       attempts.inc({ outcome });
