@@ -132,6 +132,7 @@ describe('media URLs', () => {
     variants: { thumb: { key: 'm1-thumb.webp', mimeType: 'image/webp', width: 1, height: 1, size: 5 } },
     placeholder: null,
     dominantColor: null,
+    focalPoint: null,
     createdAt: 't',
     updatedAt: 't',
     createdBy: null,

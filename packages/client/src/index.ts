@@ -123,4 +123,5 @@ export type {
   UploadMediaOptions,
   UploadSource,
 } from './media.js';
+export { imageUrl, srcSet, type ImageTransform } from './image-url.js';
 export { multipartBlobBody, multipartUploadBody, type MultipartBlobBody, type MultipartUploadBody } from './multipart-upload-body.js';

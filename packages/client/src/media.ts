@@ -18,6 +18,8 @@ export interface Media {
   variants: Record<string, string>;
   placeholder?: string;
   dominantColor?: string;
+  /** Where `fit=cover` transforms crop around (0–1 from the left and the top); absent: the centre (docs/media.md). */
+  focalPoint?: { x: number; y: number };
   /** Lowercase hex SHA-256 of the original file's bytes. */
   sha256: string;
   createdAt: string;
@@ -41,6 +43,8 @@ export interface MediaListQuery {
 export interface MediaUpdate {
   alt?: string | null;
   title?: string | null;
+  /** 0–1 from the left and the top; `null` goes back to the centre. */
+  focalPoint?: { x: number; y: number } | null;
 }
 
 /** Reads a file chunk by chunk. */

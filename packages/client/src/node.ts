@@ -10,6 +10,7 @@ import { multipartUploadBody as bodyOf, type MultipartUploadBody } from './multi
  */
 export * from './index.js';
 export { fileUploadSource } from './file-upload-source.js';
+export { signedImageUrl, signedSrcSet } from './signed-image-url.js';
 
 /** The client, reading upload paths from disk. */
 export class VellumClient<S extends SchemaMap = UntypedSchemas> extends BrowserClient<S> {

@@ -1,5 +1,6 @@
 import type { ConfigReader } from './reader.js';
 import type { MediaConfig, MediaVariantConfig } from './types.js';
+import { mediaTransformsSection } from './media-transforms-section.js';
 
 const MiB = 1024 * 1024;
 const FITS = ['cover', 'contain', 'inside', 'outside', 'fill'];
@@ -41,6 +42,7 @@ export function mediaSection(r: ConfigReader, raw: unknown, env: NodeJS.ProcessE
     'maxPixels',
     'publicBaseUrl',
     'publicRead',
+    'transforms',
   ]);
   const s3raw = r.object('media.s3', o.s3, ['bucket', 'region', 'endpoint', 'forcePathStyle', 'accessKeyId', 'secretAccessKey', 'prefix']);
   const bucket = r.string('S3_BUCKET', env.S3_BUCKET ?? s3raw.bucket);
@@ -73,6 +75,7 @@ export function mediaSection(r: ConfigReader, raw: unknown, env: NodeJS.ProcessE
     maxPixels: r.int('media.maxPixels', o.maxPixels, { def: 70_000_000, min: 1 }) as number,
     publicBaseUrl: publicBaseUrl?.replace(/\/+$/, ''),
     publicRead: r.bool('media.publicRead', o.publicRead, true),
+    transforms: mediaTransformsSection(r, o.transforms, env),
   };
 }
 

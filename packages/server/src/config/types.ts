@@ -283,6 +283,29 @@ export interface MediaConfig {
   publicBaseUrl?: string;
   /** Anonymous callers may list and read media (the spec's default). */
   publicRead: boolean;
+  /** Image transforms on request (docs/media.md, "Image transforms"). */
+  transforms: MediaTransformsConfig;
+}
+
+/** A named transform, always allowed: `?preset=<name>`. */
+export interface TransformPreset {
+  w?: number;
+  h?: number;
+  fit?: 'cover' | 'contain' | 'inside';
+  format?: 'webp' | 'avif' | 'jpeg' | 'png' | 'auto';
+  q?: number;
+}
+
+export interface MediaTransformsConfig {
+  presets: Readonly<Record<string, TransformPreset>>;
+  /** Signs free parameters (`&sig=`); without it only presets are served, unless `public`. */
+  secret?: string;
+  /** Free parameters without a signature: anyone may ask for any size within the limits. */
+  public: boolean;
+  maxWidth: number;
+  maxHeight: number;
+  /** Output pixels (width × height) at most. */
+  maxPixels: number;
 }
 
 /**

@@ -85,7 +85,7 @@ export async function probeImage(path: string, maxPixels: number): Promise<{ wid
 
 // libvips already spreads each operation over all cores, so one image per core keeps the CPUs
 // busy while bounding memory to that many decoded images however many uploads arrive at once.
-const oneImagePerCore = limitConcurrency(Math.max(1, availableParallelism()));
+export const oneImagePerCore = limitConcurrency(Math.max(1, availableParallelism()));
 
 /** Everything an upload needs: probe (bomb check first, before any decode), then each variant (retried once on failure, then a MediaError `variant-failed` naming it), placeholder and dominant colour. */
 export function processImage(path: string, opts: { variants: readonly VariantSpec[]; maxPixels: number }): Promise<ProcessedImage> {

@@ -110,6 +110,16 @@ export interface MediaTable {
   created_at: string;
   updated_at: string;
   created_by: string | null;
+  /** The focal point (0–1 from the left and top); both null when unset. */
+  focal_x: number | null;
+  focal_y: number | null;
+}
+
+/** Image transforms rendered and stored so far, by their storage key (docs/media.md, "Image transforms"). */
+export interface MediaTransformsTable {
+  key: string;
+  media_id: string;
+  created_at: string;
 }
 
 /** Devices that signed in to an account before (SHA-256 of the `deviceId`), until `expires_at`. */
@@ -230,6 +240,7 @@ export interface Tables {
   password_tokens: PasswordTokensTable;
   audit_log: AuditLogTable;
   media: MediaTable;
+  media_transforms: MediaTransformsTable;
   document_media: DocumentMediaTable;
   known_devices: KnownDevicesTable;
   mfa_methods: MfaMethodsTable;

@@ -8,6 +8,8 @@ import { MEDIA_CHANGES } from './update-media.js';
 import { refuseWhileUsed } from '../shared/refuse-while-used.js';
 import { recordChanges } from '../events/record-changes.js';
 import { mediaEvent } from './media-events.js';
+import { transformKeysOf } from '../../storage/media/media-transforms-store.js';
+import { removeFiles } from './remove-files.js';
 
 const MAX_LISTED_USERS = 50;
 
@@ -25,14 +27,13 @@ export async function deleteMedia(svc: Services, actor: Principal, input: { id: 
       const users = await findMediaUsers(conn, current.id, MAX_LISTED_USERS);
       refuseWhileUsed(users, 'Documents use this media item; remove it from them or delete with force=true', 'used');
     }
+    // Read before the row goes: its transform rows go with it.
+    const transforms = await transformKeysOf(conn, current.id);
     await deleteMediaRow(conn, current.id);
     await recordChanges(svc, conn, [mediaEvent(svc.config, 'media.deleted', current, svc.now().toISOString())]);
-    return current;
+    return { current, transforms };
   });
   svc.changes.bump(MEDIA_CHANGES);
-  const keys = [removed.filename, ...Object.values(removed.variants).map((v) => v.key)];
-  for (const key of keys) svc.smallFiles.delete(key);
-  await svc.files
-    .delete(keys)
-    .catch((err: unknown) => svc.log.error({ err, keys }, 'media: files of a deleted media item could not be removed'));
+  const keys = [removed.current.filename, ...Object.values(removed.current.variants).map((v) => v.key), ...removed.transforms];
+  await removeFiles(svc, keys, 'media: files of a deleted media item could not be removed');
 }

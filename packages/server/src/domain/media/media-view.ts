@@ -36,6 +36,7 @@ export function toApiMedia(config: VellumConfig, m: StoredMedia): ApiMedia {
     variants: Object.fromEntries(Object.entries(m.variants).map(([name, v]) => [name, mediaFileUrl(config, v.key)])),
     ...(m.placeholder !== null ? { placeholder: m.placeholder } : {}),
     ...(m.dominantColor !== null ? { dominantColor: m.dominantColor } : {}),
+    ...(m.focalPoint !== null ? { focalPoint: m.focalPoint } : {}),
     sha256: m.sha256,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,

@@ -107,6 +107,7 @@ async function storeUpload(
       variants,
       placeholder: image?.placeholder ?? null,
       dominantColor: image?.dominantColor ?? null,
+      focalPoint: null,
       createdAt: at,
       updatedAt: at,
       createdBy: actorId(actor),

@@ -26,6 +26,8 @@ export interface StoredMedia {
   variants: Record<string, StoredVariant>;
   placeholder: string | null;
   dominantColor: string | null;
+  /** Where `fit=cover` crops around: 0–1 from the left and from the top; null when unset (the centre). */
+  focalPoint: { x: number; y: number } | null;
   createdAt: string;
   updatedAt: string;
   createdBy: string | null;
@@ -69,6 +71,7 @@ function toMedia(conn: Conn, r: MediaTable): StoredMedia {
     variants: conn.dialect.decodeData(r.variants) as unknown as Record<string, StoredVariant>,
     placeholder: r.placeholder,
     dominantColor: r.dominant_color,
+    focalPoint: r.focal_x !== null && r.focal_y !== null ? { x: Number(r.focal_x), y: Number(r.focal_y) } : null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     createdBy: r.created_by,
@@ -92,6 +95,8 @@ export async function insertMedia(conn: Conn, m: StoredMedia): Promise<void> {
       variants: conn.dialect.encodeData(m.variants as unknown as Record<string, unknown>),
       placeholder: m.placeholder,
       dominant_color: m.dominantColor,
+      focal_x: m.focalPoint?.x ?? null,
+      focal_y: m.focalPoint?.y ?? null,
       created_at: m.createdAt,
       updated_at: m.updatedAt,
       created_by: m.createdBy,
@@ -135,13 +140,14 @@ export async function listMedia(conn: Conn, q: MediaListQuery): Promise<{ rows: 
 export async function updateMedia(
   conn: Conn,
   id: string,
-  changes: { alt?: string | null; title?: string | null; updatedAt: string },
+  changes: { alt?: string | null; title?: string | null; focalPoint?: { x: number; y: number } | null; updatedAt: string },
 ): Promise<StoredMedia | undefined> {
   const row = await conn.db
     .updateTable('media')
     .set({
       ...(changes.alt !== undefined ? { alt: changes.alt } : {}),
       ...(changes.title !== undefined ? { title: changes.title } : {}),
+      ...(changes.focalPoint !== undefined ? { focal_x: changes.focalPoint?.x ?? null, focal_y: changes.focalPoint?.y ?? null } : {}),
       updated_at: changes.updatedAt,
     })
     .where('id', '=', id)

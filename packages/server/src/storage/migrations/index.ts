@@ -18,6 +18,7 @@ import { documentCounts } from './014-document-counts.js';
 import { fieldIndexNullOrder } from './015-field-index-null-order.js';
 import { documentDrafts } from './016-document-drafts.js';
 import { schedules } from './017-schedules.js';
+import { mediaTransforms } from './018-media-transforms.js';
 
 /** Migrations in order; names never change once released. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -39,6 +40,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '015-field-index-null-order': fieldIndexNullOrder(dialect),
     '016-document-drafts': documentDrafts(dialect),
     '017-schedules': schedules(),
+    '018-media-transforms': mediaTransforms(),
   };
 }
 

@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { mediaFile } from '../../../domain/media/open-media-file.js';
+import { asksForTransform } from '../../../domain/media/transform-params.js';
+import { transformedMediaFile } from '../../../domain/media/transform-media.js';
 import type { Services } from '../../../domain/services.js';
 import { errors } from '../../../errors.js';
 import { parseByteRange } from './byte-range.js';
@@ -10,14 +12,26 @@ import { FileParams } from './schemas.js';
 /**
  * `GET|HEAD /media/files/:key`: the stored bytes with long-lived caching (keys never change
  * content), Range requests, and active types (SVG, HTML, XML, unknown) sent as attachments under
- * a sandbox CSP so they can never run as a page of this origin.
+ * a sandbox CSP so they can never run as a page of this origin. With transform parameters
+ * (`w`, `h`, `fit`, `format`, `q`, `preset`, `sig`: docs/media.md, "Image transforms") the
+ * transform's stored file is served the same way, rendered first if it is not stored yet.
  */
 export async function mediaFileRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
-  app.get<{ Params: Static<typeof FileParams> }>(
+  const scope = svc.config.media.publicRead ? 'public' : 'private';
+  app.get<{ Params: Static<typeof FileParams>; Querystring: Record<string, unknown> }>(
     '/media/files/:key',
     { schema: { params: FileParams }, exposeHeadRoute: true },
     async (req, reply) => {
-      const file = mediaFile(svc, req.principal, req.params.key);
+      let file = mediaFile(svc, req.principal, req.params.key);
+      // Kept for good, unless it is a crop around a focal point that may move: then for a day,
+      // revalidated by its ETag, which names the point.
+      let caching = `${scope}, max-age=31536000, immutable`;
+      if (asksForTransform(req.query)) {
+        const transformed = await transformedMediaFile(svc, req.principal, req.params.key, req.query, req.headers);
+        file = transformed.file;
+        if (transformed.variesByAccept) reply.header('vary', 'Accept');
+        if (!transformed.immutable) caching = `${scope}, max-age=86400`;
+      }
       const small = await file.small();
       const stat = small ? { size: small.length } : await file.stat();
       if (!stat) throw errors.notFound('File not found');
@@ -25,7 +39,7 @@ export async function mediaFileRoutes(app: FastifyInstance, { svc }: { svc: Serv
       reply
         .header('content-type', file.contentType)
         .header('etag', file.etag)
-        .header('cache-control', `${svc.config.media.publicRead ? 'public' : 'private'}, max-age=31536000, immutable`)
+        .header('cache-control', caching)
         .header('accept-ranges', 'bytes')
         .header('x-content-type-options', 'nosniff')
         .header(

@@ -16,6 +16,7 @@ export const Media = Type.Object({
   variants: Type.Record(Type.String(), Type.String()),
   placeholder: Type.Optional(Type.String()),
   dominantColor: Type.Optional(Type.String()),
+  focalPoint: Type.Optional(Type.Object({ x: Type.Number(), y: Type.Number() })),
   sha256: Type.String(),
   createdAt: Type.String(),
   updatedAt: Type.String(),
@@ -39,6 +40,14 @@ export const MediaPatchBody = Type.Object(
   {
     alt: Type.Optional(Nullable(Type.String())),
     title: Type.Optional(Nullable(Type.String())),
+    focalPoint: Type.Optional(
+      Nullable(
+        Type.Object(
+          { x: Type.Number({ minimum: 0, maximum: 1 }), y: Type.Number({ minimum: 0, maximum: 1 }) },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
   },
   { additionalProperties: false },
 );
