@@ -258,6 +258,33 @@ async function serve(name, url, { headers = {}, expect }) {
   emit(line);
 }
 
+/**
+ * Image transforms of the 12 MP photo (docs/media.md): `transform_cold` asks for a new width with
+ * every request, so each one decodes, resizes, encodes WebP and stores the result;
+ * `transform_cached` asks for one transform again and again, which is a read of the stored file.
+ */
+async function transforms(base, photo) {
+  const path = new URL(photo.url, base).pathname;
+  log('scenario transform_cold');
+  let width = 300;
+  const cold = await autocannon({
+    url: base,
+    connections: 4,
+    duration: MEASURE_S,
+    requests: [{ setupRequest: (req) => ({ ...req, path: `${path}?format=webp&w=${width++}` }) }],
+  });
+  const coldOk = cold.statusCodeStats?.['200']?.count ?? 0;
+  emit({
+    scenario: 'transform_cold',
+    rps: round1(cold.requests.average),
+    p50_ms: cold.latency.p50,
+    p99_ms: cold.latency.p99,
+    rendered: coldOk,
+    non2xx: cold.non2xx,
+  });
+  await serve('transform_cached', `${base}${path}?format=webp&w=800`, { expect: 200 });
+}
+
 async function main() {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build first`);
   const tmp = mkdtempSync(join(tmpdir(), 'vellum-bench-media-'));
@@ -271,7 +298,8 @@ async function main() {
     configFile,
     JSON.stringify({
       security: { adminUser: ADMIN, bcryptRounds: 4 }, // cheap hashing: login is not what we measure
-      media: { maxFileSize: '50MB' },
+      // Free parameters unsigned, so the transform scenarios can ask for any width.
+      media: { maxFileSize: '50MB', transforms: { public: true } },
     }),
   );
 
@@ -308,6 +336,8 @@ async function main() {
   if (!photo.variants?.thumb) throw new Error(`the upload has no thumb variant: ${JSON.stringify(photo)}`);
   await serve('serve_thumb', new URL(photo.variants.thumb, base).href, { expect: 200 });
   await serve('serve_original_range', new URL(photo.url, base).href, { headers: { range: RANGE }, expect: 206 });
+
+  await transforms(base, photo);
 
   rss.maxKb = Math.max(rss.maxKb, rssKb(server.pid) ?? 0);
   emit({ scenario: 'summary', max_rss_mb: Math.round(rss.maxKb / 1024) });

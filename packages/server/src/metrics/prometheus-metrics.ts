@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { Metrics, ScrapeSource } from './metrics.js';
-import { RequestSeries } from './request-series.js';
+import { RequestSeries, plainCounter } from './request-series.js';
 
 /** Request latency buckets: 5 ms to 5 s, where a CMS's answers live. */
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -46,14 +46,13 @@ export function prometheusMetrics(info: { version: string; database: string }): 
     },
   ))
     registry.registerMetric(metric as unknown as Metric);
-  const cache = new Counter({
-    name: 'vellum_response_cache_requests_total',
-    help: 'Document reads answered from the response cache (hit) or rendered (miss).',
-    labelNames: ['result'],
-    registers,
-  });
-  const hits = cache.labels('hit');
-  const misses = cache.labels('miss');
+  const cache = plainCounter(
+    'vellum_response_cache_requests_total',
+    'Document reads answered from the response cache (hit) or rendered (miss).',
+    'result',
+    ['hit', 'miss'] as const,
+  );
+  registry.registerMetric(cache.metric as unknown as Metric);
   const attempts = new Counter({
     name: 'vellum_webhook_deliveries_total',
     help: 'Webhook delivery attempts by outcome: succeeded, failed (will be retried) or dead (given up).',
@@ -120,7 +119,7 @@ export function prometheusMetrics(info: { version: string; database: string }): 
 
   return {
     request: (route, method, status, seconds) => requests.record(route, method, status, seconds),
-    responseCache: (result) => (result === 'hit' ? hits : misses).inc(),
+    responseCache: (result) => cache.inc(result),
     webhookAttempt(outcome, seconds) {
       attempts.inc({ outcome });
       if (seconds !== undefined) attemptSeconds.observe(seconds);

@@ -5,16 +5,11 @@
  * of garbage per request); here a request costs one map lookup and a few increments.
  */
 
+/** One route template and method: its answers by status, and its latency histogram. */
 interface Series {
   route: string;
   method: string;
-  status: string;
-  count: number;
-}
-
-interface Timing {
-  route: string;
-  method: string;
+  byStatus: Map<number, number>;
   /** Observations at most each bucket's bound (not cumulative; summed when scraped). */
   buckets: Float64Array;
   count: number;
@@ -34,23 +29,31 @@ interface MetricValue {
 }
 
 export class RequestSeries {
-  private readonly counts = new Map<string, Series>();
-  private readonly timings = new Map<string, Timing>();
+  /** Route template → method → series: no key string is built per request. */
+  private readonly routes = new Map<string, Map<string, Series>>();
 
   constructor(private readonly bounds: readonly number[]) {}
 
   record(route: string, method: string, status: number, seconds: number): void {
-    const key = `${method} ${route}`;
-    const countKey = `${status} ${key}`;
-    let series = this.counts.get(countKey);
-    if (!series) this.counts.set(countKey, (series = { route, method, status: String(status), count: 0 }));
-    series.count++;
-    let timing = this.timings.get(key);
-    if (!timing) this.timings.set(key, (timing = { route, method, buckets: new Float64Array(this.bounds.length), count: 0, sum: 0 }));
-    timing.count++;
-    timing.sum += seconds;
-    const i = this.bounds.findIndex((b) => seconds <= b);
-    if (i >= 0) timing.buckets[i]++;
+    let methods = this.routes.get(route);
+    if (!methods) this.routes.set(route, (methods = new Map()));
+    let s = methods.get(method);
+    if (!s)
+      methods.set(method, (s = { route, method, byStatus: new Map(), buckets: new Float64Array(this.bounds.length), count: 0, sum: 0 }));
+    s.byStatus.set(status, (s.byStatus.get(status) ?? 0) + 1);
+    s.count++;
+    s.sum += seconds;
+    const { bounds } = this;
+    for (let i = 0; i < bounds.length; i++) {
+      if (seconds <= bounds[i]) {
+        s.buckets[i]++;
+        break;
+      }
+    }
+  }
+
+  private all(): Series[] {
+    return [...this.routes.values()].flatMap((methods) => [...methods.values()]);
   }
 
   /** The two metrics, for `registry.registerMetric`. */
@@ -62,7 +65,12 @@ export class RequestSeries {
         help: help.requests,
         type: 'counter',
         aggregator: 'sum',
-        values: [...this.counts.values()].map((s) => ({ labels: { route: s.route, method: s.method, status: s.status }, value: s.count })),
+        values: this.all().flatMap((s) =>
+          [...s.byStatus].map(([status, count]) => ({
+            labels: { route: s.route, method: s.method, status: String(status) },
+            value: count,
+          })),
+        ),
       }),
     };
     const durations: RegistryMetric = {
@@ -72,7 +80,7 @@ export class RequestSeries {
         help: help.durations,
         type: 'histogram',
         aggregator: 'sum',
-        values: [...this.timings.values()].flatMap((t) => {
+        values: this.all().flatMap((t) => {
           const labels = { route: t.route, method: t.method };
           let cumulative = 0;
           const buckets = this.bounds.map((le, i) => {
@@ -90,4 +98,30 @@ export class RequestSeries {
     };
     return [requests, durations];
   }
+}
+
+/**
+ * A counter with one label whose values are known up front (`hit`/`miss`), kept as plain numbers:
+ * `inc` is one property increment; prom-client reads it when scraped.
+ */
+export function plainCounter<V extends string>(
+  name: string,
+  help: string,
+  label: string,
+  values: readonly V[],
+): { inc(value: V): void; metric: RegistryMetric } {
+  const counts = Object.fromEntries(values.map((v) => [v, 0])) as Record<V, number>;
+  return {
+    inc: (value) => void counts[value]++,
+    metric: {
+      name,
+      get: async () => ({
+        name,
+        help,
+        type: 'counter',
+        aggregator: 'sum',
+        values: values.map((v) => ({ labels: { [label]: v }, value: counts[v] })),
+      }),
+    },
+  };
 }
