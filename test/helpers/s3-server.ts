@@ -28,3 +28,18 @@ export async function startS3Server(): Promise<{ endpoint: string; bucket: strin
     throw err;
   }
 }
+
+/** The `media` config section of an app storing into `server`'s bucket. */
+export function s3MediaConfig(server: { endpoint: string; bucket: string }): Record<string, unknown> {
+  return {
+    storage: 's3',
+    s3: {
+      bucket: server.bucket,
+      endpoint: server.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      accessKeyId: S3RVER_ACCESS_KEY_ID,
+      secretAccessKey: S3RVER_SECRET_ACCESS_KEY,
+    },
+  };
+}

@@ -11,7 +11,7 @@ import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { expectSpecError } from '../helpers/expect-error.js';
 import { pdf } from '../helpers/media-fixtures.js';
 import { multipartUpload } from '../helpers/multipart-upload.js';
-import { S3RVER_ACCESS_KEY_ID, S3RVER_SECRET_ACCESS_KEY, startS3Server } from '../helpers/s3-server.js';
+import { s3MediaConfig, startS3Server } from '../helpers/s3-server.js';
 
 /**
  * Image transforms on request (docs/media.md, "Image transforms"): sizes, formats, `auto` by
@@ -63,17 +63,7 @@ describe.each(['local', 's3'] as const)('image transforms on %s storage', (stora
     let media: Record<string, unknown> = { dir };
     if (storage === 's3') {
       s3 = await startS3Server();
-      media = {
-        storage: 's3',
-        s3: {
-          bucket: s3.bucket,
-          endpoint: s3.endpoint,
-          region: 'us-east-1',
-          forcePathStyle: true,
-          accessKeyId: S3RVER_ACCESS_KEY_ID,
-          secretAccessKey: S3RVER_SECRET_ACCESS_KEY,
-        },
-      };
+      media = s3MediaConfig(s3);
     }
     const transforms = { secret: SECRET, presets: PRESETS, maxWidth: 2000, maxHeight: 2000, maxPixels: 1_000_000 };
     t = await startTestApp({ media: { ...media, transforms } });

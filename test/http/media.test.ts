@@ -9,7 +9,7 @@ import type { Media } from '../../packages/client/src/index.js';
 import { ADMIN, startTestApp, type TestApp } from '../helpers/app.js';
 import { detailFields } from '../helpers/expect-error.js';
 import { bombPng, exifHasGps, gif, htmlAsPng, jpeg, pdf, png, randomBinary, svg, webp } from '../helpers/media-fixtures.js';
-import { startS3Server, S3RVER_ACCESS_KEY_ID, S3RVER_SECRET_ACCESS_KEY } from '../helpers/s3-server.js';
+import { startS3Server, s3MediaConfig, S3RVER_ACCESS_KEY_ID, S3RVER_SECRET_ACCESS_KEY } from '../helpers/s3-server.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 const MAX_FILE_SIZE = 2 * 1024 * 1024;
@@ -50,18 +50,7 @@ describe.each(['local', 's3'] as const)('media library on %s storage', (storage)
     let media: Record<string, unknown> = { dir: mediaDir, maxFileSize: MAX_FILE_SIZE };
     if (storage === 's3') {
       s3 = await startS3Server();
-      media = {
-        storage: 's3',
-        maxFileSize: MAX_FILE_SIZE,
-        s3: {
-          bucket: s3.bucket,
-          endpoint: s3.endpoint,
-          region: 'us-east-1',
-          forcePathStyle: true,
-          accessKeyId: S3RVER_ACCESS_KEY_ID,
-          secretAccessKey: S3RVER_SECRET_ACCESS_KEY,
-        },
-      };
+      media = { ...s3MediaConfig(s3), maxFileSize: MAX_FILE_SIZE };
     }
     t = await startTestApp({ schemas: [...TEST_SCHEMAS, PAGE], media });
     admin = await t.login(ADMIN.username, ADMIN.password);

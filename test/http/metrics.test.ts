@@ -110,14 +110,20 @@ describe('what is counted', () => {
     }
   });
 
-  it('webhook attempts by outcome, their latency, and the queue depth', async () => {
+  /** A hook for `document.created` on a receiver path of its own; answers its id. */
+  async function hookOn(path: string): Promise<string> {
     const hook = await t.request({
       method: 'POST',
       url: '/api/webhooks',
       token: admin,
-      payload: { name: 'Metered', url: receiver.url('/metered'), events: ['document.created'] },
+      payload: { name: `Hook ${path}`, url: receiver.url(path), events: ['document.created'] },
     });
     expect(hook.statusCode, hook.body).toBe(201);
+    return hook.json().data.webhook.id as string;
+  }
+
+  it('webhook attempts by outcome, their latency, and the queue depth', async () => {
+    const hook = await hookOn('/metered');
     // The first attempt fails (500, retried 100 ms later), the second succeeds.
     receiver.answer((req, nth) => ({ status: req.path === '/metered' && nth === 0 ? 500 : 204 }));
     const before = await scrape(t, asScraper);
@@ -133,21 +139,15 @@ describe('what is counted', () => {
       after.value('vellum_webhook_delivery_duration_seconds_count') - before.value('vellum_webhook_delivery_duration_seconds_count'),
     ).toBe(2);
     expect(after.value('vellum_webhook_queue_depth')).toBe(0);
-    await t.request({ method: 'DELETE', url: `/api/webhooks/${hook.json().data.webhook.id}`, token: admin });
+    await t.request({ method: 'DELETE', url: `/api/webhooks/${hook}`, token: admin });
   });
 
   it('the queue depth counts deliveries not finished yet', async () => {
-    const hook = await t.request({
-      method: 'POST',
-      url: '/api/webhooks',
-      token: admin,
-      payload: { name: 'Slow', url: receiver.url('/slow'), events: ['document.created'] },
-    });
-    expect(hook.statusCode, hook.body).toBe(201);
+    const hook = await hookOn('/slow');
     receiver.answer((req) => (req.path === '/slow' ? 'hang' : { status: 204 }));
     await postDocument(t, admin, 'company', { name: 'Queued' });
     await expect.poll(async () => (await scrape(t, asScraper)).value('vellum_webhook_queue_depth'), { timeout: 5_000 }).toBe(1);
-    await t.request({ method: 'DELETE', url: `/api/webhooks/${hook.json().data.webhook.id}`, token: admin });
+    await t.request({ method: 'DELETE', url: `/api/webhooks/${hook}`, token: admin });
   });
 
   it('event streams: open now, and opened in all', async () => {
