@@ -485,7 +485,7 @@ describe('users, API tokens, settings and the rest', () => {
     const audit = await admin.audit({ type: ['settingsUpdate'] });
     expect(audit.data[0]).toMatchObject({ type: 'settingsUpdate' });
     expect(await admin.health()).toEqual({ status: 'ok' });
-    expect(await admin.ready()).toEqual({ status: 'ok' });
+    expect(await admin.ready()).toEqual({ status: 'ok', checks: { database: 'ok', storage: 'ok' } });
     expect(await admin.passkeys.status()).toMatchObject({ enabled: false });
     expect(await admin.identityProvider.status()).toMatchObject({ enabled: false });
   });

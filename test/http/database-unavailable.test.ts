@@ -20,6 +20,9 @@ const create = (title: string) => t.request({ method: 'POST', url: '/api/documen
 const ready = () => t.request({ method: 'GET', url: '/api/ready' });
 const health = () => t.request({ method: 'GET', url: '/api/health' });
 
+/** `GET /ready` of a node whose database and file store answer (no Redis here). */
+const READY = { data: { status: 'ok', checks: { database: 'ok', storage: 'ok' } } };
+
 function expectUnavailable(res: LightMyRequestResponse): void {
   expect(res.statusCode, res.body).toBe(503);
   expect(res.json().error.code).toBe('SERVICE_UNAVAILABLE');
@@ -38,14 +41,14 @@ async function expectReadyAgain(): Promise<void> {
     expectUnavailable(res);
     res = await ready();
   }
-  expect(res.json()).toEqual({ data: { status: 'ok' } });
+  expect(res.json()).toEqual(READY);
 }
 
 async function expectServing(): Promise<void> {
   const created = await create(`Post ${Math.random()}`);
   expect(created.statusCode, created.body).toBe(201);
   expect((await list()).statusCode).toBe(200);
-  expect((await ready()).json()).toEqual({ data: { status: 'ok' } });
+  expect((await ready()).json()).toEqual(READY);
 }
 
 if (dialect === 'postgres') {
@@ -79,7 +82,10 @@ if (dialect === 'postgres') {
       await proxy.setMode('silent');
       expectUnavailable(await list());
       expectUnavailable(await create('Lost in the silence'));
-      expectUnavailable(await ready());
+      const notReady = await ready();
+      expectUnavailable(notReady);
+      // The answer names the dependency that failed; the file store still answered.
+      expect(notReady.json().error.details).toEqual([{ field: 'database', message: expect.any(String) }]);
       expect((await health()).statusCode).toBe(200);
       // More requests than the pool has connections: the ones waiting for a connection time out too.
       const many = await Promise.all(Array.from({ length: 15 }, () => list()));

@@ -226,3 +226,25 @@ describe('starting while Redis is away', () => {
     }
   });
 });
+
+describe('readiness while Redis is away', () => {
+  const ready = async (node: Node) => {
+    const res = await node.t.request({ method: 'GET', url: '/api/ready' });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as { status: string; checks: Record<string, string> };
+  };
+
+  it('/ready reports Redis, and stays 200 ("degraded") while it is away: the node serves on its own', async () => {
+    expect(await ready(a)).toEqual({ status: 'ok', checks: { database: 'ok', storage: 'ok', redis: 'ok' } });
+    const before = infoCounts();
+    await redis.stop();
+    try {
+      await expect.poll(async () => (await ready(a)).status).toBe('degraded');
+      expect((await ready(a)).checks).toEqual({ database: 'ok', storage: 'ok', redis: 'unavailable' });
+      await backInRedis(before);
+      expect(await ready(a)).toEqual({ status: 'ok', checks: { database: 'ok', storage: 'ok', redis: 'ok' } });
+    } finally {
+      await redis.start();
+    }
+  });
+});

@@ -18,7 +18,14 @@ const work = mkdtempSync(join(tmpdir(), 'vellum-pack-'));
 const children: Array<ReturnType<typeof spawn>> = [];
 
 afterAll(() => {
-  for (const child of children) child.kill('SIGTERM');
+  // The whole group: npx does not pass SIGTERM on to the `vellum serve` it started, which outlived the run.
+  for (const child of children) {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // The group is gone already.
+    }
+  }
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -68,6 +75,7 @@ describe('installable packages', () => {
     const port = 30_000 + Math.floor(Math.random() * 20_000);
     const server = spawn('npx', ['vellum', 'serve', '--port', String(port), '--host', '127.0.0.1'], {
       cwd: site,
+      detached: true,
       env: { ...process.env, VELLUM_ADMIN_USERNAME: 'admin', VELLUM_ADMIN_PASSWORD: 'admin-password-1' },
     });
     children.push(server);

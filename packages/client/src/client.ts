@@ -47,6 +47,12 @@ export function createClient<S extends SchemaMap = UntypedSchemas>(opts: ClientO
  * users' code. Requests carry the held access token; a 401 refreshes it once and repeats the
  * request, a 403 never does (spec: "Errors").
  */
+/** What `GET /ready` reports: `degraded` while a shared part (Redis) is away and the node serves on its own. */
+export interface Readiness {
+  status: 'ok' | 'degraded';
+  checks: { database: 'ok' | 'unavailable'; storage: 'ok' | 'unavailable'; redis?: 'ok' | 'unavailable' };
+}
+
 export class VellumClient<S extends SchemaMap = UntypedSchemas> {
   readonly transport: Transport;
   readonly auth: AuthApi;
@@ -140,9 +146,12 @@ export class VellumClient<S extends SchemaMap = UntypedSchemas> {
     return (await this.transport.json<{ data: { status: string } }>({ method: 'GET', path: '/health', auth: 'none' })).data;
   }
 
-  /** Readiness: 503 `SERVICE_UNAVAILABLE` (with `retryAfter`) while the database cannot answer. */
-  async ready(): Promise<{ status: string }> {
-    return (await this.transport.json<{ data: { status: string } }>({ method: 'GET', path: '/ready', auth: 'none' })).data;
+  /**
+   * Readiness (docs/operations.md, "Readiness"): each dependency's state; 503 `SERVICE_UNAVAILABLE`
+   * (with `retryAfter`, naming the failed ones in `details`) while the database or the file store cannot answer.
+   */
+  async ready(): Promise<Readiness> {
+    return (await this.transport.json<{ data: Readiness }>({ method: 'GET', path: '/ready', auth: 'none' })).data;
   }
 
   // The first client's document calls, kept for their callers; `documents(type)` is the typed form.

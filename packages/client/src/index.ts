@@ -2,7 +2,7 @@
  * `@vellum/client`: the typed HTTP client of the Vellum API (docs/client.md). It imports no
  * Node-only module and runs in browsers and Node 20; `@vellum/client/node` adds file paths for uploads.
  */
-export { VellumClient, createClient, type ClientOptions } from './client.js';
+export { VellumClient, createClient, type ClientOptions, type Readiness } from './client.js';
 export type {
   SchemaMap,
   UntypedSchemas,

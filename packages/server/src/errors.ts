@@ -114,6 +114,11 @@ export const errors = {
    * A limit this node keeps on purpose is reached (`realtime.maxStreams`): 503 with `Retry-After`,
    * a refusal like a 429 rather than a failure, so it is logged without a stack.
    */
+  /** `GET /ready` (docs/operations.md, "Readiness"): each dependency that did not answer, named in `details`. */
+  notReady: (details: ErrorDetail[], retryAfter = 5) =>
+    make('SERVICE_UNAVAILABLE', `Not ready: ${details.map((d) => d.field).join(' and ')} not reachable`, details, retryAfter, {
+      refusal: true,
+    }),
   atCapacity: (retryAfter: number, message: string) => make('SERVICE_UNAVAILABLE', message, undefined, retryAfter, { refusal: true }),
 };
 

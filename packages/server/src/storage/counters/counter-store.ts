@@ -6,4 +6,6 @@ export interface CounterStore {
   increment(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
   reset(key: string): Promise<void>;
   close(): Promise<void>;
+  /** Shared counters only: whether they are counted in Redis now (false while this node counts on its own). */
+  shared?(): boolean;
 }

@@ -98,6 +98,7 @@ export async function openRedisCounters(url: string, notes: CounterNotes): Promi
         },
         () => local.increment(key, windowMs, now),
       ),
+    shared: () => state === 'shared',
     async reset(key) {
       // Both: a window counted here during an outage must not outlive the success that reset it.
       await local.reset(key);

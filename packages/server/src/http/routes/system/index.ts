@@ -15,9 +15,14 @@ export async function systemRoutes(app: FastifyInstance, { svc }: { svc: Service
   app.get('/', { prefixTrailingSlash: 'slash', schema: { hide: true } }, index);
   // Liveness: answers without touching the database.
   app.get('/health', { schema: { response: { 200: Status } } }, async () => ({ data: { status: 'ok' } }));
-  // Readiness: the database answers; otherwise 503 SERVICE_UNAVAILABLE with Retry-After.
-  app.get('/ready', { schema: { response: { 200: Status, ...errorResponses } } }, async () => {
-    await checkReadiness(svc);
-    return { data: { status: 'ok' } };
-  });
+  // Readiness: the database and the file store answer (Redis is reported, not required); otherwise
+  // 503 SERVICE_UNAVAILABLE with Retry-After, naming each dependency in `details`.
+  const Check = Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]);
+  const Ready = data(
+    Type.Object({
+      status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+      checks: Type.Object({ database: Check, storage: Check, redis: Type.Optional(Check) }),
+    }),
+  );
+  app.get('/ready', { schema: { response: { 200: Ready, ...errorResponses } } }, async () => ({ data: await checkReadiness(svc) }));
 }
