@@ -29,14 +29,39 @@ export async function serve(opts: ServeOptions): Promise<number> {
   }
   const app = await startApp(config);
   if (typeof app === 'number') return app;
+  stopOnSignals(app, config.server.shutdownTimeoutMs);
+  return new Promise<number>(() => undefined);
+}
+
+/**
+ * The drained shutdown (docs/operations.md, "Shutdown"): on SIGTERM or SIGINT the server stops
+ * accepting connections, ends event streams (clients reconnect elsewhere), lets the requests in
+ * flight and the webhook attempts finish, then closes the database and exits 0. Past
+ * `timeoutMs` it exits 1 without waiting further; a second signal exits at once.
+ */
+function stopOnSignals(app: App, timeoutMs: number): void {
+  let stopping = false;
   const stop = async (signal: string) => {
-    process.stdout.write(`\n${signal}: shutting down\n`);
-    await app.close();
+    if (stopping) {
+      process.stderr.write(`${signal} again: exiting without waiting\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    process.stdout.write(`\n${signal}: shutting down (requests in flight have ${timeoutMs} ms to finish)\n`);
+    setTimeout(() => {
+      process.stderr.write(`vellum: requests still running after ${timeoutMs} ms (server.shutdownTimeoutMs); exiting\n`);
+      process.exit(1);
+    }, timeoutMs).unref();
+    try {
+      await app.close();
+    } catch (err) {
+      process.stderr.write(`vellum: the shutdown failed: ${(err as Error).message}\n`);
+      process.exit(1);
+    }
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  return new Promise<number>(() => undefined);
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 /**

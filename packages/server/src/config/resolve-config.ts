@@ -78,6 +78,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
     'bodyLimit',
     'publicUrl',
     'compression',
+    'shutdownTimeoutMs',
   ]);
   const redis = r.object('redis', root.redis, ['url']);
   const security = r.object('security', root.security, SECURITY);
@@ -154,6 +155,7 @@ export function resolveConfig(file: unknown, env: NodeJS.ProcessEnv, flags: Conf
       bodyLimit: r.int('server.bodyLimit', server.bodyLimit, { def: 1_048_576, min: 1024 }) as number,
       publicUrl: r.string('server.publicUrl', server.publicUrl),
       compression: compressionSection(r, server.compression),
+      shutdownTimeoutMs: r.int('server.shutdownTimeoutMs', server.shutdownTimeoutMs, { def: 10_000, min: 0, max: 600_000 }) as number,
     },
     database,
     redis: redisUrl ? { url: redisUrl } : undefined,

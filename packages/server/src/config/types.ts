@@ -153,6 +153,8 @@ export interface VellumConfig {
     publicUrl?: string;
     /** Response compression (docs/api.md, "Compression"): on by default, for bodies of at least `minBytes`. */
     compression: { enabled: boolean; minBytes: number };
+    /** On SIGTERM/SIGINT, how long requests in flight may take to finish before the process exits anyway (docs/operations.md, "Shutdown"). */
+    shutdownTimeoutMs: number;
   };
   database: DatabaseConfig;
   redis?: { url: string };
