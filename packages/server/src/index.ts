@@ -3,4 +3,5 @@ export { loadConfig, findConfigFile, resolveConfig, ConfigError, EXIT_CONFIG } f
 export { describeContentModel } from './describe-content-model.js';
 export type { VellumConfig, VellumConfigInput, SchemaDef, FieldDef, BlockDef, FieldType } from './config/index.js';
 export { migrateDatabase, createUserOnDatabase, setPasswordOnDatabase, type OperatorNewUser } from './operator-tasks.js';
+export { runDoctor, type DoctorCheck } from './doctor.js';
 export { bulkInsertDocuments, BULK_BATCH_SIZE, type BulkInsertInput } from './domain/documents/bulk-insert-documents.js';

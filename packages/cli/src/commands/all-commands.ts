@@ -2,6 +2,7 @@ import type { Command, CommandGroup } from '../command.js';
 import { completionCommand } from './completion.js';
 import { configCommand } from './config.js';
 import { devCommand } from './dev.js';
+import { doctorCommand } from './doctor.js';
 import { docsCommand } from './docs.js';
 import { loginCommand } from './login.js';
 import { logoutCommand } from './logout.js';
@@ -18,6 +19,7 @@ export const ALL_COMMANDS: Array<Command | CommandGroup> = [
   serveCommand,
   devCommand,
   migrateCommand,
+  doctorCommand,
   userCommand,
   loginCommand,
   logoutCommand,

@@ -33,3 +33,21 @@ export function createMailer(mail: { smtpUrl?: string; from?: string } | undefin
     },
   };
 }
+
+/** Connects to the SMTP server and says hello (nodemailer's `verify`), without sending (`vellum doctor`). */
+export async function verifyMailServer(smtpUrl: string, ms = 5_000): Promise<void> {
+  const { default: nodemailer } = await import('nodemailer');
+  const url = new URL(smtpUrl);
+  for (const [name, value] of [
+    ['connectionTimeout', ms],
+    ['greetingTimeout', ms],
+    ['socketTimeout', ms],
+  ] as const)
+    if (!url.searchParams.has(name)) url.searchParams.set(name, String(value));
+  const transport = nodemailer.createTransport(url.toString());
+  try {
+    await transport.verify();
+  } finally {
+    transport.close();
+  }
+}

@@ -35,3 +35,18 @@ export function answerWithin<T>(command: Promise<T>, ms = ANSWER_MS): Promise<T>
     );
   });
 }
+
+/** Connects, asks PING, disconnects (`vellum doctor`): resolves when Redis answered, rejects with why not. */
+export async function pingRedis(url: string, ms = 3_000): Promise<void> {
+  const redis = connectRedis(url, { lazyConnect: true, retryStrategy: () => null });
+  let lastError: unknown;
+  redis.on('error', (err: unknown) => (lastError = err));
+  try {
+    await answerWithin(redis.connect(), ms);
+    await answerWithin(redis.ping(), ms);
+  } catch (err) {
+    throw new Error('Redis is not reachable', { cause: lastError ?? err });
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -65,3 +65,13 @@ export async function migrateToLatest({ db, dialect }: Conn): Promise<string[]> 
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** The migrations this release has that the database has not run yet (`vellum doctor`). */
+export async function pendingMigrations({ db, dialect }: Conn): Promise<{ applied: number; pending: string[] }> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+  const all = await new Migrator({ db, provider }).getMigrations();
+  return {
+    applied: all.filter((m) => m.executedAt !== undefined).length,
+    pending: all.filter((m) => m.executedAt === undefined).map((m) => m.name),
+  };
+}
