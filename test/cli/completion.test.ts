@@ -55,7 +55,9 @@ describe('vellum completion', () => {
   it('bash completes every command and subcommand the CLI has, and nothing else', () => {
     const names = ALL_COMMANDS.map((c) => c.name);
     expect(bashOffers('vellum', '')).toEqual([...names, '--help', '--version'].sort());
-    expect(bashOffers('vellum', 'do')).toEqual(['docs']);
+    expect(bashOffers('vellum', 'do')).toEqual(['docs', 'doctor']);
+    expect(bashOffers('vellum', 'doc')).toEqual(['docs', 'doctor']);
+    expect(bashOffers('vellum', 'doct')).toEqual(['doctor']);
     for (const group of ALL_COMMANDS.filter((c) => 'subcommands' in c))
       expect(bashOffers('vellum', group.name, '')).toEqual(group.subcommands.map((s) => s.name).sort());
   });
