@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multipartUpload } from '../helpers/multipart-upload.js';
+import { png } from '../helpers/media-fixtures.js';
+import { ADMIN, call, startTwoNodes, type TwoNodes } from '../helpers/two-nodes.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+/**
+ * Two `vellum serve` processes as one site (docs/operations.md, "Several nodes"): PostgreSQL,
+ * Redis and an S3 server (s3rver) shared, a round-robin proxy in front. Each flow's consecutive
+ * requests land on different nodes (checked on the proxy's log), and the site behaves as one:
+ * sessions, settings, media, events, webhooks and schedules; then one node is killed (SIGKILL)
+ * under a thousand concurrent writes, and every write that was acknowledged is there.
+ */
+let two: TwoNodes;
+let admin: string;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  two = await startTwoNodes({ documents: { scheduleRunner: true } });
+  const login = await two.site('POST', '/auth/login', { body: ADMIN });
+  expect(login.status, login.body).toBe(200);
+  admin = login.json().data.token;
+}, 120_000);
+
+afterAll(async () => {
+  await two?.close();
+  await receiver?.close();
+});
+
+/** Runs `flow` and checks that its requests through the proxy alternated between the nodes. */
+async function alternating<T>(flow: () => Promise<T>): Promise<T> {
+  const from = two.routed.length;
+  const result = await flow();
+  const used = two.routed.slice(from);
+  expect(used.length).toBeGreaterThanOrEqual(2);
+  used.forEach((node, i) => i > 0 && expect(node).not.toBe(used[i - 1]));
+  return result;
+}
+
+const company = (name: string, token = admin) => two.site('POST', '/documents/company', { token, body: { name, _status: 'published' } });
+
+describe('one site on two nodes', () => {
+  it('a session: login on one node, refresh on the other, logout on the first; the spent refresh token is refused on the other', async () => {
+    await alternating(async () => {
+      const login = await two.site('POST', '/auth/login', { body: ADMIN });
+      expect(login.status, login.body).toBe(200);
+      const refreshed = await two.site('POST', '/auth/refresh', { body: { refreshToken: login.json().data.refreshToken } });
+      expect(refreshed.status, refreshed.body).toBe(200);
+      const { token, refreshToken } = refreshed.json().data;
+      expect((await two.site('POST', '/auth/logout', { token, body: { refreshToken } })).status).toBe(200);
+      expect((await two.site('POST', '/auth/refresh', { body: { refreshToken } })).status).toBe(401);
+    });
+  });
+
+  it('settings changed on one node are what the other serves', async () => {
+    await alternating(async () => {
+      const put = await two.site('PUT', '/config/settings', { token: admin, body: { siteName: 'Two nodes, one site' } });
+      expect(put.status, put.body).toBe(200);
+      const got = await two.site('GET', '/config/settings', { token: admin });
+      expect(got.json().data.siteName).toBe('Two nodes, one site');
+    });
+  });
+
+  it('media uploaded through one node is served by the other (S3), byte for byte', async () => {
+    const image = await png(64, 48);
+    const { payload, headers } = await multipartUpload(image, 'both.png');
+    await alternating(async () => {
+      const up = await two.site('POST', '/media', { token: admin, body: payload, headers });
+      expect(up.status, up.body).toBe(201);
+      const file = await two.site('GET', `/media/files/${up.json().data.filename}`);
+      expect(file.status).toBe(200);
+      expect(file.raw.equals(image)).toBe(true);
+      const record = await two.site('GET', `/media/${up.json().data._id}`, { token: admin });
+      expect(record.json().data.sha256).toBe(up.json().data.sha256);
+    });
+  });
+
+  it('an event stream on one node sees the writes made on the other', async () => {
+    const abort = new AbortController();
+    const res = await fetch(`${two.nodes[0].api}/events?types=company`, {
+      headers: { authorization: `Bearer ${admin}` },
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    const seen: string[] = [];
+    const reading = (async () => {
+      const reader = res.body!.getReader();
+      let text = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        text += Buffer.from(value).toString('utf8');
+        for (const m of text.matchAll(/"name":"(Streamed \d+)"/g)) if (!seen.includes(m[1])) seen.push(m[1]);
+      }
+    })().catch(() => undefined);
+    try {
+      for (let i = 0; i < 5; i++)
+        expect((await call(two.nodes[1].api, 'POST', '/documents/company', { token: admin, body: { name: `Streamed ${i}` } })).status).toBe(
+          201,
+        );
+      await expect.poll(() => seen.length, { timeout: 5_000 }).toBe(5);
+    } finally {
+      abort.abort();
+      await reading;
+    }
+  });
+
+  it('webhooks: both nodes run a worker, and every event is delivered once', async () => {
+    const hook = await two.site('POST', '/webhooks', {
+      token: admin,
+      body: { name: 'Once', url: receiver.url('/once'), events: ['document.created'] },
+    });
+    expect(hook.status, hook.body).toBe(201);
+    const ids = await alternating(async () => {
+      const made: string[] = [];
+      for (let i = 0; i < 10; i++) made.push((await company(`Hooked ${i}`)).json().data._id);
+      return made;
+    });
+    await expect.poll(() => receiver.to('/once').length, { timeout: 15_000 }).toBe(10);
+    // A little longer: a second delivery of any of them would arrive now.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const delivered = receiver.to('/once').map((r) => JSON.parse(r.body).data._id as string);
+    expect(delivered.sort()).toEqual([...ids].sort());
+    expect(new Set(receiver.to('/once').map((r) => r.headers['webhook-id'])).size).toBe(10);
+  });
+
+  it('a schedule due while both runners poll is run once', async () => {
+    const hook = await two.site('POST', '/webhooks', {
+      token: admin,
+      body: { name: 'Published', url: receiver.url('/published'), events: ['document.published'] },
+    });
+    expect(hook.status, hook.body).toBe(201);
+    const draft = await two.site('POST', '/documents/company', { token: admin, body: { name: 'Planned' } });
+    const id = draft.json().data._id as string;
+    const at = new Date(Date.now() + 1_500).toISOString();
+    const planned = await two.site('POST', `/documents/company/${id}/schedule`, { token: admin, body: { action: 'publish', at } });
+    expect(planned.status, planned.body).toBe(201);
+    await expect
+      .poll(async () => (await two.site('GET', `/documents/company/${id}`, { token: admin })).json().data._status, { timeout: 10_000 })
+      .toBe('published');
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(receiver.to('/published').filter((r) => JSON.parse(r.body).data._id === id)).toHaveLength(1);
+    const schedules = (await two.site('GET', `/schedules?documentId=${id}`, { token: admin })).json().data;
+    expect(schedules.map((s: { status: string }) => s.status)).toEqual(['done']);
+  });
+
+  it('a cached list on one node shows a write the other acknowledged (staleness measured)', async () => {
+    const lagsMs: number[] = [];
+    for (let round = 0; round < 100; round++) {
+      await call(two.nodes[0].api, 'GET', '/documents/company?limit=3', { token: admin });
+      const name = `Fresh ${round}`;
+      expect(
+        (await call(two.nodes[1].api, 'POST', '/documents/company', { token: admin, body: { name, _status: 'published' } })).status,
+      ).toBe(201);
+      const acknowledged = performance.now();
+      for (;;) {
+        const list = await call(two.nodes[0].api, 'GET', '/documents/company?limit=3', { token: admin });
+        if (list.json().data.some((d: { name: string }) => d.name === name)) break;
+        expect(performance.now() - acknowledged).toBeLessThan(5_000);
+      }
+      lagsMs.push(performance.now() - acknowledged);
+    }
+    lagsMs.sort((a, b) => a - b);
+    // The figure for docs/benchmarks.md; not asserted (a timing).
+    console.log(
+      `two nodes: a write on B seen by a cached list on A after p50 ${lagsMs[49].toFixed(1)} ms, p99 ${lagsMs[98].toFixed(1)} ms, max ${lagsMs[99].toFixed(1)} ms`,
+    );
+  });
+
+  it('the login rate limit is counted across both nodes (Redis)', async () => {
+    const tries = await alternating(async () => {
+      const answers: number[] = [];
+      for (let i = 0; i < 4; i++)
+        answers.push((await two.site('POST', '/auth/login', { body: { username: 'nobody', password: 'wrong-password' } })).status);
+      return answers;
+    });
+    expect(tries).toEqual([401, 401, 401, 429]);
+  });
+
+  it('SIGKILL of one node during 1 000 concurrent writes: the other keeps answering, and every acknowledged write is there', async () => {
+    const acknowledged: string[] = [];
+    let failed = 0;
+    let started = 0;
+    const write = async () => {
+      const n = started++;
+      if (n === 300) two.nodes[0].child.kill('SIGKILL');
+      try {
+        const res = await company(`Under fire ${n}`);
+        if (res.status === 201) acknowledged.push(res.json().data._id);
+        else failed++;
+      } catch {
+        failed++; // the connection went to the node that died
+      }
+    };
+    const workers = Array.from({ length: 20 }, async () => {
+      while (started < 1_000) await write();
+    });
+    await Promise.all(workers);
+    expect(two.nodes[0].child.signalCode).toBe('SIGKILL');
+    // Half the connections after the kill went to the dead node; the other half were answered.
+    expect(acknowledged.length).toBeGreaterThan(500);
+    expect(acknowledged.length + failed).toBe(1_000);
+    const survivor = two.nodes[1].api;
+    expect((await call(survivor, 'GET', '/health')).status).toBe(200);
+    const missing: string[] = [];
+    for (const id of acknowledged)
+      if ((await call(survivor, 'GET', `/documents/company/${id}`, { token: admin })).status !== 200) missing.push(id);
+    expect(missing).toEqual([]);
+  }, 120_000);
+});
