@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../packages/client/src/index.js';
 import { multipartUpload } from '../helpers/multipart-upload.js';
 import { png } from '../helpers/media-fixtures.js';
 import { ADMIN, call, startTwoNodes, type TwoNodes } from '../helpers/two-nodes.js';
@@ -166,6 +167,31 @@ describe('one site on two nodes', () => {
     console.log(
       `two nodes: a write on B seen by a cached list on A after p50 ${lagsMs[49].toFixed(1)} ms, p99 ${lagsMs[98].toFixed(1)} ms, max ${lagsMs[99].toFixed(1)} ms`,
     );
+  });
+
+  it('read-your-writes: the client, each request on a new connection (so alternating nodes), never misses its own write', async () => {
+    // A fetch that opens a connection per request, as a browser behind a balancer may.
+    const viaProxy = (async (input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(String(input));
+      const res = await call(`${url.origin}`, init?.method ?? 'GET', url.pathname + url.search, {
+        headers: init?.headers as Record<string, string>,
+        ...(init?.body !== undefined && init.body !== null ? { body: Buffer.from(init.body as string) } : {}),
+      });
+      const headers = Object.entries(res.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]]));
+      return new Response(res.status === 204 ? null : res.raw, { status: res.status, headers });
+    }) as typeof fetch;
+    const client = createClient({ baseUrl: two.api, fetch: viaProxy });
+    client.setToken(admin);
+    const from = two.routed.length;
+    let misses = 0;
+    for (let round = 0; round < 200; round++) {
+      const made = await client.create('company', { name: `Mine ${round}`, _status: 'published' });
+      const page = await client.list('company', { limit: 5 });
+      if (!page.data.some((d) => d._id === made._id)) misses++;
+    }
+    expect(misses).toBe(0);
+    // Both nodes answered, in turn.
+    expect(new Set(two.routed.slice(from))).toEqual(new Set([0, 1]));
   });
 
   it('the login rate limit is counted across both nodes (Redis)', async () => {

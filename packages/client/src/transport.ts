@@ -27,6 +27,12 @@ export interface TransportOptions {
   now?: () => number;
   /** Waits between device-flow polls (tests make it instant). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * How long after one of its writes this client's reads skip the servers' response caches
+   * (`Cache-Control: no-cache`), so it sees its own writes whichever node answers (docs/client.md,
+   * "Reading your own writes"). Default 5 000 ms; 0 turns it off.
+   */
+  readYourWritesMs?: number;
 }
 
 export type QueryValue = string | number | boolean | undefined | null;
@@ -74,8 +80,12 @@ export class Transport {
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private current?: ClientTokens;
   private inflight?: Promise<ClientTokens>;
+  private readonly readYourWritesMs: number;
+  /** Until when reads ask for a fresh answer (the last write's time + `readYourWritesMs`). */
+  private freshUntil = 0;
 
   constructor(private readonly opts: TransportOptions) {
+    this.readYourWritesMs = opts.readYourWritesMs ?? 5_000;
     this.fetchImpl = opts.fetch ?? ((input, init) => fetch(input, init));
     this.current = opts.tokens;
     this.now = opts.now ?? Date.now;
@@ -134,6 +144,11 @@ export class Transport {
 
   private async fetchOnce(req: ApiRequest, tokens: ClientTokens | undefined): Promise<Response> {
     const headers: Record<string, string> = {};
+    // Read-your-writes across nodes (docs/client.md, "Reading your own writes"): for a while after a
+    // write, reads ask for a fresh answer, so a node that has not heard of the write yet does not
+    // answer from its cache.
+    const reads = req.method === 'GET' || req.method === 'HEAD';
+    if (reads && this.now() < this.freshUntil) headers['cache-control'] = 'no-cache';
     let body: RequestInit['body'];
     let extra: RequestInit = {};
     if (req.json !== undefined) {
@@ -150,13 +165,17 @@ export class Transport {
       if (built.body instanceof ReadableStream) extra = STREAM_BODY;
     }
     if (tokens) headers.authorization = `Bearer ${tokens.accessToken}`;
-    return this.fetchImpl(this.url(req.path, req.query), {
+    const res = await this.fetchImpl(this.url(req.path, req.query), {
       method: req.method,
       headers: { ...headers, ...req.headers },
       body,
       signal: req.signal,
       ...extra,
     });
+    // From the answer on: the write is committed by then, whichever node took it.
+    // Signing in, refreshing or out writes no content.
+    if (!reads && this.readYourWritesMs > 0 && !req.path.startsWith('/auth/')) this.freshUntil = this.now() + this.readYourWritesMs;
+    return res;
   }
 
   /** The tokens to use instead of `used` (after a 401), or undefined when there are none (the 401 stands). */

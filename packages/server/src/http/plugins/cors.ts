@@ -13,6 +13,8 @@ const ALLOWED_HEADERS = [
   'range',
   'x-request-id',
   'last-event-id',
+  // A read that must see the caller's own writes skips the response cache (docs/api.md, "Caching").
+  'cache-control',
   CSRF_HEADER,
 ];
 const EXPOSED_HEADERS = ['etag', 'x-request-id', 'location', 'retry-after', 'content-range'];

@@ -54,7 +54,10 @@ export function registerResponseCache(app: FastifyInstance, svc: Services, opts:
     if (request.method !== 'GET') return;
     const signature = readScopeSignature(svc, request.principal, opts.mode);
     const key = `${signature} ${request.url}`;
-    const entry = entries.get(key);
+    // `Cache-Control: no-cache` (RFC 9111 §5.2.1.4): the caller wants an answer rendered now, as
+    // after a write of its own that another node took (docs/api.md, "Caching"); the fresh render
+    // is kept for the others.
+    const entry = noCache(request.headers['cache-control']) ? undefined : entries.get(key);
     // A reader of every status of some type sees pending drafts (markers, perspective=drafts):
     // draft writes date its entries too; a reader of published documents only, never.
     const version = signatureReadsDrafts(signature) ? svc.changes.versionWithDrafts : svc.changes.version;
@@ -107,4 +110,9 @@ export function registerResponseCache(app: FastifyInstance, svc: Services, opts:
     totalBytes += sizeOf(entry);
     return payload;
   });
+}
+
+/** Whether a request's `Cache-Control` asks for a fresh answer: `no-cache`, or `max-age=0`. */
+function noCache(header: string | undefined): boolean {
+  return header !== undefined && /(?:^|,)\s*(?:no-cache|max-age\s*=\s*0)\s*(?:,|$)/i.test(header);
 }
