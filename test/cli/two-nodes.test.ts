@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../packages/client/src/index.js';
 import { multipartUpload } from '../helpers/multipart-upload.js';
 import { png } from '../helpers/media-fixtures.js';
+import { totpCode } from '../helpers/totp.js';
 import { ADMIN, call, startTwoNodes, type TwoNodes } from '../helpers/two-nodes.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -18,7 +19,7 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  two = await startTwoNodes({ documents: { scheduleRunner: true } });
+  two = await startTwoNodes({ documents: { scheduleRunner: true }, oauth2: { enabled: true } });
   const login = await two.site('POST', '/auth/login', { body: ADMIN });
   expect(login.status, login.body).toBe(200);
   admin = login.json().data.token;
@@ -51,6 +52,52 @@ describe('one site on two nodes', () => {
       const { token, refreshToken } = refreshed.json().data;
       expect((await two.site('POST', '/auth/logout', { token, body: { refreshToken } })).status).toBe(200);
       expect((await two.site('POST', '/auth/refresh', { body: { refreshToken } })).status).toBe(401);
+    });
+  });
+
+  it('the device flow: started on one node, approved on the other, redeemed on the first', async () => {
+    const formBody = (body: Record<string, string>) => ({
+      body: Buffer.from(new URLSearchParams(body).toString()),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    await alternating(async () => {
+      const started = await two.site('POST', '/auth/device', formBody({ client_id: 'service-cli', scope: 'content:read' }));
+      expect(started.status, started.body).toBe(200);
+      const { device_code: deviceCode, user_code: userCode } = started.json();
+      const approved = await two.site('POST', '/auth/device/verify', { token: admin, body: { user_code: userCode, action: 'approve' } });
+      expect(approved.status, approved.body).toBe(200);
+      const redeemed = await two.site(
+        'POST',
+        '/auth/token',
+        formBody({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode, client_id: 'service-cli' }),
+      );
+      expect(redeemed.status, redeemed.body).toBe(200);
+      expect(redeemed.json().access_token).toEqual(expect.any(String));
+    });
+  });
+
+  it('a TOTP sign-in: set up on one node, the code checked on the other; the login finished on the node after its first step', async () => {
+    const made = await two.site('POST', '/users', {
+      token: admin,
+      body: { username: 'twofactor', email: 'twofactor@example.com', password: 'two-factor-pass-1', role: 'editor' },
+    });
+    expect(made.status, made.body).toBe(201);
+    const user = { username: 'twofactor', password: 'two-factor-pass-1' };
+    const session = (await two.site('POST', '/auth/login', { body: user })).json().data.token as string;
+    await alternating(async () => {
+      const setup = await two.site('POST', '/auth/mfa/setup/totp', { token: session });
+      expect(setup.status, setup.body).toBe(200);
+      const secret = setup.json().data.secret as string;
+      const enabled = await two.site('POST', '/auth/mfa/setup/totp/verify', { token: session, body: { code: totpCode(secret) } });
+      expect(enabled.status, enabled.body).toBe(200);
+      const first = await two.site('POST', '/auth/login', { body: user });
+      expect(first.json().data.mfaToken).toEqual(expect.any(String));
+      // The next period's code: the one just used is spent (the replay guard is shared too).
+      const done = await two.site('POST', '/auth/mfa/verify', {
+        body: { method: 'totp', mfaToken: first.json().data.mfaToken, code: totpCode(secret, Date.now() + 30_000) },
+      });
+      expect(done.status, done.body).toBe(200);
+      expect(done.json().data.token).toEqual(expect.any(String));
     });
   });
 
