@@ -1,0 +1,156 @@
+// Two nodes against one: `npm run bench:two-nodes` (PostgreSQL on 127.0.0.1:5432 and redis-server
+// on PATH). Both setups run in the same process of this script, one after the other, each behind
+// the same round-robin TCP proxy (one node: the proxy has one target), on a database of its own
+// seeded alike, with Redis for rate limits and the change bus. Scenarios: `list20` (a cached list,
+// signed in), `create` (a published post). One JSON line per setup and scenario on stdout.
+//
+// On a machine with few cores two nodes compete with each other, with PostgreSQL and with the load
+// generator for the same CPUs: the figure says what a second process on the same machine buys,
+// not what a second machine would.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { cleanups, createLog, freePort, guardRun, npmStartNodeFlags, start, stop, waitFor } from './lib.mjs';
+import { ADMIN, api, create, PG_ADMIN_URL, pgAdmin, pool, postBody, writeConfig } from './setup.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'packages/cli/dist/bin.js');
+const POSTS = 2_000;
+const CONNECTIONS = 20;
+const SECONDS = 8;
+const log = createLog('bench:two-nodes');
+const emit = (line) => process.stdout.write(JSON.stringify(line) + '\n');
+
+async function startRedis() {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  cleanups.push(() => child.kill('SIGKILL'));
+  for (let i = 0; i < 50; i++) {
+    const up = await new Promise((r) => {
+      const s = connect(port, '127.0.0.1');
+      s.once('connect', () => (s.destroy(), r(true)));
+      s.once('error', () => r(false));
+    });
+    if (up) return `redis://127.0.0.1:${port}`;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('redis-server did not start');
+}
+
+/** A round-robin TCP proxy in front of `ports`, alternating per connection. */
+async function proxy(ports) {
+  let next = 0;
+  const sockets = new Set();
+  const server = createServer((client) => {
+    const upstream = connect(ports[next++ % ports.length], '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => s.destroy());
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  const port = await new Promise((r) => server.listen(0, '127.0.0.1', () => r(server.address().port)));
+  cleanups.push(() => {
+    for (const s of sockets) s.destroy();
+    server.close();
+  });
+  return { base: `http://127.0.0.1:${port}`, close: () => (sockets.forEach((s) => s.destroy()), new Promise((r) => server.close(r))) };
+}
+
+async function setup(name, nodes, redisUrl, tmp) {
+  const db = `vellum_two_${randomBytes(4).toString('hex')}_${name}`;
+  await pgAdmin(`create database ${db}`);
+  cleanups.push(() => pgAdmin(`drop database if exists ${db} with (force)`).catch(() => undefined));
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${db}`;
+  const config = writeConfig(tmp, `${name}.json`, {});
+  const servers = [];
+  for (let i = 0; i < nodes; i++) {
+    const port = await freePort();
+    const child = start([...npmStartNodeFlags(), BIN, 'serve', '--config', config, '--port', String(port), '--host', '127.0.0.1'], {
+      cwd: tmp,
+      env: { ...process.env, DATABASE_URL: url.toString(), REDIS_URL: redisUrl, LOG_LEVEL: 'warn', MEDIA_DIR: join(tmp, `${name}-media`) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    await waitFor(`http://127.0.0.1:${port}/api/health`, child, 60_000);
+    servers.push({ child, port });
+  }
+  const front = await proxy(servers.map((s) => s.port));
+  const login = await api(front.base, 'POST', '/api/auth/login', null, { username: ADMIN.username, password: ADMIN.password });
+  const token = login.json.data.token;
+  const authors = await pool(20, 10, (i) => create(front.base, token, 'author', { name: `Author ${i}` }));
+  await pool(POSTS, 20, (i) => create(front.base, token, 'post', postBody(i, authors)));
+  return { front, servers, token, authors };
+}
+
+async function measure(name, s) {
+  const auth = { authorization: `Bearer ${s.token}` };
+  const list = { url: `${s.front.base}/api/documents/post?limit=20`, headers: auth };
+  let n = 0;
+  const make = {
+    url: `${s.front.base}/api/documents/post`,
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ ...postBody(n, s.authors), title: `Bench ${n++}`, _status: 'published' }),
+        }),
+      },
+    ],
+  };
+  for (const [scenario, opts] of [
+    ['list20', list],
+    ['create', make],
+  ]) {
+    await autocannon({ ...opts, connections: CONNECTIONS, duration: 2 });
+    const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: SECONDS });
+    const line = {
+      setup: name,
+      scenario,
+      rps: Math.round(r.requests.average),
+      p50_ms: r.latency.p50,
+      p99_ms: r.latency.p99,
+      non2xx: r.non2xx,
+      errors: r.errors,
+    };
+    log(JSON.stringify(line));
+    emit(line);
+  }
+}
+
+async function main() {
+  const tmp = mkdtempSync(join(tmpdir(), 'vellum-bench-two-'));
+  cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
+  const redisUrl = await startRedis();
+  // `--two-first` runs the setups the other way round: this machine drifts between minutes.
+  const setups = [
+    ['one_node', 1],
+    ['two_nodes', 2],
+  ];
+  if (process.argv.includes('--two-first')) setups.reverse();
+  for (const [name, nodes] of setups) {
+    log(`setup ${name}: ${nodes} node(s), ${POSTS} posts`);
+    const s = await setup(name, nodes, redisUrl, tmp);
+    await measure(name, s);
+    await s.front.close();
+    for (const server of s.servers) await stop(server.child, 2000);
+  }
+}
+
+const cleanup = guardRun(log, 10 * 60_000);
+main().then(cleanup, async (err) => {
+  log(`error: ${err.stack ?? err.message}`);
+  await cleanup();
+  process.exitCode = 1;
+});
