@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../packages/client/src/index.js';
 import { multipartUpload } from '../helpers/multipart-upload.js';
 import { png } from '../helpers/media-fixtures.js';
+import { PASSKEY_ORIGIN } from '../helpers/passkey-client.js';
+import { SoftwareAuthenticator } from '../helpers/software-authenticator.js';
 import { totpCode } from '../helpers/totp.js';
 import { ADMIN, call, startTwoNodes, type TwoNodes } from '../helpers/two-nodes.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -19,7 +21,11 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  two = await startTwoNodes({ documents: { scheduleRunner: true }, oauth2: { enabled: true } });
+  two = await startTwoNodes({
+    documents: { scheduleRunner: true },
+    oauth2: { enabled: true },
+    security: { passkey: { enabled: true, rpId: 'localhost', rpName: 'Vellum', origin: PASSKEY_ORIGIN } },
+  });
   const login = await two.site('POST', '/auth/login', { body: ADMIN });
   expect(login.status, login.body).toBe(200);
   admin = login.json().data.token;
@@ -101,6 +107,23 @@ describe('one site on two nodes', () => {
     });
   });
 
+  it('a passkey: registered across both nodes, and a sign-in whose options came from one node verified on the other', async () => {
+    const key = new SoftwareAuthenticator({ origin: PASSKEY_ORIGIN, rpId: 'localhost' });
+    await alternating(async () => {
+      const options = await two.site('POST', '/auth/passkey/register/options', { token: admin, body: {} });
+      expect(options.status, options.body).toBe(200);
+      const registered = await two.site('POST', '/auth/passkey/register/verify', {
+        token: admin,
+        body: { response: key.register(options.json().data) },
+      });
+      expect(registered.status, registered.body).toBe(201);
+      const challenge = await two.site('POST', '/auth/passkey/login/options', { body: {} });
+      const signedIn = await two.site('POST', '/auth/passkey/login/verify', { body: { response: key.assert(challenge.json().data) } });
+      expect(signedIn.status, signedIn.body).toBe(200);
+      expect(signedIn.json().data.token).toEqual(expect.any(String));
+    });
+  });
+
   it('settings changed on one node are what the other serves', async () => {
     await alternating(async () => {
       const put = await two.site('PUT', '/config/settings', { token: admin, body: { siteName: 'Two nodes, one site' } });
@@ -148,6 +171,44 @@ describe('one site on two nodes', () => {
           201,
         );
       await expect.poll(() => seen.length, { timeout: 5_000 }).toBe(5);
+    } finally {
+      abort.abort();
+      await reading;
+    }
+  });
+
+  it('after a Redis restart the event stream on one node sees the other node’s writes again', async () => {
+    const abort = new AbortController();
+    const res = await fetch(`${two.nodes[0].api}/events?types=company`, {
+      headers: { authorization: `Bearer ${admin}` },
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    let text = '';
+    const reading = (async () => {
+      const reader = res.body!.getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        text += Buffer.from(value).toString('utf8');
+      }
+    })().catch(() => undefined);
+    try {
+      await two.redis.stop();
+      await two.redis.start();
+      // Until both nodes' channels are back, a write on B reaches only B's own streams: write until one arrives.
+      let n = 0;
+      await expect
+        .poll(
+          async () => {
+            const name = `After restart ${n++}`;
+            await call(two.nodes[1].api, 'POST', '/documents/company', { token: admin, body: { name } });
+            await new Promise((r) => setTimeout(r, 200));
+            return /"name":"After restart \d+"/.test(text);
+          },
+          { timeout: 20_000, interval: 100 },
+        )
+        .toBe(true);
     } finally {
       abort.abort();
       await reading;

@@ -30,6 +30,8 @@ export interface TwoNodes {
   /** `http://127.0.0.1:<proxy>/api`. */
   api: string;
   nodes: [ServeProcess, ServeProcess];
+  /** The Redis both nodes share (stop and start it to test an outage). */
+  redis: RedisServer;
   /** Which node (0 or 1) took each connection so far, in order. */
   routed: number[];
   /** Through the proxy: a new connection, the next node. */
@@ -53,11 +55,11 @@ export async function startTwoNodes(config: Record<string, unknown> = {}): Promi
     join(dir, 'vellum.config.json'),
     JSON.stringify({
       schemas: TEST_SCHEMAS,
-      security: { bcryptRounds: 4, rateLimit: { login: { windowMs: 60_000, max: 3 } } },
       media: s3MediaConfig(s3),
       realtime: { fanout: 'redis' },
       webhooks: { allowPrivateNetworks: true, retrySchedule: ['200ms'] },
       ...config,
+      security: { bcryptRounds: 4, rateLimit: { login: { windowMs: 60_000, max: 3 } }, ...(config.security as object) },
     }),
   );
   const env = {
@@ -96,6 +98,7 @@ export async function startTwoNodes(config: Record<string, unknown> = {}): Promi
     return {
       api,
       nodes: nodes as [ServeProcess, ServeProcess],
+      redis,
       routed,
       site: (method, path, opts) => call(api, method, path, opts),
       on: (node, method, path, opts) => call(nodes[node].api, method, path, opts),
