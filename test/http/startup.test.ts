@@ -17,7 +17,7 @@ describe('start-up', () => {
       expect(health.json()).toEqual({ data: { status: 'ok' } });
       expect(health.headers['x-request-id']).toBeTruthy();
       const ready = await t.request({ method: 'GET', url: '/api/ready', headers: { 'x-request-id': 'trace-123' } });
-      expect(ready.json()).toEqual({ data: { status: 'ok' } });
+      expect(ready.json()).toEqual({ data: { status: 'ok', checks: { database: 'ok', storage: 'ok' } } });
       expect(ready.headers['x-request-id']).toBe('trace-123');
     } finally {
       await t.close();
