@@ -1,4 +1,5 @@
 import type { Command, CommandGroup } from '../command.js';
+import { backupCommand, restoreCommand } from './backup.js';
 import { completionCommand } from './completion.js';
 import { configCommand } from './config.js';
 import { devCommand } from './dev.js';
@@ -28,6 +29,8 @@ export const ALL_COMMANDS: Array<Command | CommandGroup> = [
   mediaCommand,
   exportCommand,
   importCommand,
+  backupCommand,
+  restoreCommand,
   typesCommand,
   configCommand,
   completionCommand(() => ALL_COMMANDS),

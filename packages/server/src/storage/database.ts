@@ -14,6 +14,8 @@ import { WriteBatcher } from './sqlite/write-batcher.js';
 import { SqliteReadWorker } from './sqlite/sqlite-read-worker.js';
 import { RESTART_LOG_PAGES, SqliteMaintenance } from './sqlite/sqlite-maintenance.js';
 import { LogRestart } from './sqlite/log-restart.js';
+import { sqliteSnapshot } from './sqlite/sqlite-snapshot.js';
+import type { Conn } from './connection.js';
 
 export interface Database {
   db: Kysely<Tables>;
@@ -26,6 +28,11 @@ export interface Database {
   engine: 'sqlite' | 'postgres';
   /** PostgreSQL: the pool's connections now (for metrics). */
   poolStats?: () => PoolStats;
+  /**
+   * Runs `fn` on a read-only view of the database as it is now, which later commits do not
+   * change while `fn` runs, and which holds no lock a writer waits for (`vellum backup`).
+   */
+  snapshot<T>(fn: (conn: Conn) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -105,7 +112,10 @@ function openSqlite(path: string, busyTimeoutMs: number): Database {
     await slowReads?.close();
     await db.destroy();
   };
-  return { db, dialect: sqliteDialect, engine: 'sqlite', batcher: new WriteBatcher(db, sqliteDialect), slowReads, close };
+  // An in-memory database has no second connection to read a snapshot on: its one connection serves.
+  const snapshot = <T>(fn: (conn: Conn) => Promise<T>) =>
+    path === ':memory:' ? fn({ db, dialect: sqliteDialect }) : sqliteSnapshot(path, busyTimeoutMs, fn);
+  return { db, dialect: sqliteDialect, engine: 'sqlite', batcher: new WriteBatcher(db, sqliteDialect), slowReads, snapshot, close };
 }
 
 async function openPostgres(config: DatabaseConfig): Promise<Database> {
@@ -113,5 +123,12 @@ async function openPostgres(config: DatabaseConfig): Promise<Database> {
   const { default: pg } = await import('pg');
   const { pool, stats } = openPostgresPool(pg, config);
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: postgresDialect, engine: 'postgres', poolStats: stats, close: () => db.destroy() };
+  // REPEATABLE READ: every statement of the transaction sees the snapshot taken by its first one.
+  const snapshot = <T>(fn: (conn: Conn) => Promise<T>) =>
+    db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute((trx) => fn({ db: trx, dialect: postgresDialect }));
+  return { db, dialect: postgresDialect, engine: 'postgres', poolStats: stats, snapshot, close: () => db.destroy() };
 }

@@ -1,5 +1,6 @@
 import type { ColumnDefinitionBuilder, Kysely, RawBuilder } from 'kysely';
 import type { Tables } from './tables.js';
+import type { RestoreStatements } from './backup/restore-statements.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -94,6 +95,8 @@ export interface Dialect {
   migrateSearchFolding(db: Kysely<unknown>): Promise<void>;
   /** Migration step: the triggers that keep `document_counts` exact in every write's transaction (migration 014). */
   createDocumentCounts(db: Kysely<unknown>): Promise<void>;
+  /** How `vellum restore` writes rows, search text and sequences on this engine. */
+  readonly restore: RestoreStatements;
 }
 
 // Field names, and locale codes (language tags: letters and digits joined by hyphens), docs/localization.md.

@@ -75,3 +75,26 @@ export async function pendingMigrations({ db, dialect }: Conn): Promise<{ applie
     pending: all.filter((m) => m.executedAt === undefined).map((m) => m.name),
   };
 }
+
+/** The names of the migrations the database has run, in order (what a backup records of its schema). */
+export async function appliedMigrations({ db, dialect }: Conn): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+  const all = await new Migrator({ db, provider }).getMigrations();
+  return all.filter((m) => m.executedAt !== undefined).map((m) => m.name);
+}
+
+/** The names of every migration this release has, in order. */
+export const knownMigrations = (dialect: Dialect): string[] => Object.keys(migrations(dialect));
+
+/**
+ * Runs the migrations up to and including `name` and no further: a restore loads rows into the
+ * schema they were read from, then the later migrations bring them up to date as for any upgrade.
+ */
+export async function migrateTo({ db, dialect }: Conn, name: string): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+  const { error, results } = await new Migrator({ db, provider }).migrateTo(name);
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message}`, { cause: error });
+  }
+}

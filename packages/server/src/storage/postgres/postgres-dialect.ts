@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { assertSafePath, type Dialect, type JsonScalar } from '../dialect.js';
+import { postgresRestore } from '../backup/postgres-restore.js';
 import { createPostgresDocumentCounts } from '../documents/postgres-document-counts.js';
 
 function arrowPath(path: readonly string[], table?: string): string {
@@ -102,5 +103,6 @@ export const postgresDialect: Dialect = {
   deleteDraftSearchText: async () => undefined,
   migrateSearchFolding,
   createDocumentCounts: createPostgresDocumentCounts,
+  restore: postgresRestore(SEARCH_CONFIG),
   isUniqueViolation: (err) => (err as { code?: string }).code === '23505',
 };

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { assertSafePath, type Dialect, type JsonScalar } from '../dialect.js';
+import { sqliteRestore } from '../backup/sqlite-restore.js';
 import { createSqliteDocumentCounts } from '../documents/sqlite-document-counts.js';
 
 function jsonPathLiteral(path: readonly string[]): string {
@@ -78,6 +79,7 @@ export const sqliteDialect: Dialect = {
   // `documents_fts` uses `unicode61 remove_diacritics 2` since migration 001.
   migrateSearchFolding: async () => undefined,
   createDocumentCounts: createSqliteDocumentCounts,
+  restore: sqliteRestore,
   isUniqueViolation: (err) => {
     const code = (err as { code?: string }).code ?? '';
     return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
