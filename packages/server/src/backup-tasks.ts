@@ -59,7 +59,11 @@ export function restoreInstance(config: VellumConfig, input: Readable, options: 
   return withStores(config, async (database, files) => {
     const secretBox = () => loadSecretBox(database, config);
     const lines = createInterface({ input: await gunzipped(input), crlfDelay: Infinity });
-    return restoreBackup({ database, files, secretBox, schemas: new SchemaRegistry(config.schemas), locales: config.locales }, lines, options);
+    return restoreBackup(
+      { database, files, secretBox, schemas: new SchemaRegistry(config.schemas), locales: config.locales },
+      lines,
+      options,
+    );
   });
 }
 

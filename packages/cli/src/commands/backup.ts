@@ -15,7 +15,10 @@ import { CONFIG_OPTIONS } from './serve.js';
 const PASSPHRASE_ENV = 'VELLUM_BACKUP_PASSPHRASE';
 
 const PASSPHRASE_STDIN = {
-  'passphrase-stdin': { type: 'boolean', help: `read the passphrase from stdin (its first line); else ${PASSPHRASE_ENV}, else a terminal asks` },
+  'passphrase-stdin': {
+    type: 'boolean',
+    help: `read the passphrase from stdin (its first line); else ${PASSPHRASE_ENV}, else a terminal asks`,
+  },
 } as const;
 
 /**
@@ -40,7 +43,9 @@ async function passphrase(flags: Flags, confirm: boolean): Promise<string> {
 function asCliError(err: unknown): unknown {
   const app = err as { name?: string; code?: string; message?: string };
   if (app?.name !== 'AppError') return err;
-  const code = { INVALID_INPUT: EXIT.dataErr, VALIDATION_ERROR: EXIT.dataErr, FORBIDDEN: EXIT.noPerm, CONFLICT: EXIT.cantCreate }[app.code ?? ''];
+  const code = { INVALID_INPUT: EXIT.dataErr, VALIDATION_ERROR: EXIT.dataErr, FORBIDDEN: EXIT.noPerm, CONFLICT: EXIT.cantCreate }[
+    app.code ?? ''
+  ];
   return code === undefined ? err : new CliError(app.message ?? 'failed', code);
 }
 
@@ -66,8 +71,10 @@ export const backupCommand: Command = {
   async run({ flags }) {
     const file = flags.string('out');
     const json = flags.boolean('json');
-    if (json && file === undefined) throw new CliError('--json needs -o FILE: without it the backup itself is written to stdout', EXIT.usage);
-    if (flags.boolean('passphrase-stdin') && !flags.boolean('include-secrets')) throw new CliError('--passphrase-stdin goes with --include-secrets', EXIT.usage);
+    if (json && file === undefined)
+      throw new CliError('--json needs -o FILE: without it the backup itself is written to stdout', EXIT.usage);
+    if (flags.boolean('passphrase-stdin') && !flags.boolean('include-secrets'))
+      throw new CliError('--passphrase-stdin goes with --include-secrets', EXIT.usage);
     const config = await loadServerConfig(flags.string('config'));
     const secret = flags.boolean('include-secrets') ? await passphrase(flags, true) : undefined;
     const { backupInstance } = await import('@vellum/server');
@@ -77,7 +84,8 @@ export const backupCommand: Command = {
     let counts: BackupCounts;
     const lines = new PassThrough();
     try {
-      if (partial === undefined) counts = await backupInstance(config, process.stdout, { passphrase: secret, onProgress: progress.onProgress });
+      if (partial === undefined)
+        counts = await backupInstance(config, process.stdout, { passphrase: secret, onProgress: progress.onProgress });
       else {
         // Readable by its owner only: the file holds password hashes, and with secrets more.
         const sink: Writable = createWriteStream(partial, { mode: 0o600 });
@@ -124,7 +132,11 @@ export const restoreCommand: Command = {
     const progress = new BackupProgressLine('restored');
     let summary: RestoreSummary;
     try {
-      summary = await restoreInstance(config, input, { passphrase: () => passphrase(flags, false), withoutSecrets, onProgress: progress.onProgress });
+      summary = await restoreInstance(config, input, {
+        passphrase: () => passphrase(flags, false),
+        withoutSecrets,
+        onProgress: progress.onProgress,
+      });
     } catch (err) {
       progress.close();
       throw asCliError(err);
@@ -146,7 +158,10 @@ export function backupSummary(counts: BackupCounts, file: string | undefined, se
     `backed up ${counts.tables.documents ?? 0} documents, ${counts.tables.users ?? 0} users and ${counts.files} files (${mb(counts.bytes)}): ` +
       `${total(counts.tables)} rows of ${Object.keys(counts.tables).length} tables, ${secrets ? 'secrets encrypted' : 'without secrets'}${file ? `, to ${file}` : ''}`,
   ];
-  if (counts.missingFiles.length > 0) lines.push(`warning: ${counts.missingFiles.length} files were deleted while the backup ran: ${counts.missingFiles.slice(0, 5).join(', ')}`);
+  if (counts.missingFiles.length > 0)
+    lines.push(
+      `warning: ${counts.missingFiles.length} files were deleted while the backup ran: ${counts.missingFiles.slice(0, 5).join(', ')}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -157,8 +172,11 @@ export function restoreSummary(s: RestoreSummary): string {
   ];
   if (s.webhooksDisabled > 0) lines.push(`warning: ${s.webhooksDisabled} webhooks are off: rotate each one's secret, then turn it on`);
   if (s.totpWithoutSecret > 0) {
-    lines.push(`warning: ${s.totpWithoutSecret} users' authenticator apps were restored without their secret: they sign in with a backup code, or an admin resets their MFA`);
+    lines.push(
+      `warning: ${s.totpWithoutSecret} users' authenticator apps were restored without their secret: they sign in with a backup code, or an admin resets their MFA`,
+    );
   }
-  if (s.missingFiles.length > 0) lines.push(`warning: the backup lacks ${s.missingFiles.length} files its media name: ${s.missingFiles.slice(0, 5).join(', ')}`);
+  if (s.missingFiles.length > 0)
+    lines.push(`warning: the backup lacks ${s.missingFiles.length} files its media name: ${s.missingFiles.slice(0, 5).join(', ')}`);
   return `${lines.join('\n')}\n`;
 }

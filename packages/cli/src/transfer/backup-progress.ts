@@ -36,7 +36,9 @@ export class BackupProgressLine {
     const now = Date.now();
     if (now - this.last < 100) return;
     this.last = now;
-    this.redraw(this.table ? `${this.verb} ${this.table.name}: ${this.table.done}/${this.table.total}` : `${this.verb} files: ${p.done}/${p.total}`);
+    this.redraw(
+      this.table ? `${this.verb} ${this.table.name}: ${this.table.done}/${this.table.total}` : `${this.verb} files: ${p.done}/${p.total}`,
+    );
   };
 
   close(): void {

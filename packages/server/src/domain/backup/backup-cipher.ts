@@ -71,7 +71,14 @@ export async function newBackupCipher(passphrase: string): Promise<{ cipher: Bac
 export async function openBackupCipher(passphrase: string, header: SecretsHeader): Promise<BackupCipher> {
   const { N, r, p } = header;
   // A file sets its own work factor: keep it within what a restore can afford (1 GiB of memory at most).
-  if (header.cipher !== 'aes-256-gcm' || header.kdf !== 'scrypt' || ![N, r, p].every(Number.isSafeInteger) || N > 2 ** 20 || r > 16 || p > 4) {
+  if (
+    header.cipher !== 'aes-256-gcm' ||
+    header.kdf !== 'scrypt' ||
+    ![N, r, p].every(Number.isSafeInteger) ||
+    N > 2 ** 20 ||
+    r > 16 ||
+    p > 4
+  ) {
     throw errors.invalidInput('The backup encrypts its secrets in a way this version does not know');
   }
   const cipher = cipherOf(await derive(passphrase, Buffer.from(header.salt, 'base64'), { N, r, p }));
@@ -81,6 +88,7 @@ export async function openBackupCipher(passphrase: string, header: SecretsHeader
   } catch {
     throw errors.forbidden('The passphrase does not open the secrets of this backup');
   }
-  if (!timingSafeEqual(Buffer.from(check), Buffer.from(CHECK_TEXT)) ) throw errors.forbidden('The passphrase does not open the secrets of this backup');
+  if (!timingSafeEqual(Buffer.from(check), Buffer.from(CHECK_TEXT)))
+    throw errors.forbidden('The passphrase does not open the secrets of this backup');
   return cipher;
 }

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { BackupRow } from '../../storage/backup/backup-rows.js';
 import type { BackupTable } from '../../storage/backup/backup-tables.js';
 import type { SecretBox } from '../mfa/secret-box.js';
+import { newWebhookSecret } from '../webhooks/sign-payload.js';
 
 /** A file of the media store that a backup carries: an original or one of its variants. */
 export interface MediaFile {
@@ -17,7 +17,8 @@ export function mediaFiles(row: BackupRow): MediaFile[] {
   const variants = row.variants;
   if (variants && typeof variants === 'object') {
     for (const v of Object.values(variants as Record<string, { key?: unknown; mimeType?: unknown }>)) {
-      if (typeof v?.key === 'string') files.push({ key: v.key, contentType: typeof v.mimeType === 'string' ? v.mimeType : 'application/octet-stream', mediaId });
+      if (typeof v?.key === 'string')
+        files.push({ key: v.key, contentType: typeof v.mimeType === 'string' ? v.mimeType : 'application/octet-stream', mediaId });
     }
   }
   return files;
@@ -52,7 +53,7 @@ export function sealSecrets(table: BackupTable, row: BackupRow, box: SecretBox):
  */
 export function withoutSecret(table: BackupTable, row: BackupRow, box: SecretBox, now: string): SecretLeftOut | undefined {
   if (table.name === 'webhooks') {
-    row.secret_enc = box.seal(randomBytes(32).toString('base64url'));
+    row.secret_enc = box.seal(newWebhookSecret());
     row.active = 0;
     row.disabled_at = now;
     row.disabled_reason = 'restored from a backup without secrets: rotate the secret, then turn the webhook on';

@@ -58,7 +58,11 @@ export interface RestoreSummary {
  * later migrations and the field indexes follow. A restore that fails leaves no row and removes
  * the files it put.
  */
-export async function restoreBackup(target: RestoreTarget, lines: AsyncIterable<string>, options: RestoreOptions = {}): Promise<RestoreSummary> {
+export async function restoreBackup(
+  target: RestoreTarget,
+  lines: AsyncIterable<string>,
+  options: RestoreOptions = {},
+): Promise<RestoreSummary> {
   const { database } = target;
   const input = lines[Symbol.asyncIterator]();
   const first = await input.next();
@@ -69,23 +73,27 @@ export async function restoreBackup(target: RestoreTarget, lines: AsyncIterable<
   if (header.secrets && options.passphrase !== undefined && !options.withoutSecrets) {
     const passphrase = typeof options.passphrase === 'string' ? options.passphrase : await options.passphrase();
     cipher = await openBackupCipher(passphrase, header.secrets);
-  }
-  else if (header.secrets && !options.withoutSecrets) {
+  } else if (header.secrets && !options.withoutSecrets) {
     throw errors.invalidInput('The backup holds secrets: give its passphrase, or restore it --without-secrets');
   }
 
   // The schema: the backup's migrations, which this release must know, in its order.
-  const known = knownMigrations(database.dialect);
+  const known = knownMigrations(database);
   if (!isPrefix(header.migrations, known)) {
-    throw errors.invalidInput('The backup was made by a newer Vellum (its schema has migrations this version does not know): upgrade first');
+    throw errors.invalidInput(
+      'The backup was made by a newer Vellum (its schema has migrations this version does not know): upgrade first',
+    );
   }
   const applied = await appliedMigrations(database);
   if (!isPrefix(applied, header.migrations)) {
-    throw errors.conflict('The database has a newer schema than the backup: restore into a new, empty database (the restore creates its tables)');
+    throw errors.conflict(
+      'The database has a newer schema than the backup: restore into a new, empty database (the restore creates its tables)',
+    );
   }
   if (applied.length < header.migrations.length) await migrateTo(database, header.migrations[header.migrations.length - 1]!);
   const held = await tablesHoldingContent(database, Object.keys(header.contents.tables));
-  if (held.length > 0) throw errors.conflict(`The database is not empty (${held.join(', ')} hold rows): restore into a new, empty database`);
+  if (held.length > 0)
+    throw errors.conflict(`The database is not empty (${held.join(', ')} hold rows): restore into a new, empty database`);
 
   const secretBox = await target.secretBox();
   const files = new RestoreFiles(target.files);
@@ -119,7 +127,8 @@ function parseHeader(text: string): BackupHeader {
     throw errors.invalidInput('This is not a Vellum backup (its first line is not JSON)');
   }
   if (header?.kind !== BACKUP_KIND) throw errors.invalidInput('This is not a Vellum backup (its first line is no backup header)');
-  if (header.version !== BACKUP_VERSION) throw errors.invalidInput(`The backup has version ${String(header.version)}; this Vellum reads version ${BACKUP_VERSION}`);
+  if (header.version !== BACKUP_VERSION)
+    throw errors.invalidInput(`The backup has version ${String(header.version)}; this Vellum reads version ${BACKUP_VERSION}`);
   const valid =
     Array.isArray(header.migrations) &&
     header.migrations.every((m) => typeof m === 'string') &&

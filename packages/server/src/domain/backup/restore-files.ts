@@ -60,7 +60,8 @@ export class RestoreFiles {
     await finished(open.out);
     const { key, size, contentType } = open.line;
     const digest = open.hash.digest('hex');
-    if (open.bytes !== size || digest !== sha256) throw errors.invalidInput(`File ${key} in the backup is damaged (its size or SHA-256 differs)`);
+    if (open.bytes !== size || digest !== sha256)
+      throw errors.invalidInput(`File ${key} in the backup is damaged (its size or SHA-256 differs)`);
     const present = await this.store.stat(key);
     if (present) {
       if (present.size !== size || (await this.storedDigest(key)) !== digest) {

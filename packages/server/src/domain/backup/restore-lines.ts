@@ -12,8 +12,7 @@ import { mediaFiles, rowKey, sealedLabel, sealSecrets, withoutSecret } from './b
 import type { RestoreFiles } from './restore-files.js';
 
 export type RestoreProgress =
-  | { phase: 'rows'; table: string; done: number; total: number }
-  | { phase: 'files'; done: number; total: number; bytes: number };
+  { phase: 'rows'; table: string; done: number; total: number } | { phase: 'files'; done: number; total: number; bytes: number };
 
 export interface RestoreContext {
   secretBox: SecretBox;
@@ -66,7 +65,12 @@ export class RestoreLines {
         return this.context.files.data(String(line.data));
       case 'file-end':
         await this.context.files.end(String(line.sha256));
-        this.context.onProgress?.({ phase: 'files', done: this.context.files.written, total: this.expected.size, bytes: this.context.files.bytes });
+        this.context.onProgress?.({
+          phase: 'files',
+          done: this.context.files.written,
+          total: this.expected.size,
+          bytes: this.context.files.bytes,
+        });
         return;
       case 'end':
         this.ended = line.counts;
@@ -77,16 +81,28 @@ export class RestoreLines {
   }
 
   /** Checks the end line against what was read: a file cut short or changed is refused. */
-  finish(): { tables: Record<string, number>; files: number; keptFiles: number; bytes: number; webhooksDisabled: number; totpWithoutSecret: number; missingFiles: string[] } {
+  finish(): {
+    tables: Record<string, number>;
+    files: number;
+    keptFiles: number;
+    bytes: number;
+    webhooksDisabled: number;
+    totpWithoutSecret: number;
+    missingFiles: string[];
+  } {
     const end = this.ended;
     if (!end || this.context.files.inFile) throw errors.invalidInput('The backup is cut short: it has no end line');
     for (const [name, n] of Object.entries(end.tables ?? {})) {
       const table = backupTable(name);
       // Sealed tables left out (--without-secrets) were read, not written.
       if (table?.travel === 'sealed' && !this.context.cipher) continue;
-      if ((this.rows[name] ?? 0) !== n) throw errors.invalidInput(`The backup is damaged: its end line counts ${n} rows of ${name}, the file has ${this.rows[name] ?? 0}`);
+      if ((this.rows[name] ?? 0) !== n)
+        throw errors.invalidInput(`The backup is damaged: its end line counts ${n} rows of ${name}, the file has ${this.rows[name] ?? 0}`);
     }
-    if (end.files !== this.context.files.written) throw errors.invalidInput(`The backup is damaged: its end line counts ${end.files} files, the file has ${this.context.files.written}`);
+    if (end.files !== this.context.files.written)
+      throw errors.invalidInput(
+        `The backup is damaged: its end line counts ${end.files} files, the file has ${this.context.files.written}`,
+      );
     const { files } = this.context;
     return {
       tables: this.rows,
@@ -125,7 +141,11 @@ export class RestoreLines {
       throw err instanceof SyntaxError ? errors.invalidInput(`Line ${lineNumber}: its encrypted rows are not JSON`) : err;
     }
     const rows = this.checkedRows(table, parsed, lineNumber, table.travel === 'split');
-    if (table.travel === 'sealed') return this.insert(table, rows.map((row) => sealSecrets(table, row, this.context.secretBox)));
+    if (table.travel === 'sealed')
+      return this.insert(
+        table,
+        rows.map((row) => sealSecrets(table, row, this.context.secretBox)),
+      );
     const pending = this.secrets.get(table.name) ?? new Map<string, BackupRow>();
     for (const row of rows) pending.set(rowKey(table, row), row);
     this.secrets.set(table.name, pending);
@@ -154,7 +174,12 @@ export class RestoreLines {
     if (table.name === 'documents' || table.name === 'document_drafts') await this.indexSearch(table.name, rows);
     if (table.name === 'media') for (const row of rows) for (const f of mediaFiles(row)) this.expected.set(f.key, false);
     this.rows[table.name] = (this.rows[table.name] ?? 0) + rows.length;
-    this.context.onProgress?.({ phase: 'rows', table: table.name, done: this.rows[table.name], total: this.header.contents.tables[table.name] ?? 0 });
+    this.context.onProgress?.({
+      phase: 'rows',
+      table: table.name,
+      done: this.rows[table.name],
+      total: this.header.contents.tables[table.name] ?? 0,
+    });
   }
 
   /** Search text is the content model's reading of the data, rebuilt for the engine restored to. */
@@ -188,11 +213,13 @@ export class RestoreLines {
     const columns = new Set<string>(secretsOnly ? [...table.key, ...(table.secretColumns ?? [])] : table.columns);
     const json = new Set<string>(table.json ?? []);
     for (const row of raw) {
-      if (typeof row !== 'object' || row === null || Array.isArray(row)) throw errors.invalidInput(`Line ${lineNumber}: a row of ${table.name} is not an object`);
+      if (typeof row !== 'object' || row === null || Array.isArray(row))
+        throw errors.invalidInput(`Line ${lineNumber}: a row of ${table.name} is not an object`);
       for (const [column, value] of Object.entries(row as BackupRow)) {
         if (!columns.has(column)) throw errors.invalidInput(`Line ${lineNumber}: ${table.name} has no column ${column}`);
         const scalar = value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-        if (!scalar && !json.has(column)) throw errors.invalidInput(`Line ${lineNumber}: ${table.name}.${column} must be a string, a number or null`);
+        if (!scalar && !json.has(column))
+          throw errors.invalidInput(`Line ${lineNumber}: ${table.name}.${column} must be a string, a number or null`);
       }
     }
     return raw as BackupRow[];

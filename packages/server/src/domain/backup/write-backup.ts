@@ -21,8 +21,7 @@ export interface BackupSource {
 }
 
 export type BackupProgress =
-  | { phase: 'rows'; table: string; done: number; total: number }
-  | { phase: 'files'; done: number; total: number; bytes: number };
+  { phase: 'rows'; table: string; done: number; total: number } | { phase: 'files'; done: number; total: number; bytes: number };
 
 export interface BackupOptions {
   /** With a passphrase the file holds the secrets (MFA, passkeys, trusted devices, webhook secrets), encrypted with it. */
@@ -37,7 +36,7 @@ export interface BackupOptions {
  */
 export async function writeBackup(source: BackupSource, out: Writable, options: BackupOptions = {}): Promise<BackupCounts> {
   const { database } = source;
-  const known = knownMigrations(database.dialect);
+  const known = knownMigrations(database);
   const secrets = options.passphrase === undefined ? undefined : await newBackupCipher(options.passphrase);
   if (secrets && !source.secretBox) throw new Error('writeBackup: a passphrase needs the secret box');
   const write = lineWriter(out);
@@ -48,7 +47,8 @@ export async function writeBackup(source: BackupSource, out: Writable, options: 
     const applied = await appliedMigrations(conn);
     const pending = known.filter((m) => !applied.includes(m));
     if (applied.length === 0) throw errors.invalidInput('The database has no tables yet: there is nothing to back up');
-    if (pending.length > 0) throw errors.invalidInput(`The database is not migrated (${pending.join(', ')} pending): run vellum migrate first`);
+    if (pending.length > 0)
+      throw errors.invalidInput(`The database is not migrated (${pending.join(', ')} pending): run vellum migrate first`);
     const tables = BACKUP_TABLES.filter((t) => secrets || t.travel !== 'sealed');
     const totals: Record<string, number> = {};
     for (const t of tables) totals[t.name] = await countBackupRows(conn, t);
@@ -101,12 +101,18 @@ async function writeRows(
     counts.sealed++;
     if (table.travel === 'sealed') return;
   }
-  if (table.travel === 'split') rows = rows.map((row) => ({ ...row, ...Object.fromEntries((table.secretColumns ?? []).map((c) => [c, null])) }));
+  if (table.travel === 'split')
+    rows = rows.map((row) => ({ ...row, ...Object.fromEntries((table.secretColumns ?? []).map((c) => [c, null])) }));
   await write({ kind: 'rows', table: table.name, rows });
 }
 
 /** A media file as `file`, `file-data` lines of FILE_CHUNK_BYTES and `file-end` with its SHA-256; a missing one is counted. */
-async function writeFile(store: FileStore, file: MediaFile, write: (line: BackupLine) => Promise<void>, counts: BackupCounts): Promise<void> {
+async function writeFile(
+  store: FileStore,
+  file: MediaFile,
+  write: (line: BackupLine) => Promise<void>,
+  counts: BackupCounts,
+): Promise<void> {
   const stored = await store.get(file.key);
   if (!stored) {
     counts.missingFiles.push(file.key);
@@ -125,7 +131,7 @@ async function writeFile(store: FileStore, file: MediaFile, write: (line: Backup
   for await (const chunk of stored.body as AsyncIterable<Buffer>) {
     hash.update(chunk);
     counts.bytes += chunk.length;
-    for (let at = 0; at < chunk.length; ) {
+    for (let at = 0; at < chunk.length;) {
       const part = chunk.subarray(at, at + FILE_CHUNK_BYTES - pendingBytes);
       pending.push(part);
       pendingBytes += part.length;

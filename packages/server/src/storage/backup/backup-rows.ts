@@ -14,7 +14,9 @@ const untyped = (conn: Conn) => conn.db as unknown as Kysely<Record<string, Back
 
 /** How many rows of the table the backup will hold. */
 export async function countBackupRows(conn: Conn, table: BackupTable): Promise<number> {
-  let q = untyped(conn).selectFrom(table.name).select((eb) => eb.fn.countAll().as('n'));
+  let q = untyped(conn)
+    .selectFrom(table.name)
+    .select((eb) => eb.fn.countAll().as('n'));
   if (table.onlyKeys) q = q.where('key', 'in', [...table.onlyKeys]);
   const row = await q.executeTakeFirstOrThrow();
   return Number(row.n);
@@ -73,7 +75,11 @@ export async function insertBackupRows(conn: Conn, table: BackupTable, rows: rea
 }
 
 /** Stores the search text of restored rows (`seq` is the document's). */
-export async function writeRestoredSearchTexts(conn: Conn, table: SearchedTable, texts: readonly { seq: number; text: string }[]): Promise<void> {
+export async function writeRestoredSearchTexts(
+  conn: Conn,
+  table: SearchedTable,
+  texts: readonly { seq: number; text: string }[],
+): Promise<void> {
   if (texts.length > 0) await conn.dialect.restore.writeSearchTexts(conn.db, table, JSON.stringify(texts));
 }
 
@@ -90,7 +96,11 @@ export async function tablesHoldingContent(conn: Conn, present: readonly string[
   const held: string[] = [];
   for (const name of ['users', 'documents', 'media', 'api_tokens', 'webhooks'] as const) {
     if (!present.includes(name)) continue;
-    const row = await conn.db.selectFrom(name).select(sql<number>`1`.as('one')).limit(1).executeTakeFirst();
+    const row = await conn.db
+      .selectFrom(name)
+      .select(sql<number>`1`.as('one'))
+      .limit(1)
+      .executeTakeFirst();
     if (row) held.push(name);
   }
   return held;

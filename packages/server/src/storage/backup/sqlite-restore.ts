@@ -14,7 +14,9 @@ export const sqliteRestore: RestoreStatements = {
   },
   async writeSearchTexts(db, table, json) {
     const fts = table === 'documents' ? 'documents_fts' : 'document_drafts_fts';
-    await db.executeQuery(CompiledQuery.raw(`insert into ${fts} (rowid, body) select value ->> '$.seq', value ->> '$.text' from json_each(?)`, [json]));
+    await db.executeQuery(
+      CompiledQuery.raw(`insert into ${fts} (rowid, body) select value ->> '$.seq', value ->> '$.text' from json_each(?)`, [json]),
+    );
   },
   // A rowid key continues from the largest one there is.
   finish: async () => undefined,

@@ -84,7 +84,7 @@ export async function appliedMigrations({ db, dialect }: Conn): Promise<string[]
 }
 
 /** The names of every migration this release has, in order. */
-export const knownMigrations = (dialect: Dialect): string[] => Object.keys(migrations(dialect));
+export const knownMigrations = ({ dialect }: Conn): string[] => Object.keys(migrations(dialect));
 
 /**
  * Runs the migrations up to and including `name` and no further: a restore loads rows into the
