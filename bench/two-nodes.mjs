@@ -10,12 +10,13 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { cleanups, createLog, freePort, guardRun, npmStartNodeFlags, start, stop, waitFor } from './lib.mjs';
+import { startRoundRobinProxy } from './round-robin-proxy.mjs';
 import { ADMIN, api, create, PG_ADMIN_URL, pgAdmin, pool, postBody, writeConfig } from './setup.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,26 +45,11 @@ async function startRedis() {
   throw new Error('redis-server did not start');
 }
 
-/** A round-robin TCP proxy in front of `ports`, alternating per connection. */
+/** The round-robin proxy (one node: it has one target), closed with the rest on failure. */
 async function proxy(ports) {
-  let next = 0;
-  const sockets = new Set();
-  const server = createServer((client) => {
-    const upstream = connect(ports[next++ % ports.length], '127.0.0.1');
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => s.destroy());
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  const port = await new Promise((r) => server.listen(0, '127.0.0.1', () => r(server.address().port)));
-  cleanups.push(() => {
-    for (const s of sockets) s.destroy();
-    server.close();
-  });
-  return { base: `http://127.0.0.1:${port}`, close: () => (sockets.forEach((s) => s.destroy()), new Promise((r) => server.close(r))) };
+  const front = await startRoundRobinProxy(ports);
+  cleanups.push(() => front.close());
+  return front;
 }
 
 async function setup(name, nodes, redisUrl, tmp) {

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startRoundRobinProxy } from '../../bench/round-robin-proxy.mjs';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import type { JsonObject } from './json-object.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
@@ -23,8 +23,9 @@ export interface Answer {
 /**
  * Two `vellum serve` processes as one site (docs/operations.md): one PostgreSQL database, one
  * Redis (rate limits and the change bus), one S3 bucket (s3rver), behind a round-robin TCP proxy
- * of the test's own. Every request through `site` opens a connection of its own and the proxy
- * alternates the node per connection, so consecutive requests land on different nodes.
+ * (bench/round-robin-proxy.mjs, the one `npm run bench:two-nodes` uses). Every request through
+ * `site` opens a connection of its own and the proxy alternates the node per connection, so
+ * consecutive requests land on different nodes.
  */
 export interface TwoNodes {
   /** `http://127.0.0.1:<proxy>/api`. */
@@ -69,42 +70,21 @@ export async function startTwoNodes(config: Record<string, unknown> = {}): Promi
     VELLUM_ADMIN_PASSWORD: ADMIN.password,
   };
   const nodes: ServeProcess[] = [];
-  let proxy: Server | undefined;
-  const sockets = new Set<Socket>();
   try {
     // One after the other: the first creates the schema and the admin, as a rolling start does.
     nodes.push(await startServe(dir, env));
     nodes.push(await startServe(dir, env));
-    const ports = nodes.map((n) => Number(new URL(n.api).port));
-    const routed: number[] = [];
-    let next = 0;
-    proxy = createServer((client) => {
-      const node = next++ % 2;
-      routed.push(node);
-      const upstream = connect(ports[node], '127.0.0.1');
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on('close', () => sockets.delete(s));
-        s.on('error', () => s.destroy());
-      }
-      client.pipe(upstream);
-      upstream.pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
-    const api = `http://127.0.0.1:${(proxy.address() as { port: number }).port}/api`;
-    const server = proxy;
+    const front = await startRoundRobinProxy(nodes.map((n) => Number(new URL(n.api).port)));
+    const api = `${front.base}/api`;
     return {
       api,
       nodes: nodes as [ServeProcess, ServeProcess],
       redis,
-      routed,
+      routed: front.routed,
       site: (method, path, opts) => call(api, method, path, opts),
       on: (node, method, path, opts) => call(nodes[node].api, method, path, opts),
       async close() {
-        for (const s of sockets) s.destroy();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await front.close();
         await Promise.all(nodes.map((n) => n.stop()));
         await s3.close();
         await redis.close();
@@ -114,7 +94,6 @@ export async function startTwoNodes(config: Record<string, unknown> = {}): Promi
     };
   } catch (err) {
     await Promise.all(nodes.map((n) => n.stop()));
-    proxy?.close();
     await s3.close();
     await redis.close();
     await db.drop();
