@@ -1,3 +1,4 @@
+import type { ImageTransform } from '@vellum/client';
 import type { OAuthGrant, OAuthScope } from './oauth-scopes.js';
 import type { RealtimeConfig } from './realtime-section.js';
 import type { LocalesConfig } from './locales-section.js';
@@ -289,14 +290,11 @@ export interface MediaConfig {
   transforms: MediaTransformsConfig;
 }
 
-/** A named transform, always allowed: `?preset=<name>`. */
-export interface TransformPreset {
-  w?: number;
-  h?: number;
-  fit?: 'cover' | 'contain' | 'inside';
-  format?: 'webp' | 'avif' | 'jpeg' | 'png' | 'auto';
-  q?: number;
-}
+/**
+ * A named transform, always allowed: `?preset=<name>` (docs/media.md, "Image transforms"). The
+ * client's `ImageTransform` owns the parameters; a preset takes the ones that shape the image.
+ */
+export type TransformPreset = Pick<ImageTransform, 'w' | 'h' | 'fit' | 'format' | 'q'>;
 
 export interface MediaTransformsConfig {
   presets: Readonly<Record<string, TransformPreset>>;
