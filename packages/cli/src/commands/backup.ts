@@ -25,7 +25,7 @@ const PASSPHRASE_STDIN = {
  * The passphrase: stdin with --passphrase-stdin, else VELLUM_BACKUP_PASSPHRASE, else asked on a
  * terminal (twice when it is new). Never a flag value: it would land in shell history and `ps`.
  */
-async function passphrase(flags: Flags, confirm: boolean): Promise<string> {
+async function passphrase(flags: Flags, confirm: boolean, missing = ''): Promise<string> {
   if (flags.boolean('passphrase-stdin')) {
     const line = (await readStdin()).split(/\r?\n/)[0];
     if (!line) throw new CliError('--passphrase-stdin: stdin has no passphrase', EXIT.usage);
@@ -33,7 +33,7 @@ async function passphrase(flags: Flags, confirm: boolean): Promise<string> {
   }
   const env = process.env[PASSPHRASE_ENV];
   if (env) return env;
-  if (!process.stdin.isTTY) throw new CliError(`give the passphrase with --passphrase-stdin or ${PASSPHRASE_ENV}`, EXIT.usage);
+  if (!process.stdin.isTTY) throw new CliError(`${missing}give the passphrase with --passphrase-stdin or ${PASSPHRASE_ENV}`, EXIT.usage);
   const first = await readSecret('Passphrase: ');
   if (confirm && (await readSecret('Again: ')) !== first) throw new CliError('the passphrases differ', EXIT.usage);
   return first;
@@ -133,7 +133,7 @@ export const restoreCommand: Command = {
     let summary: RestoreSummary;
     try {
       summary = await restoreInstance(config, input, {
-        passphrase: () => passphrase(flags, false),
+        passphrase: () => passphrase(flags, false, 'the backup holds secrets: restore it --without-secrets, or '),
         withoutSecrets,
         onProgress: progress.onProgress,
       });
