@@ -7,6 +7,7 @@ import type { BackupCounts } from './domain/backup/backup-format.js';
 import { restoreBackup, type RestoreProgress, type RestoreSummary } from './domain/backup/restore-backup.js';
 import { writeBackup, type BackupProgress } from './domain/backup/write-backup.js';
 import { loadSecretBox } from './domain/mfa/secret-box.js';
+import { errors } from './errors.js';
 import { SchemaRegistry } from './domain/schemas/schema-registry.js';
 import { mediaStorage, openFileStore } from './media/storage/open-file-store.js';
 import { openDatabase, type Database } from './storage/database.js';
@@ -59,11 +60,20 @@ export function restoreInstance(config: VellumConfig, input: Readable, options: 
   return withStores(config, async (database, files) => {
     const secretBox = () => loadSecretBox(database, config);
     const lines = createInterface({ input: await gunzipped(input), crlfDelay: Infinity });
-    return restoreBackup(
-      { database, files, secretBox, schemas: new SchemaRegistry(config.schemas), locales: config.locales },
-      lines,
-      options,
-    );
+    try {
+      return await restoreBackup(
+        { database, files, secretBox, schemas: new SchemaRegistry(config.schemas), locales: config.locales },
+        lines,
+        options,
+      );
+    } catch (err) {
+      // A gzipped file cut short or changed fails in zlib (Z_BUF_ERROR, Z_DATA_ERROR): a damaged backup, as a plain one is.
+      const code = (err as { code?: unknown } | null)?.code;
+      if (typeof code === 'string' && code.startsWith('Z_')) {
+        throw errors.invalidInput(`The backup is damaged or cut short (gzip: ${(err as Error).message})`);
+      }
+      throw err;
+    }
   });
 }
 
