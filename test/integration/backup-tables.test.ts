@@ -57,7 +57,7 @@ describe.each<TestDialect>(['sqlite', 'postgres'])('backup catalogue on %s', (en
   });
 
   it('lists each table after the tables its rows refer to, so a restore inserts in that order', async () => {
-    const order = BACKUP_TABLES.map((t) => t.name);
+    const order: string[] = BACKUP_TABLES.map((t) => t.name);
     const edges: Array<[string, string]> = [];
     if (engine === 'postgres') {
       const rows = await sql<{ source: string; target: string }>`
@@ -117,7 +117,10 @@ describe.each<TestDialect>(['sqlite', 'postgres'])('backup catalogue on %s', (en
     // Keyset pages in key order, none skipped or repeated.
     expect(read.ids).toEqual([...read.ids].sort());
     expect(new Set(read.ids).size).toBe(1200);
-    const now = await database.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const now = await database.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(now.n)).toBe(1205);
   });
 });
