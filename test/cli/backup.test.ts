@@ -664,6 +664,16 @@ describe.concurrent('refusals: nothing is changed', () => {
     expect(await countRows(target.db, 'postgres', 'documents')).toBe(0);
   });
 
+  it('a backup passphrase under 12 characters: exit 64, and no file', async () => {
+    const out = join(sources.sqlite.dir, 'short.ndjson');
+    const run = await runCli(['backup', '--config', sources.sqlite.configPath, '--include-secrets', '-o', out], {
+      env: { VELLUM_BACKUP_PASSPHRASE: 'eleven char' },
+    });
+    expectExit(run, 64);
+    expect(run.stderr).toMatch(/at least 12 characters/);
+    expect(existsSync(out) || existsSync(`${out}.partial`)).toBe(false);
+  });
+
   it('a wrong passphrase: exit 77 before anything is written', async () => {
     const target = await newTarget('sqlite');
     const wrong = await runCli(['restore', sources.postgres.secrets, '--config', target.configPath], {

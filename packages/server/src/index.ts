@@ -14,4 +14,5 @@ export {
   type RestoreSummary,
   type RestoreTaskOptions,
 } from './backup-tasks.js';
+export { MIN_PASSPHRASE_LENGTH } from './domain/backup/backup-cipher.js';
 export { bulkInsertDocuments, BULK_BATCH_SIZE, type BulkInsertInput } from './domain/documents/bulk-insert-documents.js';

@@ -77,7 +77,10 @@ export const backupCommand: Command = {
       throw new CliError('--passphrase-stdin goes with --include-secrets', EXIT.usage);
     const config = await loadServerConfig(flags.string('config'));
     const secret = flags.boolean('include-secrets') ? await passphrase(flags, true) : undefined;
-    const { backupInstance } = await import('@vellum/server');
+    const { backupInstance, MIN_PASSPHRASE_LENGTH } = await import('@vellum/server');
+    if (secret !== undefined && [...secret].length < MIN_PASSPHRASE_LENGTH) {
+      throw new CliError(`the passphrase must have at least ${MIN_PASSPHRASE_LENGTH} characters`, EXIT.usage);
+    }
     // Into FILE.partial, renamed when complete: FILE is never a backup cut short.
     const partial = file === undefined ? undefined : `${file}.partial`;
     const progress = new BackupProgressLine('backed up');
