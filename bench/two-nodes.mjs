@@ -2,7 +2,11 @@
 // on PATH). Both setups run in the same process of this script, one after the other, each behind
 // the same round-robin TCP proxy (one node: the proxy has one target), on a database of its own
 // seeded alike, with Redis for rate limits and the change bus. Scenarios: `list20` (a cached list,
-// signed in), `create` (a published post). One JSON line per setup and scenario on stdout.
+// signed in), `create` (a published post), and with two nodes `staleness`: a write on one node
+// and, from its acknowledgement, reads of a cached list on the other until one shows it, 1 000
+// times (the window in which the other node still serves the old list; 0 when the first read
+// after the acknowledgement is fresh). One JSON line per setup and scenario on stdout.
+// `--staleness-only` skips the throughput scenarios.
 //
 // On a machine with few cores two nodes compete with each other, with PostgreSQL and with the load
 // generator for the same CPUs: the figure says what a second process on the same machine buys,
@@ -115,6 +119,47 @@ async function measure(name, s) {
   }
 }
 
+/**
+ * The staleness window of a cached list across nodes: per round, a list on A (so it is cached), a
+ * create on B, then from B's acknowledgement lists on A until one holds the new post. The window
+ * is the time from the acknowledgement to the start of the first read that was fresh.
+ */
+async function staleness(s, rounds = 1000) {
+  const [a, b] = s.servers.map((server) => `http://127.0.0.1:${server.port}`);
+  const windows = [];
+  let staleFirstReads = 0;
+  for (let round = 0; round < rounds; round++) {
+    await api(a, 'GET', '/api/documents/post?limit=5', s.token);
+    const title = `Stale check ${round}`;
+    const made = await api(b, 'POST', '/api/documents/post', s.token, { ...postBody(round, s.authors), title, _status: 'published' });
+    if (made.status !== 201) throw new Error(`create answered ${made.status}`);
+    const acknowledged = performance.now();
+    for (let read = 0; ; read++) {
+      const started = performance.now();
+      const list = await api(a, 'GET', '/api/documents/post?limit=5', s.token);
+      if (list.json.data.some((d) => d.title === title)) {
+        windows.push(read === 0 ? 0 : started - acknowledged);
+        if (read > 0) staleFirstReads++;
+        break;
+      }
+      if (started - acknowledged > 5_000) throw new Error('a write on B never reached the list on A');
+    }
+  }
+  windows.sort((x, y) => x - y);
+  const at = (q) => windows[Math.min(windows.length - 1, Math.ceil(q * windows.length) - 1)];
+  const line = {
+    setup: 'two_nodes',
+    scenario: 'staleness',
+    rounds,
+    stale_first_reads: staleFirstReads,
+    p50_ms: +at(0.5).toFixed(2),
+    p99_ms: +at(0.99).toFixed(2),
+    max_ms: +windows[windows.length - 1].toFixed(2),
+  };
+  log(JSON.stringify(line));
+  emit(line);
+}
+
 async function main() {
   const tmp = mkdtempSync(join(tmpdir(), 'vellum-bench-two-'));
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
@@ -125,10 +170,12 @@ async function main() {
     ['two_nodes', 2],
   ];
   if (process.argv.includes('--two-first')) setups.reverse();
+  if (process.argv.includes('--staleness-only')) setups.splice(0, setups.length, ['two_nodes', 2]);
   for (const [name, nodes] of setups) {
     log(`setup ${name}: ${nodes} node(s), ${POSTS} posts`);
     const s = await setup(name, nodes, redisUrl, tmp);
-    await measure(name, s);
+    if (!process.argv.includes('--staleness-only')) await measure(name, s);
+    if (nodes === 2) await staleness(s);
     await s.front.close();
     for (const server of s.servers) await stop(server.child, 2000);
   }

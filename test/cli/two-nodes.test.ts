@@ -255,7 +255,10 @@ describe('one site on two nodes', () => {
   });
 
   it('a cached list on one node shows a write the other acknowledged (staleness measured)', async () => {
-    const lagsMs: number[] = [];
+    // The window: from B's acknowledgement to the start of the first read on A that shows the
+    // write (0 when the first read after the acknowledgement does). B answers only once the change
+    // is on its way to A (docs/operations.md, "Several nodes").
+    const windowsMs: number[] = [];
     for (let round = 0; round < 100; round++) {
       await call(two.nodes[0].api, 'GET', '/documents/company?limit=3', { token: admin });
       const name = `Fresh ${round}`;
@@ -263,17 +266,20 @@ describe('one site on two nodes', () => {
         (await call(two.nodes[1].api, 'POST', '/documents/company', { token: admin, body: { name, _status: 'published' } })).status,
       ).toBe(201);
       const acknowledged = performance.now();
-      for (;;) {
+      for (let read = 0; ; read++) {
+        const started = performance.now();
         const list = await call(two.nodes[0].api, 'GET', '/documents/company?limit=3', { token: admin });
-        if (list.json().data.some((d: { name: string }) => d.name === name)) break;
-        expect(performance.now() - acknowledged).toBeLessThan(5_000);
+        if (list.json().data.some((d: { name: string }) => d.name === name)) {
+          windowsMs.push(read === 0 ? 0 : started - acknowledged);
+          break;
+        }
+        expect(started - acknowledged).toBeLessThan(5_000);
       }
-      lagsMs.push(performance.now() - acknowledged);
     }
-    lagsMs.sort((a, b) => a - b);
-    // The figure for docs/benchmarks.md; not asserted (a timing).
+    windowsMs.sort((a, b) => a - b);
+    // The figure for docs/benchmarks.md (`npm run bench:two-nodes` measures 1 000 rounds); not asserted (a timing).
     console.log(
-      `two nodes: a write on B seen by a cached list on A after p50 ${lagsMs[49].toFixed(1)} ms, p99 ${lagsMs[98].toFixed(1)} ms, max ${lagsMs[99].toFixed(1)} ms`,
+      `two nodes: a cached list on A stale after a write acknowledged by B in ${windowsMs.filter((w) => w > 0).length} of 100 rounds; window p50 ${windowsMs[49].toFixed(1)} ms, p99 ${windowsMs[98].toFixed(1)} ms, max ${windowsMs[99].toFixed(1)} ms`,
     );
   });
 

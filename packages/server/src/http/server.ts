@@ -10,6 +10,7 @@ import { registerErrorHandling, sendError } from './plugins/errors.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { errors } from '../errors.js';
 import { registerRequestLog } from './plugins/request-log.js';
+import { registerChangesSent } from './plugins/changes-sent.js';
 import { registerUnreadBodyHandling } from './plugins/unread-body.js';
 import { authRoutes } from './routes/auth/index.js';
 import { configRoutes } from './routes/config/index.js';
@@ -72,6 +73,8 @@ export function buildHttpServer(svc: Services): FastifyInstance {
   // On the root, so every route's answer is compressed; the response cache keeps what it made.
   registerResponseCompression(app, server.compression);
   registerRequestLog(app, svc.metrics);
+  // Several nodes: a write answers once its changes are on their way to the other nodes.
+  registerChangesSent(app, svc);
   // Before every route: it collects them as they are registered.
   registerOpenApi(app, svc);
 

@@ -24,11 +24,20 @@ export interface ChangeBus {
   notifyWebhooksChanged(): void;
   /** Returns the unsubscribe function. */
   onWebhooksChanged(listener: () => void): () => void;
+  /** Changes travel to other nodes (a shared channel), not only to this process's subscribers. */
+  readonly crossesNodes: boolean;
+  /**
+   * Settles once every change published so far has been handed to the channel (or refused by it):
+   * a write's answer waits for it, so another node hears of the write about when its caller does
+   * (docs/operations.md, "Several nodes").
+   */
+  sent(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** One process: publish calls the listeners synchronously, in order. */
 export class LocalChangeBus implements ChangeBus {
+  readonly crossesNodes = false;
   private readonly listeners = new Set<(event: ChangeEvent) => void>();
   private readonly webhookListeners = new Set<() => void>();
 
@@ -52,6 +61,10 @@ export class LocalChangeBus implements ChangeBus {
   onWebhooksChanged(listener: () => void): () => void {
     this.webhookListeners.add(listener);
     return () => this.webhookListeners.delete(listener);
+  }
+
+  sent(): Promise<void> {
+    return Promise.resolve();
   }
 
   async close(): Promise<void> {

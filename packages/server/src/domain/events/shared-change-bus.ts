@@ -25,6 +25,7 @@ export interface SharedBusHooks {
  * one that does not fit alone goes without `data`, and receivers read the resource instead.
  */
 export class SharedChangeBus implements ChangeBus {
+  readonly crossesNodes = true;
   private readonly node = randomUUID();
   private readonly listeners = new Set<(event: ChangeEvent) => void>();
   private readonly webhookListeners = new Set<() => void>();
@@ -89,6 +90,10 @@ export class SharedChangeBus implements ChangeBus {
   onWebhooksChanged(listener: () => void): () => void {
     this.webhookListeners.add(listener);
     return () => this.webhookListeners.delete(listener);
+  }
+
+  sent(): Promise<void> {
+    return this.sending.catch(() => undefined);
   }
 
   /** A message from the channel (any node's, this one's included). */
