@@ -6,14 +6,15 @@
 // and, from its acknowledgement, reads of a cached list on the other until one shows it, 1 000
 // times (the window in which the other node still serves the old list; 0 when the first read
 // after the acknowledgement is fresh). One JSON line per setup and scenario on stdout.
-// `--staleness-only` skips the throughput scenarios.
+// `--staleness-only` skips the throughput scenarios; `--fanout redis|postgres` sets
+// `realtime.fanout` (default `auto`: PostgreSQL's LISTEN/NOTIFY).
 //
 // On a machine with few cores two nodes compete with each other, with PostgreSQL and with the load
 // generator for the same CPUs: the figure says what a second process on the same machine buys,
 // not what a second machine would.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -63,6 +64,9 @@ async function setup(name, nodes, redisUrl, tmp) {
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${db}`;
   const config = writeConfig(tmp, `${name}.json`, {});
+  const fanout = process.argv[process.argv.indexOf('--fanout') + 1];
+  if (process.argv.includes('--fanout'))
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), realtime: { fanout } }));
   const servers = [];
   for (let i = 0; i < nodes; i++) {
     const port = await freePort();
