@@ -20,10 +20,13 @@ insert into documents (${DOCUMENT_COLUMNS.join(', ')})
 select ${DOCUMENT_COLUMNS.map((column) => `value ->> '$.${column}'`).join(', ')}
 from json_each(?)`;
 
-// What `writeSearchText` writes for one row: the FTS5 row keyed by the document's `seq`.
+// What `writeSearchText` writes for one row: the FTS5 row keyed by the document's `seq`. CROSS JOIN
+// keeps the JSON list the outer loop (https://www.sqlite.org/optoverview.html#crossjoin): with the
+// planner statistics of a nearly empty table it chose to scan `documents` outside and parse the
+// whole list once per row, so a batch into a new database cost its size times the table's.
 const SEARCH = `
 insert into documents_fts (rowid, body)
-select d.seq, j.value ->> '$.search' from json_each(?) j join documents d on d.id = j.value ->> '$.id'`;
+select d.seq, j.value ->> '$.search' from json_each(?) j cross join documents d on d.id = j.value ->> '$.id'`;
 
 /** Inserts the JSON list (the one parameter) of {sourceId, targetId, path} as `table` rows. */
 const sideRows = (table: string, targetColumn: string) => `
