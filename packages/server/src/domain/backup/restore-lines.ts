@@ -1,6 +1,7 @@
 import type { LocalesConfig } from '../../config/locales-section.js';
 import { errors } from '../../errors.js';
-import { insertBackupRows, writeRestoredSearchTexts, type BackupRow } from '../../storage/backup/backup-rows.js';
+import { insertBackupRows, type BackupRow } from '../../storage/backup/backup-rows.js';
+import { SEARCH_TEXT_KEY, SEARCHED_TABLES } from '../../storage/backup/restore-statements.js';
 import { backupTable, type BackupTable } from '../../storage/backup/backup-tables.js';
 import type { Conn } from '../../storage/connection.js';
 import { searchText } from '../documents/search-text.js';
@@ -170,8 +171,8 @@ export class RestoreLines {
   }
 
   private async insert(table: BackupTable, rows: BackupRow[]): Promise<void> {
+    if (SEARCHED_TABLES.includes(table.name)) this.addSearchText(rows);
     await insertBackupRows(this.conn, table, rows);
-    if (table.name === 'documents' || table.name === 'document_drafts') await this.indexSearch(table.name, rows);
     if (table.name === 'media') for (const row of rows) for (const f of mediaFiles(row)) this.expected.set(f.key, false);
     this.rows[table.name] = (this.rows[table.name] ?? 0) + rows.length;
     this.context.onProgress?.({
@@ -182,15 +183,15 @@ export class RestoreLines {
     });
   }
 
-  /** Search text is the content model's reading of the data, rebuilt for the engine restored to. */
-  private async indexSearch(table: 'documents' | 'document_drafts', rows: readonly BackupRow[]): Promise<void> {
-    const texts: { seq: number; text: string }[] = [];
+  /** Search text is the content model's reading of the data, rebuilt for the engine restored to, and written with the rows. */
+  private addSearchText(rows: BackupRow[]): void {
     for (const row of rows) {
       const schema = this.context.schemas.get(String(row.type));
       // A type the configuration no longer has keeps its rows, unsearched, as it would in place.
-      if (schema) texts.push({ seq: Number(row.seq), text: searchText(schema, row.data as Record<string, unknown>, this.context.locales) });
+      if (schema && row.data && typeof row.data === 'object') {
+        row[SEARCH_TEXT_KEY] = searchText(schema, row.data as Record<string, unknown>, this.context.locales);
+      }
     }
-    await writeRestoredSearchTexts(this.conn, table, texts);
   }
 
   private startFile(line: FileLine, lineNumber: number): Promise<void> {

@@ -1,7 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Conn } from '../connection.js';
 import type { BackupTable } from './backup-tables.js';
-import type { SearchedTable } from './restore-statements.js';
 
 /** A row as a backup file holds it: JSON columns as values, bigints as numbers, whatever the engine. */
 export type BackupRow = Record<string, unknown>;
@@ -63,7 +62,11 @@ function portable(conn: Conn, table: BackupTable, row: BackupRow): BackupRow {
   return row;
 }
 
-/** Inserts rows of the file into the table, keys, identities and timestamps as they were. */
+/**
+ * Inserts rows of the file into the table, keys, identities and timestamps as they were. Rows of
+ * a searched table (documents, pending drafts) may carry their search text under
+ * SEARCH_TEXT_KEY: it is indexed the engine's way with them.
+ */
 export async function insertBackupRows(conn: Conn, table: BackupTable, rows: readonly BackupRow[]): Promise<void> {
   if (rows.length === 0) return;
   if (table.onlyKeys) {
@@ -72,15 +75,6 @@ export async function insertBackupRows(conn: Conn, table: BackupTable, rows: rea
     await untyped(conn).deleteFrom(table.name).where('key', 'in', keys).execute();
   }
   await conn.dialect.restore.insertRows(conn.db, table.name, table.columns, table.json ?? [], JSON.stringify(rows));
-}
-
-/** Stores the search text of restored rows (`seq` is the document's). */
-export async function writeRestoredSearchTexts(
-  conn: Conn,
-  table: SearchedTable,
-  texts: readonly { seq: number; text: string }[],
-): Promise<void> {
-  if (texts.length > 0) await conn.dialect.restore.writeSearchTexts(conn.db, table, JSON.stringify(texts));
 }
 
 /** What follows the last row: sequences moved past the restored keys. */

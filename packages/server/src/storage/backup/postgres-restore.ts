@@ -1,23 +1,27 @@
 import { CompiledQuery, sql } from 'kysely';
-import { quoted, type RestoreStatements } from './restore-statements.js';
+import { quoted, SEARCH_TEXT_KEY, SEARCHED_TABLES, type RestoreStatements } from './restore-statements.js';
 
 /**
- * PostgreSQL: `json_populate_recordset` turns the JSON array into rows of the table's own type
- * (JSON values into jsonb, numbers into bigint), and OVERRIDING SYSTEM VALUE keeps the documents'
- * `seq`, an identity column (https://www.postgresql.org/docs/current/sql-insert.html). The search
- * text is made a tsvector with the text search configuration `searchConfig`.
+ * PostgreSQL: `json_populate_record` turns each element of the JSON array into a row of the
+ * table's own type (JSON values into jsonb, numbers into bigint), and OVERRIDING SYSTEM VALUE
+ * keeps the documents' `seq`, an identity column
+ * (https://www.postgresql.org/docs/current/sql-insert.html). A searched table's `search` vector
+ * is made in the same statement from the row's search text, with the text search configuration
+ * `searchConfig`: one write per row, not an insert and then an update.
  */
 export function postgresRestore(searchConfig: string): RestoreStatements {
   if (!/^[a-z_]+$/.test(searchConfig)) throw new Error(`unsafe text search configuration: ${searchConfig}`);
   return {
     async insertRows(db, table, columns, _jsonColumns, json) {
-      const list = columns.map(quoted).join(', ');
-      const text = `insert into ${quoted(table)} (${list}) overriding system value select ${list} from json_populate_recordset(null::${quoted(table)}, $1::json)`;
-      await db.executeQuery(CompiledQuery.raw(text, [json]));
-    },
-    async writeSearchTexts(db, table, json) {
       const t = quoted(table);
-      const text = `update ${t} set search = to_tsvector('${searchConfig}', x.text) from json_to_recordset($1::json) as x(seq bigint, text text) where ${t}.seq = x.seq`;
+      const searched = SEARCHED_TABLES.includes(table);
+      const targets = [...columns.map(quoted), ...(searched ? ['search'] : [])].join(', ');
+      const values = [
+        ...columns.map((c) => `r.${quoted(c)}`),
+        ...(searched ? [`to_tsvector('${searchConfig}', j ->> '${SEARCH_TEXT_KEY}')`] : []),
+      ].join(', ');
+      const text = `insert into ${t} (${targets}) overriding system value
+        select ${values} from json_array_elements($1::json) j cross join lateral json_populate_record(null::${t}, j) r`;
       await db.executeQuery(CompiledQuery.raw(text, [json]));
     },
     async finish(db) {

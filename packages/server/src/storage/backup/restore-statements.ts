@@ -2,20 +2,23 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../tables.js';
 
 /** The tables whose rows have search text kept beside them (rebuilt by a restore, never copied). */
-export type SearchedTable = 'documents' | 'document_drafts';
+export const SEARCHED_TABLES: readonly string[] = ['documents', 'document_drafts'];
+
+/** The key of a row of a searched table that carries its search text into `insertRows` (no column has it). */
+export const SEARCH_TEXT_KEY = '__search';
 
 /**
  * What a restore writes the engine's own way (docs/backup.md): set-based inserts from one JSON
- * parameter, the search text, and what follows the rows. Each engine's dialect carries one.
+ * parameter, with the search text of the searched tables, and what follows the rows. Each
+ * engine's dialect carries one.
  */
 export interface RestoreStatements {
   /**
    * Inserts the rows in `json` (a JSON array of objects keyed by column) into `table`, keys and
-   * identity values as given. `jsonColumns` hold JSON values, the others scalars.
+   * identity values as given. `jsonColumns` hold JSON values, the others scalars. Rows of a
+   * searched table may carry their search text under SEARCH_TEXT_KEY, indexed with them.
    */
   insertRows(db: Kysely<Tables>, table: string, columns: readonly string[], jsonColumns: readonly string[], json: string): Promise<void>;
-  /** Writes the search text of rows already inserted: `json` is a JSON array of `{seq, text}`. */
-  writeSearchTexts(db: Kysely<Tables>, table: SearchedTable, json: string): Promise<void>;
   /** Once every row is in: the next document `seq` follows the largest restored one. */
   finish(db: Kysely<Tables>): Promise<void>;
 }
