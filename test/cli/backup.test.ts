@@ -7,7 +7,7 @@ import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, resolveConfig } from '../../packages/server/src/index.js';
-import { ADMIN, type TestApp } from '../helpers/app.js';
+import { ADMIN, injectRequests, type TestApp } from '../helpers/app.js';
 import { assertCliBuilt, runCli, type CliRun } from '../helpers/cli.js';
 import { createUser } from '../helpers/create-user.js';
 import { createTestDatabase, type TestDatabase, type TestDialect } from '../helpers/database.js';
@@ -118,18 +118,7 @@ interface Clock {
 /** An app on `config`, in this process, on its own clock: the requests of the HTTP suites, without a socket. */
 async function startInstance(config: RawConfig, db: TestDatabase, clock: Clock): Promise<TestApp> {
   const app = await createApp(resolveConfig(config, {}), { now: () => new Date(clock.at) });
-  const request: TestApp['request'] = (o) => {
-    const { token, ...rest } = o;
-    const headers = { ...(rest.headers ?? {}) } as Record<string, string>;
-    if (token) headers.authorization = `Bearer ${token}`;
-    return app.server.inject({ ...rest, headers });
-  };
-  const login = async (username: string, password: string) => {
-    const res = await request({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data.token, res.body).toEqual(expect.any(String));
-    return res.json().data.token as string;
-  };
+  const { request, login } = injectRequests(app);
   const t: TestApp = {
     app,
     db,

@@ -63,17 +63,7 @@ export async function startTestApp(config: ConfigInput = {}, opts: TestAppOption
     throw err;
   }
   let counter = 0;
-  const request = (o: InjectOptions & { token?: string }) => {
-    const { token, ...rest } = o;
-    const headers = { ...(rest.headers ?? {}) } as Record<string, string>;
-    if (token) headers.authorization = `Bearer ${token}`;
-    return app.server.inject({ ...rest, headers });
-  };
-  const login = async (username: string, password: string) => {
-    const res = await request({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
-    if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
-    return res.json().data.token as string;
-  };
+  const { request, login } = injectRequests(app);
   return {
     app,
     db,
@@ -91,6 +81,22 @@ export async function startTestApp(config: ConfigInput = {}, opts: TestAppOption
       await db.drop();
     },
   };
+}
+
+/** In-process requests to `app` (Fastify inject), a bearer token as `token`, and a sign-in answering the access token. */
+export function injectRequests(app: App): Pick<TestApp, 'request' | 'login'> {
+  const request = (o: InjectOptions & { token?: string }) => {
+    const { token, ...rest } = o;
+    const headers = { ...(rest.headers ?? {}) } as Record<string, string>;
+    if (token) headers.authorization = `Bearer ${token}`;
+    return app.server.inject({ ...rest, headers });
+  };
+  const login = async (username: string, password: string) => {
+    const res = await request({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+    if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
+    return res.json().data.token as string;
+  };
+  return { request, login };
 }
 
 /**

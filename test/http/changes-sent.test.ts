@@ -3,7 +3,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, resolveConfig, type App } from '../../packages/server/src/index.js';
-import { ADMIN } from '../helpers/app.js';
+import { ADMIN, injectRequests } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
@@ -81,12 +81,7 @@ beforeAll(async () => {
   subscriber = new Redis(redis.url);
   subscriber.on('message', (_channel: string, message: string) => void heard.push(message));
   await subscriber.subscribe(channel);
-  const login = await app.server.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { username: ADMIN.username, password: ADMIN.password },
-  });
-  token = login.json().data.token;
+  token = await injectRequests(app).login(ADMIN.username, ADMIN.password);
 });
 
 afterAll(async () => {
