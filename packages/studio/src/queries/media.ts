@@ -2,6 +2,9 @@ import type { Media, MediaListQuery } from '@vellum/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../api/client';
 
+/** A media record's focal point, when set. */
+export type FocalPoint = NonNullable<Media['focalPoint']>;
+
 /** The query keys of the media library (`/media`); a change to any file refreshes all of them. */
 export const mediaKeys = {
   all: ['media'] as const,
@@ -49,6 +52,18 @@ export function useUpdateMedia(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (update: { alt: string | null; title: string | null }) => client.updateMedia(id, update),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: mediaKeys.all }),
+  });
+}
+
+/**
+ * Sets where `fit=cover` transforms crop around (0–1 from the left and the top), or clears it
+ * with `null` (docs/media.md, "Focal point"); the grid and the panel read the record again.
+ */
+export function useSetFocalPoint(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (focalPoint: FocalPoint | null) => client.updateMedia(id, { focalPoint }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: mediaKeys.all }),
   });
 }

@@ -7,6 +7,7 @@ import { useDeleteMedia, useUpdateMedia } from '../../queries/media';
 import { documentTitle } from '../../queries/document-title';
 import { useDocument } from '../../queries/use-document-queries';
 import { ErrorMessage } from '../../ui/error-message';
+import { FocalPointPicker, FocalPointView, takesFocalPoint } from './focal-point-picker';
 import { absoluteUrl, formatSize, mediaName } from './media-format';
 import { MediaThumbnail } from './media-thumbnail';
 
@@ -39,7 +40,7 @@ function UsageLink({ type, id }: { type: string; id: string }) {
   );
 }
 
-/** The detail panel of one media item: preview, facts, alt and title, copy URL, delete (with the 409 list and force). */
+/** The detail panel of one media item: preview (a focal-point picker for an image), facts, alt and title, copy URL, delete (with the 409 list and force). */
 export function MediaDetailDialog({ media, onClose }: { media: Media; onClose: () => void }) {
   const session = useSession();
   const [alt, setAlt] = useState(media.alt ?? '');
@@ -92,10 +93,18 @@ export function MediaDetailDialog({ media, onClose }: { media: Media; onClose: (
               </button>
             </Dialog.Close>
           </div>
-          {(preview || media.mimeType.startsWith('image/')) && (
-            <div className="media-preview">
-              <MediaThumbnail media={media} src={preview} alt={media.alt ?? ''} />
-            </div>
+          {takesFocalPoint(media) ? (
+            mayEdit ? (
+              <FocalPointPicker media={media} />
+            ) : (
+              <FocalPointView media={media} />
+            )
+          ) : (
+            (preview || media.mimeType.startsWith('image/')) && (
+              <div className="media-preview">
+                <MediaThumbnail media={media} src={preview} alt={media.alt ?? ''} />
+              </div>
+            )
           )}
           <dl className="facts">
             <dt>File</dt>
