@@ -22,9 +22,15 @@ function sessionKey(actor: Principal): string {
   return createHash('sha256').update(raw).digest('base64url').slice(0, 22);
 }
 
-/** The document type, 404 when there is none (before the permission check: nothing to hide, the studio knows its types). */
+/** The document type, 404 when there is none (a signed-in caller's question: the types are no secret to it). */
 function checkType(svc: Services, type: string): void {
   if (!svc.schemas.get(type)) throw errors.notFound('Document type not found');
+}
+
+/** Whether the caller may say it is at documents of `type`: asked before the body is read (docs/api.md, "Errors"). */
+export function requirePresence(svc: Services, actor: Principal, type: string): void {
+  checkType(svc, type);
+  requireMayBePresent(actor, type);
 }
 
 /**
@@ -36,8 +42,7 @@ export function announcePresence(
   actor: Principal,
   input: PresenceInput & { field?: string | null; editing?: boolean },
 ): void {
-  checkType(svc, input.type);
-  requireMayBePresent(actor, input.type);
+  requirePresence(svc, actor, input.type);
   const session = sessionKey(actor);
   svc.events.sendPresence({
     op: 'here',
@@ -54,8 +59,7 @@ export function announcePresence(
 
 /** `DELETE /presence/:type/:id`: the caller left the document. */
 export function leavePresence(svc: Services, actor: Principal, input: PresenceInput): void {
-  checkType(svc, input.type);
-  requireMayBePresent(actor, input.type);
+  requirePresence(svc, actor, input.type);
   svc.events.sendPresence({ op: 'left', type: input.type, id: input.id, session: sessionKey(actor) });
 }
 

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { announcePresence, leavePresence, listPresence } from '../../../domain/presence/presence.js';
+import { announcePresence, leavePresence, listPresence, requirePresence } from '../../../domain/presence/presence.js';
+import type { Principal } from '../../../domain/access/principal.js';
 import type { Services } from '../../../domain/services.js';
 import { requireSignInForRoutes } from '../../plugins/authenticate.js';
 import { data, errorResponses, Nullable } from '../../schemas/common.js';
 
-const Params = Type.Object({ type: Type.String({ maxLength: 100 }), id: Type.String({ minLength: 1, maxLength: 200 }) });
+// `docType`, not `type`: the OpenAPI document lists `{type}` paths once per document type, and presence is the same for all.
+const Params = Type.Object({ docType: Type.String({ maxLength: 100 }), id: Type.String({ minLength: 1, maxLength: 200 }) });
 
 const Heartbeat = Type.Object(
   {
@@ -32,10 +34,13 @@ const NoContent = Type.Null({ description: 'No content' });
  */
 export async function presenceRoutes(app: FastifyInstance, { svc }: { svc: Services }) {
   requireSignInForRoutes(app);
+  // Before the body (docs/api.md, "Errors"): a caller who may not be present hears 403, not what is wrong with its body.
+  const permission = (p: Principal, params: Record<string, string | undefined>) => requirePresence(svc, p, params.docType ?? '');
 
   app.put<{ Params: Static<typeof Params>; Body: Static<typeof Heartbeat> }>(
-    '/presence/:type/:id',
+    '/presence/:docType/:id',
     {
+      config: { permission },
       schema: {
         summary: 'Say you have a document open',
         description:
@@ -47,14 +52,15 @@ export async function presenceRoutes(app: FastifyInstance, { svc }: { svc: Servi
       },
     },
     async (req, reply) => {
-      announcePresence(svc, req.principal, { ...req.params, ...req.body });
+      announcePresence(svc, req.principal, { type: req.params.docType, id: req.params.id, ...req.body });
       return reply.code(204).send();
     },
   );
 
   app.delete<{ Params: Static<typeof Params> }>(
-    '/presence/:type/:id',
+    '/presence/:docType/:id',
     {
+      config: { permission },
       schema: {
         summary: 'Say you left a document',
         params: Params,
@@ -62,13 +68,13 @@ export async function presenceRoutes(app: FastifyInstance, { svc }: { svc: Servi
       },
     },
     async (req, reply) => {
-      leavePresence(svc, req.principal, req.params);
+      leavePresence(svc, req.principal, { type: req.params.docType, id: req.params.id });
       return reply.code(204).send();
     },
   );
 
   app.get<{ Params: Static<typeof Params> }>(
-    '/presence/:type/:id',
+    '/presence/:docType/:id',
     {
       schema: {
         summary: 'Who has a document open',
@@ -77,6 +83,6 @@ export async function presenceRoutes(app: FastifyInstance, { svc }: { svc: Servi
         response: { 200: data(Type.Array(PresentUser)), ...errorResponses },
       },
     },
-    async (req) => ({ data: listPresence(svc, req.principal, req.params) }),
+    async (req) => ({ data: listPresence(svc, req.principal, { type: req.params.docType, id: req.params.id }) }),
   );
 }
