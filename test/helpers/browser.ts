@@ -13,7 +13,7 @@ import { startTestApp, type TestApp } from './app.js';
  * `localhost` (a host name: WebAuthn refuses IP addresses as relying party ids).
  */
 export const CHROMIUM = process.env.VELLUM_CHROMIUM ?? '/usr/bin/chromium';
-const FLAGS = [
+export const FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -35,7 +35,7 @@ export interface BrowserApp {
   close(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

@@ -64,13 +64,20 @@ const GUARDED: Record<string, string> = {
   'DELETE /api/schedules/{id}': '<type>:publish on some type (on the schedule’s own type once it is read)',
   'POST /api/collections/{type}/{id}/preview': '<type>:read (no preview token issues another)',
   'POST /api/collections/{type}/{id}/revisions/{rev}/restore': '<type>:write',
+  'PUT /api/presence/{docType}/{id}': '<type>:read, as a person (a session, not an API or preview token)',
+  'DELETE /api/presence/{docType}/{id}': '<type>:read, as a person (a session, not an API or preview token)',
 };
 
 /**
  * GUARDED routes whose permission a viewer holds (a read permission): a viewer goes through to the
  * body's checks there, and the token holding nothing is the caller refused.
  */
-const VIEWER_HOLDS = new Set(['POST /api/documents/{type}/{id}/preview', 'POST /api/collections/{type}/{id}/preview']);
+const VIEWER_HOLDS = new Set([
+  'POST /api/documents/{type}/{id}/preview',
+  'POST /api/collections/{type}/{id}/preview',
+  'PUT /api/presence/{docType}/{id}',
+  'DELETE /api/presence/{docType}/{id}',
+]);
 
 /**
  * Route → what it acts on: the caller's own things, which only a user's session (bearer or cookie)
@@ -155,6 +162,7 @@ const WRITE_METHODS = ['post', 'put', 'patch', 'delete'];
 /** Path parameters filled in: ids that exist nowhere (the check comes before any lookup); `post` is a type of the test model. */
 const PARAMS: Record<string, string> = {
   type: 'post',
+  docType: 'post',
   id: 'no-such-id',
   rev: '1',
   userId: 'no-such-user',

@@ -2,6 +2,7 @@ import { ApiTokensApi } from './api-tokens.js';
 import { WebhooksApi } from './webhooks.js';
 import { SchedulesApi } from './schedules.js';
 import { EventsApi } from './events.js';
+import { PresenceApi } from './presence.js';
 import { listAudit, type AuditQuery, type AuditRecord } from './audit.js';
 import { AuthApi, type LoginOptions, type LoginOutcome } from './auth.js';
 import { AuthorizationCodeApi } from './authorization-code.js';
@@ -68,6 +69,7 @@ export class VellumClient<S extends SchemaMap = UntypedSchemas> {
   readonly schedules: SchedulesApi;
   /** The realtime stream of changes (docs/realtime.md). */
   readonly events: EventsApi;
+  readonly presence: PresenceApi;
   readonly config: ConfigApi;
   private readonly openFile?: (path: string) => Promise<UploadSource>;
 
@@ -86,6 +88,7 @@ export class VellumClient<S extends SchemaMap = UntypedSchemas> {
     this.webhooks = new WebhooksApi(this.transport);
     this.schedules = new SchedulesApi(this.transport);
     this.events = new EventsApi(this.transport);
+    this.presence = new PresenceApi(this.transport);
     this.config = new ConfigApi(this.transport);
   }
 

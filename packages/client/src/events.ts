@@ -1,6 +1,7 @@
 import type { Document } from './document-types.js';
 import { apiErrorFrom } from './errors.js';
 import type { Media } from './media.js';
+import type { PresenceUpdate } from './presence.js';
 import { SseParser, type SseMessage } from './sse-parser.js';
 import type { Transport } from './transport.js';
 import type { User } from './users.js';
@@ -41,8 +42,10 @@ export interface ChangeEvent {
 export interface SubscribeFilter {
   /** Document types; left out: every type the caller may read. */
   types?: string[];
-  /** Event names or patterns (`document.*`, `media.created`, `*`); left out: all. */
+  /** Event names or patterns (`document.*`, `media.created`, `*`); left out: all. `['presence.updated']` alone: presence only. */
   events?: string[];
+  /** `type:id` of documents whose presence to follow (`onPresence`); signed in, with read permission on the types. */
+  presence?: string[];
   /** Resume after this event (the `id` of the last one handled). */
   lastEventId?: string;
 }
@@ -50,6 +53,8 @@ export interface SubscribeFilter {
 export interface SubscribeOptions {
   /** The events since `lastEventId` are gone from the server: reload what you show, then keep following. */
   onReset?: () => void;
+  /** Who is at a document `presence` names: at once, and on every change (docs/realtime.md, "Presence"). */
+  onPresence?: (update: PresenceUpdate) => void;
   /** The stream is open (again). */
   onOpen?: () => void;
   /**
@@ -85,6 +90,7 @@ export class EventsApi {
     const deliver = (m: SseMessage) => {
       lastEventId = m.lastEventId || undefined;
       if (m.event === 'reset') opts.onReset?.();
+      else if (m.event === 'presence.updated') opts.onPresence?.(JSON.parse(m.data) as PresenceUpdate);
       else if (m.event !== 'message') onEvent(JSON.parse(m.data) as ChangeEvent);
     };
     const run = async () => {
@@ -93,7 +99,7 @@ export class EventsApi {
           const res = await this.t.send({
             method: 'GET',
             path: '/events',
-            query: { types: filter.types?.join(','), events: filter.events?.join(',') },
+            query: { types: filter.types?.join(','), events: filter.events?.join(','), presence: filter.presence?.join(',') },
             headers: { accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
             signal: abort.signal,
           });

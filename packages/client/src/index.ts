@@ -69,6 +69,7 @@ export {
   type SubscribeOptions,
   type Subscription,
 } from './events.js';
+export { PresenceApi, type PresenceHeartbeat, type PresenceUpdate, type PresentUser } from './presence.js';
 export { SseParser, type SseMessage } from './sse-parser.js';
 export {
   ConfigApi,

@@ -48,6 +48,8 @@ export interface ApiRequest {
   /** `bearer` (default): the access token when one is held, refreshed on a 401. `none`: never sent. */
   auth?: 'bearer' | 'none';
   signal?: AbortSignal;
+  /** The request outlives the page (fetch `keepalive`): a leave sent as the tab closes. */
+  keepalive?: boolean;
   /**
    * An upload body, built for each attempt (a stream can be read only once, so the retry after a
    * refresh builds it again): a stream, or a Blob, which browsers send where they refuse a stream.
@@ -170,11 +172,12 @@ export class Transport {
       headers: { ...headers, ...req.headers },
       body,
       signal: req.signal,
+      ...(req.keepalive ? { keepalive: true } : {}),
       ...extra,
     });
     // From the answer on: the write is committed by then, whichever node took it.
-    // Signing in, refreshing or out writes no content.
-    if (!reads && this.readYourWritesMs > 0 && !req.path.startsWith('/auth/')) this.freshUntil = this.now() + this.readYourWritesMs;
+    // Signing in, refreshing or out writes no content, nor does a presence heartbeat (docs/realtime.md, "Presence").
+    if (!reads && this.readYourWritesMs > 0 && !req.path.startsWith('/auth/') && !req.path.startsWith('/presence/')) this.freshUntil = this.now() + this.readYourWritesMs;
     return res;
   }
 

@@ -22,6 +22,8 @@ import { sweepSpool } from './media/spool-upload.js';
 import { LocalChangeBus, type ChangeBus } from './domain/events/change-bus.js';
 import { SharedChangeBus } from './domain/events/shared-change-bus.js';
 import { applyRemoteChange, readEventData } from './domain/events/remote-changes.js';
+import { PresenceRegistry } from './domain/presence/presence-registry.js';
+import { PRESENCE_TTL_MS } from './domain/presence/presence.js';
 import { openMessageChannel } from './storage/pubsub/open-message-channel.js';
 import { ActiveWebhooks } from './domain/webhooks/active-webhooks.js';
 import { listActiveWebhooks } from './storage/webhooks/webhooks-store.js';
@@ -90,15 +92,19 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
     const activeWebhooks = new ActiveWebhooks(listActiveWebhooks, 5_000);
     // Another node changed a webhook (this node's own changes invalidate at once, and again here: harmless).
     events.onWebhooksChanged(() => activeWebhooks.invalidate());
+    const now = opts.now ?? (() => new Date());
+    const presence = new PresenceRegistry(PRESENCE_TTL_MS, () => now().getTime());
+    events.onPresence((message) => presence.apply(message));
     const services: Services = {
       database,
       config,
       schemas,
-      now: opts.now ?? (() => new Date()),
+      now,
       jwtKey: await loadJwtKey(database, config),
       apiTokenCache: new TtlCache<StoredApiToken>(5_000, 10_000),
       changes: new ContentChanges(),
       events,
+      presence,
       activeWebhooks,
       deliveryQueue: new DeliveryQueue(),
       listCache: new ListCache(2_000, 1_000),
@@ -134,6 +140,7 @@ export async function createApp(config: VellumConfig, opts: AppOptions = {}): Pr
         // Before the database closes: the schedule being run still writes its outcome.
         await runner?.stop();
         await events?.close();
+        presence.close();
         await counters.close();
         await files?.close();
         await database.close();

@@ -9,6 +9,7 @@ import type { TtlCache } from './shared/ttl-cache.js';
 import type { FileStore } from '../media/storage/file-store.js';
 import type { ContentChanges } from './shared/content-changes.js';
 import type { ChangeBus } from './events/change-bus.js';
+import type { PresenceRegistry } from './presence/presence-registry.js';
 import type { ActiveWebhooks } from './webhooks/active-webhooks.js';
 import type { DeliveryQueue } from './webhooks/delivery-queue.js';
 import type { ListCache } from './documents/list-cache.js';
@@ -37,6 +38,8 @@ export interface Services {
   changes: ContentChanges;
   /** Committed changes as events (documents, media, users), published after commit: the realtime stream listens. */
   events: ChangeBus;
+  /** Who has which document open, on every node: in memory, kept in step through `events` (docs/realtime.md, "Presence"). */
+  presence: PresenceRegistry;
   /** The active webhooks and what they subscribe to, cached; `invalidate()` after changing one. */
   activeWebhooks: ActiveWebhooks;
   /**

@@ -24,6 +24,7 @@ import { tokenRoutes } from './routes/tokens/index.js';
 import { webhookRoutes } from './routes/webhooks/index.js';
 import { scheduleRoutes } from './routes/schedules/index.js';
 import { eventRoutes } from './routes/events/index.js';
+import { presenceRoutes } from './routes/presence/index.js';
 import { userRoutes } from './routes/users/index.js';
 import { auditRoutes } from './routes/audit/index.js';
 import { mediaRoutes } from './routes/media/index.js';
@@ -93,6 +94,7 @@ export function buildHttpServer(svc: Services): FastifyInstance {
       await api.register(webhookRoutes, { svc });
       await api.register(scheduleRoutes, { svc });
       await api.register(eventRoutes, { svc });
+      await api.register(presenceRoutes, { svc });
       await api.register(userRoutes, { svc });
       await api.register(auditRoutes, { svc });
       await api.register(configRoutes, { svc });

@@ -96,6 +96,27 @@ export function requireMayListen(p: Principal, documentsPublicRead: boolean): vo
 }
 
 /**
+ * Presence (docs/realtime.md, "Presence") is about people: a user's sign-in session or an OAuth
+ * grant acting for one, with read permission on every status of the type. API and preview tokens
+ * are not anyone at a document.
+ */
+export function requireMayBePresent(p: Principal, schema: string): void {
+  requireMayWatchPresence(p, schema);
+  if (!(p.kind === 'user' && p.sessionId) && !(p.kind === 'oauth' && p.oauth)) throw errors.forbidden('Presence is for signed-in people');
+}
+
+/** Who is at a document, and its `presence.updated` events: read permission on every status of the type. */
+export function requireMayWatchPresence(p: Principal, schema: string): void {
+  requireSchemaAction(p, schema, 'read');
+  refusePreview(p);
+}
+
+/** Whether a stream that asked for presence still may hear it (its caller is re-resolved as permissions change). */
+export function mayWatchPresence(p: Principal, schema: string): boolean {
+  return p.kind !== 'anonymous' && p.kind !== 'preview' && canOnSchema(p, schema, 'read');
+}
+
+/**
  * `perspective=drafts`: pending drafts are never public. Anonymous callers are 401; signed-in
  * ones and preview tokens go on to the per-type read check (docs/drafts.md, "Reading").
  */

@@ -1,5 +1,6 @@
 import type { Notice } from '../../storage/pubsub/message-channel.js';
 import type { ChangeEvent } from './change-event.js';
+import type { PresenceMessage } from '../presence/presence-message.js';
 
 /**
  * Committed changes, for the realtime stream and cache invalidation (docs/realtime.md). Writers
@@ -24,6 +25,13 @@ export interface ChangeBus {
   notifyWebhooksChanged(): void;
   /** Returns the unsubscribe function. */
   onWebhooksChanged(listener: () => void): () => void;
+  /**
+   * Who is at a document (docs/realtime.md, "Presence"): every node, this one too, hears it. It is
+   * no change: no cache is bumped, no webhook or audit record made, nothing stored.
+   */
+  sendPresence(message: PresenceMessage): void;
+  /** Returns the unsubscribe function. */
+  onPresence(listener: (message: PresenceMessage) => void): () => void;
   /** Changes travel to other nodes (a shared channel), not only to this process's subscribers. */
   readonly crossesNodes: boolean;
   /**
@@ -40,6 +48,7 @@ export class LocalChangeBus implements ChangeBus {
   readonly crossesNodes = false;
   private readonly listeners = new Set<(event: ChangeEvent) => void>();
   private readonly webhookListeners = new Set<() => void>();
+  private readonly presenceListeners = new Set<(message: PresenceMessage) => void>();
 
   publish(events: readonly ChangeEvent[]): void {
     for (const event of events) for (const listener of this.listeners) listener(event);
@@ -63,6 +72,15 @@ export class LocalChangeBus implements ChangeBus {
     return () => this.webhookListeners.delete(listener);
   }
 
+  sendPresence(message: PresenceMessage): void {
+    for (const listener of this.presenceListeners) listener(message);
+  }
+
+  onPresence(listener: (message: PresenceMessage) => void): () => void {
+    this.presenceListeners.add(listener);
+    return () => this.presenceListeners.delete(listener);
+  }
+
   sent(): Promise<void> {
     return Promise.resolve();
   }
@@ -70,5 +88,6 @@ export class LocalChangeBus implements ChangeBus {
   async close(): Promise<void> {
     this.listeners.clear();
     this.webhookListeners.clear();
+    this.presenceListeners.clear();
   }
 }

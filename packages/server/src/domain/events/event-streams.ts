@@ -1,10 +1,11 @@
 import { errors } from '../../errors.js';
 import type { Principal } from '../access/principal.js';
-import { requireMayListen } from '../access/policy.js';
+import { mayWatchPresence, requireMayListen } from '../access/policy.js';
+import type { PresentUser } from '../presence/presence-message.js';
 import type { Services } from '../services.js';
 import type { ChangeEvent } from './change-event.js';
 import { EventBacklog } from './event-backlog.js';
-import { filterMatches, parseStreamFilter, type StreamFilter } from './stream-filter.js';
+import { filterMatches, parseStreamFilter, PRESENCE_EVENT, type StreamFilter } from './stream-filter.js';
 import type { Perspective } from '../documents/perspective.js';
 import { renderEvent, resetMessage, streamMessage, type RenderedEvent, type StreamMessage } from './stream-message.js';
 
@@ -20,6 +21,8 @@ export interface OpenStreamInput {
   /** `published`: changes to published versions only; `drafts`: pending drafts too, read permission needed (docs/drafts.md). */
   perspective?: Perspective;
   lastEventId?: string;
+  /** `type:id,…`: the documents whose presence the stream follows (docs/realtime.md, "Presence"). */
+  presence?: string;
   /** Resolves the caller's credential again: throws once it is revoked, expired or its user deactivated. */
   reauthenticate(): Promise<Principal>;
 }
@@ -45,6 +48,16 @@ export class EventStream {
     if (!filterMatches(this.filter, event)) return;
     const message = streamMessage(this.svc, this.actor, event, rendered);
     if (message) this.sink.send(message);
+  }
+
+  /**
+   * Who is at a document the stream follows, now. No `id:` line: presence is no change, it is not
+   * kept in the backlog, and the client's last event id stays that of the last change.
+   */
+  deliverPresence(type: string, id: string, present: readonly PresentUser[]): void {
+    if (this.closed || !this.filter.presence?.some((t) => t.type === type && t.id === id)) return;
+    if (!mayWatchPresence(this.actor, type)) return;
+    this.sink.send({ event: PRESENCE_EVENT, data: JSON.stringify({ type, id, present }) });
   }
 
   /** Resolves the caller again; a credential that no longer holds ends the stream. One check at a time. */
@@ -76,6 +89,7 @@ export class EventStreams {
   private readonly backlog: EventBacklog;
   private readonly streams = new Set<EventStream>();
   private readonly unsubscribe: () => void;
+  private readonly unsubscribePresence: () => void;
 
   constructor(private readonly svc: Services) {
     this.backlog = new EventBacklog(svc.config.realtime.backlog);
@@ -83,6 +97,9 @@ export class EventStreams {
       this.backlog.push(event);
       const rendered = renderEvent(event);
       for (const stream of this.streams) stream.deliver(event, rendered);
+    });
+    this.unsubscribePresence = svc.presence.onChange((type, id, present) => {
+      for (const stream of this.streams) stream.deliverPresence(type, id, present);
     });
   }
 
@@ -108,7 +125,8 @@ export class EventStreams {
       if (missed) for (const event of missed) stream.deliver(event);
       else sink.send(resetMessage(this.backlog.newestId));
     }
-    // 4. Live from here.
+    // 4. Who is at the documents it follows now, then live from here.
+    for (const { type, id } of filter.presence ?? []) stream.deliverPresence(type, id, this.svc.presence.list(type, id));
     this.streams.add(stream);
     return stream;
   }
@@ -121,6 +139,7 @@ export class EventStreams {
   /** Ends every stream (server shutdown). */
   close(): void {
     this.unsubscribe();
+    this.unsubscribePresence();
     for (const stream of [...this.streams]) stream.close();
   }
 }

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { ChannelUnavailableError, type MessageChannel, type Notice } from '../../storage/pubsub/message-channel.js';
 import type { ChangeBus } from './change-bus.js';
 import type { ChangeEvent } from './change-event.js';
+import type { PresenceMessage } from '../presence/presence-message.js';
 
-/** What travels on the channel: the sending node and either events or "the webhooks changed". */
+/** What travels on the channel: the sending node and either events, "the webhooks changed" or a presence message. */
 interface Envelope {
   node: string;
   events?: ChangeEvent[];
   webhooks?: true;
+  presence?: PresenceMessage;
 }
 
 export interface SharedBusHooks {
@@ -29,6 +31,7 @@ export class SharedChangeBus implements ChangeBus {
   private readonly node = randomUUID();
   private readonly listeners = new Set<(event: ChangeEvent) => void>();
   private readonly webhookListeners = new Set<() => void>();
+  private readonly presenceListeners = new Set<(message: PresenceMessage) => void>();
   private channel: MessageChannel | undefined;
   /** Sends and receipts each run one at a time, in order. */
   private sending: Promise<void> = Promise.resolve();
@@ -92,6 +95,16 @@ export class SharedChangeBus implements ChangeBus {
     return () => this.webhookListeners.delete(listener);
   }
 
+  sendPresence(message: PresenceMessage): void {
+    const envelope: Envelope = { node: this.node, presence: message };
+    this.send(JSON.stringify(envelope), () => this.presenceListeners.forEach((l) => l(message)));
+  }
+
+  onPresence(listener: (message: PresenceMessage) => void): () => void {
+    this.presenceListeners.add(listener);
+    return () => this.presenceListeners.delete(listener);
+  }
+
   sent(): Promise<void> {
     return this.sending.catch(() => undefined);
   }
@@ -109,6 +122,7 @@ export class SharedChangeBus implements ChangeBus {
     await this.receiving;
     this.listeners.clear();
     this.webhookListeners.clear();
+    this.presenceListeners.clear();
   }
 
   /** Sends in order; `unsent` runs when the channel refused, so this node still sees its own changes. */
@@ -137,6 +151,11 @@ export class SharedChangeBus implements ChangeBus {
     const remote = envelope.node !== this.node;
     if (envelope.webhooks) {
       for (const listener of this.webhookListeners) listener();
+      return;
+    }
+    // Presence is no change: it bumps no cache on any node (docs/realtime.md, "Presence").
+    if (envelope.presence) {
+      for (const listener of this.presenceListeners) listener(envelope.presence);
       return;
     }
     for (const event of envelope.events ?? []) {

@@ -1,5 +1,5 @@
 import { errors } from '../../errors.js';
-import { readScope, requireMayReadDrafts } from '../access/policy.js';
+import { readScope, requireMayReadDrafts, requireMayWatchPresence } from '../access/policy.js';
 import type { Perspective } from '../documents/perspective.js';
 import type { Principal } from '../access/principal.js';
 import type { Services } from '../services.js';
@@ -11,7 +11,14 @@ export interface StreamFilter {
   types?: ReadonlySet<string>;
   events?: readonly string[];
   perspective?: Perspective;
+  /** The documents whose `presence.updated` events the stream asked for (none: no presence at all). */
+  presence?: readonly { type: string; id: string }[];
 }
+
+/** The event name of presence (docs/realtime.md, "Presence"): no change, so no webhook pattern matches it. */
+export const PRESENCE_EVENT = 'presence.updated';
+/** At most this many documents' presence per stream (a page shows one, a list a few). */
+const MAX_PRESENCE_TARGETS = 50;
 
 /**
  * `?types=post,page` and `?events=document.*,media.created` (the webhook patterns). Every type
@@ -21,7 +28,7 @@ export interface StreamFilter {
 export function parseStreamFilter(
   svc: Services,
   actor: Principal,
-  input: { types?: string; events?: string; perspective?: Perspective },
+  input: { types?: string; events?: string; perspective?: Perspective; presence?: string },
 ): StreamFilter {
   const filter: StreamFilter = input.perspective ? { perspective: input.perspective } : {};
   // Pending drafts are never public: anonymous 401, and read permission on each type named.
@@ -37,8 +44,10 @@ export function parseStreamFilter(
     }
     filter.types = new Set(types);
   }
+  if (input.presence !== undefined) filter.presence = parsePresence(svc, actor, input.presence);
   if (input.events !== undefined) {
-    const events = splitList(input.events, 'events');
+    // `presence.updated` names no change: listed alone, the stream has presence and no change events.
+    const events = splitList(input.events, 'events').filter((e) => e !== PRESENCE_EVENT);
     const bad = events.find((e) => !isEventPattern(e));
     if (bad !== undefined) throw errors.invalidInput(`Unknown event or pattern ${bad} (expected e.g. document.created, document.* or *)`);
     filter.events = events;
@@ -63,6 +72,26 @@ function aboutPublished(event: ChangeEvent): boolean {
   if (s.kind !== 'document') return true;
   if (event.type.startsWith('document.draft.')) return false;
   return s.status === 'published' || event.type === 'document.unpublished';
+}
+
+/**
+ * `?presence=post:0193…,page:0193…`: the documents whose presence the stream follows. Presence is
+ * about signed-in work: anonymous 401, read permission on every status of each type (403), an
+ * unknown type 400 as in `types`.
+ */
+function parsePresence(svc: Services, actor: Principal, raw: string): { type: string; id: string }[] {
+  const targets = splitList(raw, 'presence').map((item) => {
+    const at = item.indexOf(':');
+    if (at <= 0 || at === item.length - 1) throw errors.invalidInput(`presence: expected type:id, got ${item}`);
+    return { type: item.slice(0, at), id: item.slice(at + 1) };
+  });
+  if (targets.length > MAX_PRESENCE_TARGETS) throw errors.invalidInput(`presence: at most ${MAX_PRESENCE_TARGETS} documents`);
+  for (const { type } of targets) {
+    if (actor.kind === 'anonymous') throw errors.unauthorized('Authentication required for presence');
+    if (!svc.schemas.get(type)) throw errors.invalidInput(`Unknown document type ${type}`);
+    requireMayWatchPresence(actor, type);
+  }
+  return targets;
 }
 
 function splitList(raw: string, name: string): string[] {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useSession } from '../../auth/session';
+import { useDocumentPresence } from '../../live/presence';
 import { documentTitle } from '../../queries/document-title';
 import { ErrorMessage } from '../../ui/error-message';
 import { usePageTitle } from '../../ui/page-title';
@@ -14,6 +15,7 @@ import { LocaleNote } from './locale-note';
 import { LocaleSwitcher } from './locale-switcher';
 import { useContentLocale } from '../../queries/content-locale';
 import { useDocument } from '../../queries/use-document-queries';
+import { EditingTooNotice, FieldPresence, PresenceBar } from './presence-bar';
 import { PreviewPane } from './preview-pane';
 import { RevisionHistory } from './revision-history';
 import { DocumentSchedules } from '../schedules/document-schedules';
@@ -50,6 +52,10 @@ export default function DocumentEditPage() {
   const [previewing, setPreviewing] = useState(false);
   const previewable = !isNew && !!schema?.preview?.url;
   useAutosave(form, conflicts.save, !!conflicts.refused);
+  // Who else has it open, the field they are on, and a soft word when both edit (docs/studio.md, "Presence").
+  const presence = useDocumentPresence(type, id === NEW ? undefined : id, session.user?.id);
+  const [editingTooDismissed, setEditingTooDismissed] = useState(false);
+  const othersEditing = presence.others.filter((p) => p.editing);
   const title = isNew ? `New ${schema?.title ?? type}` : doc ? documentTitle(doc) : id;
   usePageTitle(title);
 
@@ -87,6 +93,7 @@ export default function DocumentEditPage() {
           )}
           {form.drafting ? <DraftStatus form={form} /> : dirty && <span role="status">Unsaved changes</span>}
           {!isNew && <LocaleSwitcher />}
+          <PresenceBar others={presence.others} />
           {previewable && (
             <button type="button" aria-pressed={previewing} onClick={() => setPreviewing(!previewing)}>
               Preview page
@@ -115,6 +122,9 @@ export default function DocumentEditPage() {
         conflicts={conflicts} // Unawaited: the router handles a failed navigation itself.
         onLeave={() => void navigate(`/documents/${type}`)}
       />
+      {editable && presence.engaged && !editingTooDismissed && (
+        <EditingTooNotice editors={othersEditing} onDismiss={() => setEditingTooDismissed(true)} />
+      )}
       {form.notice && (
         <p role="status" className="muted">
           {form.notice}
@@ -129,9 +139,25 @@ export default function DocumentEditPage() {
             e.preventDefault();
             void conflicts.save();
           }}
+          onFocus={(e) => presence.focus(e.target.closest('[data-field]')?.getAttribute('data-field') ?? null)}
+          onBlur={(e) => {
+            if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) presence.focus(null);
+          }}
         >
           {fields.map((f) => (
-            <div key={f.name} className={f.localized && locale.code ? 'field-localized' : undefined}>
+            <div
+              key={f.name}
+              data-field={f.name}
+              className={
+                [
+                  f.localized && locale.code ? 'field-localized' : '',
+                  presence.others.some((p) => p.field === f.name) ? 'field-watched' : '',
+                ]
+                  .filter(Boolean)
+                  .join(' ') || undefined
+              }
+            >
+              <FieldPresence people={presence.others.filter((p) => p.field === f.name)} />
               <FieldInput
                 field={f}
                 value={form.values[f.name]}
@@ -139,7 +165,10 @@ export default function DocumentEditPage() {
                 errors={errors}
                 doc={form.values}
                 disabled={!editable}
-                onChange={(v) => form.setField(f.name, v)}
+                onChange={(v) => {
+                  form.setField(f.name, v);
+                  presence.typed();
+                }}
               />
               <LocaleNote field={f} locale={locale} served={doc} inDefault={inDefault} own={form.values[f.name]} />
             </div>

@@ -14,6 +14,7 @@ const Query = Type.Object(
     events: Type.Optional(Type.String({ maxLength: 2000 })),
     lastEventId: Type.Optional(Type.String({ maxLength: 100 })),
     perspective: Type.Optional(Type.Union([Type.Literal('published'), Type.Literal('drafts')])),
+    presence: Type.Optional(Type.String({ maxLength: 5000, description: '`type:id,…`: presence.updated events of these documents' })),
   },
   { additionalProperties: false },
 );
@@ -68,6 +69,7 @@ export async function eventRoutes(app: FastifyInstance, { svc }: { svc: Services
           types: req.query.types,
           events: req.query.events,
           perspective: req.query.perspective,
+          presence: req.query.presence,
           lastEventId: (typeof lastHeader === 'string' ? lastHeader : undefined) || req.query.lastEventId,
           reauthenticate: () => reauthenticate(svc, req),
         },
