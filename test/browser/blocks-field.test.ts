@@ -61,9 +61,14 @@ describe('studio blocks field', () => {
     await page.getByLabel('Quote 2 Text').fill('Wise words');
     expect(await blockNames(page)).toEqual(['Hero 1', 'Quote 2']);
 
-    // Keyboard: the focused handle moves its block; focus stays with the block.
+    // Keyboard: space picks the focused handle's block up, the arrow moves it, space drops it; focus stays with the block.
+    // Each key waits for what the list announces, as a screen reader user hears it before the next.
     await page.getByRole('button', { name: 'Reorder Quote 2' }).focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Reorder Quote 2', pressed: true }).waitFor();
     await page.keyboard.press('ArrowUp');
+    await page.getByText('Quote 2 is over position 1 of 2.').waitFor({ state: 'attached' });
+    await page.keyboard.press('Space');
     await expect.poll(() => blockNames(page)).toEqual(['Quote 1', 'Hero 2']);
     expect(await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('Reorder Quote 1');
 

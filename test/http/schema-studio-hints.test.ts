@@ -4,7 +4,8 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 /**
  * `GET /config/schemas` carries what the studio needs to show each field (docs/api.md, "Schemas"),
  * nested fields included, so the studio names no field type: the one-line input's type, the number
- * step, how a stored string is shown, a media field's default `accept` and a new array item's value.
+ * step, how a stored string is shown, a media field's default `accept`, a new array item's value and
+ * the control of an array of references.
  */
 const SCHEMAS = [
   {
@@ -21,6 +22,8 @@ const SCHEMAS = [
       { name: 'poster', type: 'image' },
       { name: 'brochure', type: 'file' },
       { name: 'talks', type: 'array', of: { type: 'object', fields: [{ name: 'day', type: 'date' }] } },
+      { name: 'related', type: 'array', of: { type: 'reference', to: 'event' } },
+      { name: 'keywords', type: 'array', of: { type: 'string' } },
     ],
   },
 ];
@@ -57,5 +60,12 @@ describe('GET /config/schemas: the studio hints of each field', () => {
     const talks = fields.find((f) => f.name === 'talks');
     expect(talks?.of?.studio).toMatchObject({ control: 'object', emptyValue: {} });
     expect(talks?.of?.fields[0].studio).toMatchObject({ input: 'date', display: 'date' });
+  });
+
+  it('gives an array of references its own control (chips, search, drag); other arrays keep theirs', () => {
+    expect(hintsOf('related')).toMatchObject({ control: 'referenceList' });
+    expect(fields.find((f) => f.name === 'related')?.of?.studio).toMatchObject({ control: 'reference' });
+    expect(hintsOf('keywords')).toMatchObject({ control: 'array' });
+    expect(hintsOf('talks')).toMatchObject({ control: 'array' });
   });
 });

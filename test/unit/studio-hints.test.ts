@@ -41,6 +41,12 @@ describe('studio hints of the field-type table', () => {
     expect(hints({ type: 'reference', to: 'post' }).emptyValue).toBeUndefined();
   });
 
+  it('an array of references is a reference list; the item type names that control, the array does not name the type', () => {
+    expect(hints({ type: 'array', of: { type: 'reference', to: 'post' } }).control).toBe('referenceList');
+    expect(hints({ type: 'array', of: { type: 'string' } }).control).toBe('array');
+    expect(hints({ type: 'blocks', of: [{ name: 'hero', fields: [] }] } as AnyFieldDef).control).toBe('blocks');
+  });
+
   it('every hint survives JSON, as the route sends it', () => {
     const field: AnyFieldDef = { type: 'object', fields: [{ name: 'when', type: 'date' }] };
     const sent = withStudioHints(field);

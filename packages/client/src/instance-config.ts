@@ -63,6 +63,8 @@ export interface FieldStudioHints {
   accept?: string[];
   /** A new item of a list of this type starts as this value (`{}` for an object); absent: no value. */
   emptyValue?: unknown;
+  /** The control of an array whose items are of this type (`referenceList`); the array's own `control` already names it. */
+  listControl?: string;
   /** `orderBy` takes it. */
   orderable: boolean;
   /** The `filter[field][op]` operators it takes. */

@@ -108,6 +108,8 @@ export interface StudioHints {
   accept?: readonly string[];
   /** A new item of a list of this type starts as this value (an object's fields are filled in it); absent: no value. */
   emptyValue?: Record<string, never>;
+  /** The control of an array whose items are of this type (references: a searchable, sortable list of chips). */
+  listControl?: string;
 }
 
 /**

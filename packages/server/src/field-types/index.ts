@@ -90,7 +90,11 @@ export interface StudioFieldHints extends StudioHints {
 export function withStudioHints(field: AnyFieldDef): AnyFieldDef & { studio: StudioFieldHints } {
   const spec = specOf(field);
   const mapped = spec.mapChildren ? spec.mapChildren(field, withStudioHints) : field;
-  return { ...mapped, studio: { ...spec.studio, orderable: spec.orderable, filterOperators: filterOperators(spec) } };
+  // A list of one type may have a control of its own, named by the item's type (an array of references).
+  const item = spec.itemOf?.(field);
+  const listControl = item && specOf(item).studio.listControl;
+  const control = listControl ?? spec.studio.control;
+  return { ...mapped, studio: { ...spec.studio, control, orderable: spec.orderable, filterOperators: filterOperators(spec) } };
 }
 
 /** A field's value as JSON Schema (docs/api.md, "OpenAPI"): what it stores, constraints left to the validator. */

@@ -26,5 +26,5 @@ export const reference: FieldTypeSpec = stringScalar({
   alwaysIndexed: true,
   expands: 'documents',
   jsonSchema: (f) => ({ type: 'string', [REFERENCE_KEYWORD]: [f.to ?? []].flat() }),
-  studio: studio('reference', { listFilter: 'documents' }),
+  studio: studio('reference', { listFilter: 'documents', listControl: 'referenceList' }),
 });

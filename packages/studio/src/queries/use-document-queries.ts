@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { client } from '../api/client';
 import { documentKeys, type DocumentListParams } from './document-keys';
 import { documentTitle } from './document-title';
@@ -94,22 +94,32 @@ export function useRevisions(type: string, id: string, rev: unknown, withDrafts:
   });
 }
 
+/** Where a reference field's document is: looked for in each type the field allows (`to`); null when in none. */
+async function findReference(targets: string[], id: string): Promise<DocumentChoice | null> {
+  for (const type of targets) {
+    try {
+      const d = await client.collections(type).get(id);
+      return { type, id: d._id, title: documentTitle(d) };
+    } catch {
+      // Not of this type (or gone): try the next one the field allows.
+    }
+  }
+  return null;
+}
+
 /** The document a reference field holds, looked for in each type the field allows (`to`). */
 export function useReferenceChoice(targets: string[], id: string | undefined) {
   return useQuery({
     queryKey: documentKeys.reference(targets, id),
     enabled: !!id,
-    queryFn: async (): Promise<DocumentChoice | null> => {
-      for (const type of targets) {
-        try {
-          const d = await client.collections(type).get(id!);
-          return { type, id: d._id, title: documentTitle(d) };
-        } catch {
-          // Not of this type (or gone): try the next one the field allows.
-        }
-      }
-      return null;
-    },
+    queryFn: () => findReference(targets, id!),
+  });
+}
+
+/** The documents an array of references holds, one query each (shared with `useReferenceChoice`'s cache). */
+export function useReferenceChoices(targets: string[], ids: readonly string[]) {
+  return useQueries({
+    queries: ids.map((id) => ({ queryKey: documentKeys.reference(targets, id), queryFn: () => findReference(targets, id) })),
   });
 }
 

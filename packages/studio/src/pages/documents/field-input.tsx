@@ -10,6 +10,7 @@ import { JsonInput } from './fields/json-input';
 import { NumberInput } from './fields/number-input';
 import { ObjectInput } from './fields/object-input';
 import { MediaInput, ReferenceInput } from './fields/picker-inputs';
+import { ReferenceListInput } from './fields/reference-list-input';
 import { SlugInput } from './fields/slug-input';
 import { SelectInput, StringInput, TextInput } from './fields/text-inputs';
 import { controlOf } from './schema';
@@ -31,6 +32,7 @@ const CONTROLS: Record<string, ComponentType<FieldProps>> = {
   markdown: MarkdownInput,
   richtext: RichTextInput,
   reference: ReferenceInput,
+  referenceList: ReferenceListInput,
   media: MediaInput,
   array: ArrayInput,
   object: ObjectInput,

@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import './blocks-input.css';
 import { FieldInput } from '../field-input';
 import { fieldLabel, type Doc, type Field } from '../schema';
 import type { FieldProps } from './field-props';
 import { FieldGroup } from './field-wrapper';
+import { DragHandle, SortableList } from './sortable-list';
 
 interface BlockType {
   name: string;
@@ -16,21 +17,18 @@ const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(9)), (n) =
 
 /**
  * `blocks`: a list of typed blocks (docs/api.md, "Blocks"). "Add <block>" appends one; each block
- * has its fields, a handle to reorder it (drag with the pointer, or focus it and press the up and
- * down arrows), move buttons, collapse and remove. Blocks are told apart by `_key`, so collapsing
- * and focus follow a block as it moves.
+ * has its fields, a handle to reorder it (drag with the pointer, or space, arrows and space on the
+ * keyboard: `sortable-list.tsx`), move buttons, collapse and remove. Blocks are told apart by
+ * `_key`, so collapsing and focus follow a block as it moves.
  */
 export function BlocksInput(p: FieldProps) {
   const items = (Array.isArray(p.value) ? p.value : []) as Doc[];
   const types = (Array.isArray(p.field.of) ? p.field.of : []) as BlockType[];
   const label = fieldLabel(p.field);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  const [dragFrom, setDragFrom] = useState<number | null>(null);
-  const [dragOver, setDragOver] = useState<number | null>(null);
   const [focusKey, setFocusKey] = useState<string | null>(null);
   const handles = useRef(new Map<string, HTMLButtonElement>());
   const max = p.field.maxItems as number | undefined;
-  const hintId = useId();
 
   const keyOf = (item: Doc, i: number) => (typeof item._key === 'string' ? item._key : `index-${i}`);
   const typeOf = (item: Doc) => types.find((t) => t.name === item._type);
@@ -49,61 +47,47 @@ export function BlocksInput(p: FieldProps) {
     set(next);
   };
 
+  // Once, after the move is drawn: typing in a moved block's fields keeps its focus.
   useEffect(() => {
-    if (focusKey) handles.current.get(focusKey)?.focus();
-  }, [focusKey, items]);
-
-  useEffect(() => {
-    if (dragFrom === null) return;
-    const stop = () => (setDragFrom(null), setDragOver(null));
-    window.addEventListener('pointerup', stop);
-    return () => window.removeEventListener('pointerup', stop);
-  }, [dragFrom]);
-
-  const onHandleKey = (e: KeyboardEvent, i: number) => {
-    if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
-    e.preventDefault();
-    move(i, e.key === 'ArrowUp' ? i - 1 : i + 1);
-  };
+    if (!focusKey) return;
+    handles.current.get(focusKey)?.focus();
+    setFocusKey(null);
+  }, [focusKey]);
 
   return (
     <FieldGroup p={p}>
       {items.length === 0 && <span className="muted">No blocks.</span>}
-      <span id={hintId} hidden>
-        Drag to reorder, or press the up and down arrows.
-      </span>
-      <ol className="blocks" aria-label={label}>
-        {items.map((item, i) => {
+      <SortableList
+        items={items}
+        idOf={keyOf}
+        titleOf={titleOf}
+        onMove={move}
+        label={label}
+        layout="column"
+        className="blocks"
+        disabled={p.disabled}
+        itemProps={(item, i) => ({ className: 'block-item', 'aria-label': titleOf(item, i), 'data-block': item._type as string })}
+      >
+        {(item, i, handle) => {
           const key = keyOf(item, i);
           const title = titleOf(item, i);
           const open = !collapsed.has(key);
           const bodyId = `${p.path}-${key}-body`;
-          const classes = ['block-item', dragOver === i && dragFrom !== i ? 'drop-target' : ''].filter(Boolean).join(' ');
           return (
-            <li
-              key={key}
-              className={classes}
-              aria-label={title}
-              data-block={item._type as string}
-              onPointerEnter={() => dragFrom !== null && setDragOver(i)}
-              onPointerUp={() => dragFrom !== null && move(dragFrom, i)}
-            >
+            <>
               <div className="block-header row">
-                <button
-                  type="button"
-                  className="block-handle"
-                  ref={(el) => void (el ? handles.current.set(key, el) : handles.current.delete(key))}
-                  aria-label={`Reorder ${title}`}
-                  aria-describedby={hintId}
-                  disabled={p.disabled}
-                  onKeyDown={(e) => onHandleKey(e, i)}
-                  onPointerDown={(e) => {
-                    e.preventDefault();
-                    setDragFrom(i);
+                <DragHandle
+                  handle={{
+                    ...handle,
+                    ref: (el) => {
+                      handle.ref(el);
+                      if (el) handles.current.set(key, el as HTMLButtonElement);
+                      else handles.current.delete(key);
+                    },
                   }}
-                >
-                  ⠿
-                </button>
+                  label={`Reorder ${title}`}
+                  disabled={p.disabled}
+                />
                 <strong className="block-title">{title}</strong>
                 <button
                   type="button"
@@ -159,10 +143,10 @@ export function BlocksInput(p: FieldProps) {
                   />
                 ))}
               </div>
-            </li>
+            </>
           );
-        })}
-      </ol>
+        }}
+      </SortableList>
       <div className="row">
         {types.map((t) => (
           <button

@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { fieldLabel } from '../schema';
-import type { FieldProps } from './field-props';
+import { CharacterCount, characters, maxLengthOf } from './character-count';
+import { text, type FieldProps } from './field-props';
 
 /** The attributes a wrapped control spreads onto itself: its id and what describes it. */
 export interface ControlProps {
@@ -15,10 +16,15 @@ export interface ControlProps {
  * so a screen reader reads both with the control (docs/studio.md, "Pages": 422 messages on
  * their fields). The control itself comes from `children`, given the attributes to spread.
  */
-export function FieldWrapper({ p, children }: { p: FieldProps; children: (control: ControlProps) => ReactNode }) {
+export function FieldWrapper({ p, count, children }: { p: FieldProps; count?: boolean; children: (control: ControlProps) => ReactNode }) {
   const id = useId();
   const error = p.errors[p.path];
-  const describedBy = [p.field.description ? `${id}-help` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  // `count`: a text control shows its length against the field's `maxLength`.
+  const max = count ? maxLengthOf(p.field) : undefined;
+  const describedBy =
+    [p.field.description ? `${id}-help` : '', max !== undefined ? `${id}-count` : '', error ? `${id}-error` : '']
+      .filter(Boolean)
+      .join(' ') || undefined;
   return (
     <div className="field" data-field={p.path}>
       <label htmlFor={id} id={`${id}-label`}>
@@ -33,6 +39,7 @@ export function FieldWrapper({ p, children }: { p: FieldProps; children: (contro
           {p.field.description}
         </span>
       )}
+      {max !== undefined && <CharacterCount id={`${id}-count`} length={characters(text(p.value))} max={max} />}
       {error && (
         <span id={`${id}-error`} className="field-error">
           {error}
@@ -59,6 +66,10 @@ export function FieldGroup({ p, children }: { p: FieldProps; children: ReactNode
 }
 
 /** A field control that is one element inside `FieldWrapper`: `render` draws it from the props and the attributes to spread. */
-export const wrapped = (render: (p: FieldProps, control: ControlProps) => ReactNode) => (p: FieldProps) => (
-  <FieldWrapper p={p}>{(control) => render(p, control)}</FieldWrapper>
-);
+export const wrapped =
+  (render: (p: FieldProps, control: ControlProps) => ReactNode, opts: { count?: boolean } = {}) =>
+  (p: FieldProps) => (
+    <FieldWrapper p={p} count={opts.count}>
+      {(control) => render(p, control)}
+    </FieldWrapper>
+  );

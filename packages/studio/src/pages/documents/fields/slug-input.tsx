@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { slugify } from '@vellum/server/slugify';
 import { useContentLocale } from '../../../queries/content-locale';
 import { fieldLabel, type Doc } from '../schema';
+import { CharacterCount, characters, maxLengthOf } from './character-count';
 import { text, type FieldProps } from './field-props';
 
 /** `slug`: `{current}`, with a button that makes it from the `source` field as the server would. */
@@ -16,6 +17,8 @@ export function SlugInput(p: FieldProps) {
   // The server may name the object or its `current` (docs/api.md, "Schemas").
   const error = p.errors[p.path] ?? p.errors[`${p.path}.current`];
   const set = (v: string) => p.onChange(v ? { current: v } : undefined);
+  const max = maxLengthOf(p.field);
+  const describedBy = [max !== undefined ? `${id}-count` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field" data-field={p.path}>
       <label htmlFor={id}>{p.label ?? fieldLabel(p.field)}</label>
@@ -27,7 +30,7 @@ export function SlugInput(p: FieldProps) {
           value={current}
           disabled={p.disabled}
           aria-invalid={!!error}
-          aria-describedby={error ? `${id}-error` : undefined}
+          aria-describedby={describedBy}
           onChange={(e) => set(e.target.value)}
         />
         {source && (
@@ -41,6 +44,7 @@ export function SlugInput(p: FieldProps) {
         )}
       </div>
       {source && <span className="field-help">Left empty, the server makes it from {source}.</span>}
+      {max !== undefined && <CharacterCount id={`${id}-count`} length={characters(current)} max={max} />}
       {error && (
         <span id={`${id}-error`} className="field-error">
           {error}
