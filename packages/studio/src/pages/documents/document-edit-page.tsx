@@ -17,7 +17,9 @@ import { useDocument } from '../../queries/use-document-queries';
 import { PreviewPane } from './preview-pane';
 import { RevisionHistory } from './revision-history';
 import { DocumentSchedules } from '../schedules/document-schedules';
-import { allows, fieldsOf, useSchema } from './schema';
+import { formTabs, isHidden, isReadOnly, unshownErrors } from './form/field-layout';
+import { FormTabs } from './form/form-tabs';
+import { allows, fieldsOf, useSchema, type Field } from './schema';
 import { StatusBadge } from './status-badge';
 import { useAutosave } from './use-autosave';
 import { NEW, useDocumentForm } from './use-document-form';
@@ -72,7 +74,27 @@ export default function DocumentEditPage() {
   if (!isNew && form.loadError) return <ErrorMessage error={form.loadError} />;
   if (!isNew && !doc) return <p className="loading">Loading…</p>;
 
-  const unplaced = Object.entries(errors).filter(([path]) => !fields.some((f) => path === f.name || path.startsWith(`${f.name}.`)));
+  // Errors of fields not shown (hidden by a rule, or unknown to the schema) are listed above the form.
+  const unplaced = unshownErrors(fields, form.values, errors);
+  const tabs = formTabs(schema, fields);
+  // The fields the schema's rules show, read-only where a rule says so (docs/studio.md, "Form layout").
+  const renderFields = (list: Field[]) =>
+    list
+      .filter((f) => !isHidden(f, form.values))
+      .map((f) => (
+        <div key={f.name} className={f.localized && locale.code ? 'field-localized' : undefined}>
+          <FieldInput
+            field={f}
+            value={form.values[f.name]}
+            path={f.name}
+            errors={errors}
+            doc={form.values}
+            disabled={!editable || isReadOnly(f, form.values)}
+            onChange={(v) => form.setField(f.name, v)}
+          />
+          <LocaleNote field={f} locale={locale} served={doc} inDefault={inDefault} own={form.values[f.name]} />
+        </div>
+      ));
 
   return (
     <>
@@ -130,20 +152,13 @@ export default function DocumentEditPage() {
             void conflicts.save();
           }}
         >
-          {fields.map((f) => (
-            <div key={f.name} className={f.localized && locale.code ? 'field-localized' : undefined}>
-              <FieldInput
-                field={f}
-                value={form.values[f.name]}
-                path={f.name}
-                errors={errors}
-                doc={form.values}
-                disabled={!editable}
-                onChange={(v) => form.setField(f.name, v)}
-              />
-              <LocaleNote field={f} locale={locale} served={doc} inDefault={inDefault} own={form.values[f.name]} />
-            </div>
-          ))}
+          {tabs.length > 0 ? (
+            <FormTabs tabs={tabs} values={form.values} errors={errors}>
+              {(tab) => renderFields(tab.fields)}
+            </FormTabs>
+          ) : (
+            renderFields(fields)
+          )}
           {editable && !form.drafting && (
             <div className="row doc-save">
               <button type="submit" className="primary" disabled={form.saving}>

@@ -27,7 +27,7 @@ export function SlugInput(p: FieldProps) {
           value={current}
           disabled={p.disabled}
           aria-invalid={!!error}
-          aria-describedby={error ? `${id}-error` : undefined}
+          aria-describedby={[p.field.description ? `${id}-help` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
           onChange={(e) => set(e.target.value)}
         />
         {source && (
@@ -40,6 +40,11 @@ export function SlugInput(p: FieldProps) {
           </button>
         )}
       </div>
+      {p.field.description && (
+        <span id={`${id}-help`} className="field-help">
+          {p.field.description}
+        </span>
+      )}
       {source && <span className="field-help">Left empty, the server makes it from {source}.</span>}
       {error && (
         <span id={`${id}-error`} className="field-error">
