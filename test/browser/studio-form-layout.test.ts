@@ -107,6 +107,7 @@ describe.each([1440, 390])('studio form layout at %i px', (width) => {
     await tab(/^SEO.*1 field needs attention/).waitFor();
     expect(await tab(/^Main/).textContent()).toBe('Main');
     await page.getByText('Some fields need attention.').waitFor();
+    await page.getByText('See the marked tabs: SEO.').waitFor();
     await expectAccessible(page, `form tabs with a 422 marker (${width})`);
     if (width === 1440) await screenshot(page, 'studio-form-tabs-422');
 

@@ -17,7 +17,7 @@ import { useDocument } from '../../queries/use-document-queries';
 import { PreviewPane } from './preview-pane';
 import { RevisionHistory } from './revision-history';
 import { DocumentSchedules } from '../schedules/document-schedules';
-import { formTabs, isHidden, isReadOnly, unshownErrors } from './form/field-layout';
+import { formTabs, isHidden, isReadOnly, tabErrors, unshownErrors } from './form/field-layout';
 import { FormTabs } from './form/form-tabs';
 import { allows, fieldsOf, useSchema, type Field } from './schema';
 import { StatusBadge } from './status-badge';
@@ -77,6 +77,7 @@ export default function DocumentEditPage() {
   // Errors of fields not shown (hidden by a rule, or unknown to the schema) are listed above the form.
   const unplaced = unshownErrors(fields, form.values, errors);
   const tabs = formTabs(schema, fields);
+  const markedTabs = tabs.filter((t) => tabErrors(t, form.values, errors) > 0).map((t) => t.title);
   // The fields the schema's rules show, read-only where a rule says so (docs/studio.md, "Form layout").
   const renderFields = (list: Field[]) =>
     list
@@ -120,6 +121,7 @@ export default function DocumentEditPage() {
       {Object.keys(errors).length > 0 && (
         <div role="alert" className="error">
           <p>Some fields need attention.</p>
+          {markedTabs.length > 0 && <p>See the marked tabs: {markedTabs.join(', ')}.</p>}
           {unplaced.length > 0 && (
             <ul>
               {unplaced.map(([path, message]) => (

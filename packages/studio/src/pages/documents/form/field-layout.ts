@@ -35,3 +35,7 @@ export function formTabs(schema: SchemaDefinition, fields: Field[]): FormTab[] {
     fields: fields.filter((f) => (typeof f.group === 'string' ? f.group === g.name : i === 0)),
   }));
 }
+
+/** How many of a tab's shown fields the server refused: the tab is marked when some are. */
+export const tabErrors = (tab: FormTab, values: Doc, errors: FieldErrors) =>
+  Object.keys(errors).filter((path) => tab.fields.some((f) => errorOf(f, path) && !isHidden(f, values))).length;

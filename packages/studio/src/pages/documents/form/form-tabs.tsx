@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { FieldErrors } from '../fields/field-props';
 import type { Doc } from '../schema';
-import { errorOf, isHidden, type FormTab } from './field-layout';
+import { tabErrors, type FormTab } from './field-layout';
 import './form-layout.css';
 
 /**
@@ -26,8 +26,6 @@ export function FormTabs({
   const [active, setActive] = useState(tabs[0]?.name);
   const refs = useRef(new Map<string, HTMLButtonElement>());
   const current = tabs.some((t) => t.name === active) ? active : tabs[0]?.name;
-  const failing = (tab: FormTab) =>
-    Object.keys(errors).filter((path) => tab.fields.some((f) => errorOf(f, path) && !isHidden(f, values))).length;
 
   const onKeyDown = (e: KeyboardEvent, i: number) => {
     const last = tabs.length - 1;
@@ -43,7 +41,7 @@ export function FormTabs({
     <div className="form-tabs">
       <div role="tablist" aria-label="Field groups" className="form-tablist">
         {tabs.map((tab, i) => {
-          const count = failing(tab);
+          const count = tabErrors(tab, values, errors);
           return (
             <button
               key={tab.name}
