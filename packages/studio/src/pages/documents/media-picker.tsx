@@ -98,7 +98,10 @@ export function MediaPicker(props: {
     if (!mayUpload) return;
     const onPaste = (e: ClipboardEvent) => {
       const file = e.clipboardData?.files[0];
-      if (!file || !zone.current?.contains(document.activeElement)) return;
+      const focused = document.activeElement;
+      if (!file || !zone.current?.contains(focused)) return;
+      // Pasting into the search or the alt text is typing, not replacing the file.
+      if (focused instanceof HTMLTextAreaElement || (focused instanceof HTMLInputElement && focused.type !== 'file')) return;
       e.preventDefault();
       uploadRef.current(file);
     };
