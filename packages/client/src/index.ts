@@ -75,6 +75,7 @@ export {
   ConfigApi,
   type ContentLocales,
   type FieldDefinition,
+  type FieldGroupDefinition,
   type FieldStudioHints,
   type SchemaDefinition,
   type Settings,
@@ -82,6 +83,7 @@ export {
   type StudioConfig,
 } from './instance-config.js';
 export { typeNames } from './type-names.js';
+export { conditionHolds, type FieldCondition } from './field-conditions.js';
 export type { AuditQuery, AuditRecord } from './audit.js';
 export {
   DocumentsApi,

@@ -1,3 +1,4 @@
+import type { FieldCondition } from './field-conditions.js';
 import type { Transport } from './transport.js';
 
 /** Instance settings (docs/api.md, "Instance settings and studio configuration"). */
@@ -78,7 +79,18 @@ export interface FieldDefinition {
   studio?: FieldStudioHints;
   /** One value per content locale (docs/localization.md). */
   localized?: boolean;
+  /** The tab of the studio's form it is shown in: a name from the schema's `groups` (top-level fields only). */
+  group?: string;
+  /** When the studio's form hides the field, or shows it read-only (`conditionHolds`): the form only, not a permission. */
+  hidden?: boolean | FieldCondition;
+  readOnly?: boolean | FieldCondition;
   [option: string]: unknown;
+}
+
+/** A tab of the studio's form (`groups` of a schema): fields name it in their `group`. */
+export interface FieldGroupDefinition {
+  name: string;
+  title?: string;
 }
 
 /** A schema of the content model; fields are `{name, title?, type, required?, …}` plus their type's options (docs/api.md, "Schemas"). */
@@ -88,6 +100,8 @@ export interface SchemaDefinition {
   type: 'document' | 'singleton';
   public: boolean;
   fields: FieldDefinition[];
+  /** The tabs of the studio's form, in order; fields without a `group` are in the first. */
+  groups?: FieldGroupDefinition[];
   /**
    * A document of the type as JSON Schema 2020-12, the OpenAPI document's component schema
    * (docs/api.md, "OpenAPI"); references carry `x-vellum-reference`, the types they point at.

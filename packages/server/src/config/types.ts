@@ -1,4 +1,4 @@
-import type { ImageTransform } from '@vellum/client';
+import type { FieldCondition, ImageTransform } from '@vellum/client';
 import type { OAuthGrant, OAuthScope } from './oauth-scopes.js';
 import type { RealtimeConfig } from './realtime-section.js';
 import type { LocalesConfig } from './locales-section.js';
@@ -51,6 +51,10 @@ export interface FieldDef {
   fields?: FieldDef[];
   /** A top-level field with one value per locale (docs/localization.md); other fields are shared. */
   localized?: boolean;
+  /** The studio's form only (docs/studio.md, "Form layout"): the tab it is in, and when it is hidden or read-only. */
+  group?: string;
+  hidden?: boolean | FieldCondition;
+  readOnly?: boolean | FieldCondition;
 }
 
 /** One block type of a `blocks` field: its items carry `_type: name`. */
@@ -68,6 +72,8 @@ export interface SchemaDef {
   fields: FieldDef[];
   /** The studio's preview link and `POST …/preview`'s `url` (docs/preview.md): a template of field paths. */
   preview?: { url: string };
+  /** The tabs of the studio's form, fields naming one in `group` (docs/studio.md, "Form layout"). */
+  groups?: Array<{ name: string; title?: string }>;
 }
 
 export interface PasswordPolicy {

@@ -1,6 +1,7 @@
 import { FIELD_TYPE_NAMES, fieldType } from '../field-types/index.js';
 import type { FieldDef, SchemaDef } from './types.js';
 import type { ConfigReader } from './reader.js';
+import { checkFormLayout } from './form-layout.js';
 import { checkPreviewOption } from './preview-url-template.js';
 
 // Permission strings are `<resource>:<action>`; a schema may not take a fixed resource's name.
@@ -21,7 +22,7 @@ export function validateSchemas(r: ConfigReader, raw: unknown, hasLocales = fals
   const seen = new Set<string>();
   return raw.map((value, i) => {
     const path = `schemas[${i}]`;
-    const s = r.object(path, value, ['name', 'title', 'type', 'public', 'fields', 'description', 'preview']);
+    const s = r.object(path, value, ['name', 'title', 'type', 'public', 'fields', 'description', 'preview', 'groups']);
     const name = r.string(`${path}.name`, s.name) ?? '';
     if (!SCHEMA_NAME.test(name)) r.problem(`${path}.name`, `expected a name matching ${SCHEMA_NAME} (got ${JSON.stringify(s.name)})`);
     if (RESERVED.has(name)) r.problem(`${path}.name`, `"${name}" is reserved (it names a permission resource)`);
@@ -32,6 +33,7 @@ export function validateSchemas(r: ConfigReader, raw: unknown, hasLocales = fals
     const fields = validateFields(r, `${path}.fields`, s.fields, names, true);
     checkLocalized(r, `${path}.fields`, fields, hasLocales);
     const preview = checkPreviewOption(r, `${path}.preview`, s.preview, fields);
+    const groups = checkFormLayout(r, path, s.groups, fields);
     return {
       name,
       title: r.string(`${path}.title`, s.title) ?? name,
@@ -39,6 +41,7 @@ export function validateSchemas(r: ConfigReader, raw: unknown, hasLocales = fals
       public: r.bool(`${path}.public`, s.public, true),
       fields,
       ...(preview ? { preview } : {}),
+      ...(groups ? { groups } : {}),
     };
   });
 }

@@ -47,11 +47,11 @@ export function useUploadMedia() {
   });
 }
 
-/** Sets a file's alt text and title; an emptied one is `null` (docs/api.md, "Media"). */
+/** Sets a file's alt text and title (one of them, or both); an emptied one is `null` (docs/api.md, "Media"). */
 export function useUpdateMedia(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (update: { alt: string | null; title: string | null }) => client.updateMedia(id, update),
+    mutationFn: (update: { alt?: string | null; title?: string | null }) => client.updateMedia(id, update),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: mediaKeys.all }),
   });
 }

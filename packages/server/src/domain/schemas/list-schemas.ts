@@ -19,5 +19,7 @@ export function listSchemas(schemas: SchemaRegistry) {
     jsonSchema: documentJsonSchema(s),
     // The studio's preview pane opens this template, filled by `POST …/preview` (docs/preview.md).
     ...(s.def.preview ? { preview: { url: s.def.preview.url } } : {}),
+    // The studio's tabs (docs/studio.md, "Form layout"); fields carry their `group`, `hidden` and `readOnly` as configured.
+    ...(s.def.groups ? { groups: s.def.groups } : {}),
   }));
 }

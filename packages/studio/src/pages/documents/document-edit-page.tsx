@@ -19,7 +19,9 @@ import { EditingTooNotice, FieldPresence, PresenceBar } from './presence-bar';
 import { PreviewPane } from './preview-pane';
 import { RevisionHistory } from './revision-history';
 import { DocumentSchedules } from '../schedules/document-schedules';
-import { allows, fieldsOf, useSchema } from './schema';
+import { formTabs, isHidden, isReadOnly, tabErrors, unshownErrors } from './form/field-layout';
+import { FormTabs } from './form/form-tabs';
+import { allows, fieldsOf, useSchema, type Field } from './schema';
 import { StatusBadge } from './status-badge';
 import { useAutosave } from './use-autosave';
 import { NEW, useDocumentForm } from './use-document-form';
@@ -78,7 +80,40 @@ export default function DocumentEditPage() {
   if (!isNew && form.loadError) return <ErrorMessage error={form.loadError} />;
   if (!isNew && !doc) return <p className="loading">Loading…</p>;
 
-  const unplaced = Object.entries(errors).filter(([path]) => !fields.some((f) => path === f.name || path.startsWith(`${f.name}.`)));
+  // Errors of fields not shown (hidden by a rule, or unknown to the schema) are listed above the form.
+  const unplaced = unshownErrors(fields, form.values, errors);
+  const tabs = formTabs(schema, fields);
+  const markedTabs = tabs.filter((t) => tabErrors(t, form.values, errors) > 0).map((t) => t.title);
+  // The fields the schema's rules show, read-only where a rule says so (docs/studio.md, "Form layout").
+  const renderFields = (list: Field[]) =>
+    list
+      .filter((f) => !isHidden(f, form.values))
+      .map((f) => (
+        <div
+          key={f.name}
+          data-field={f.name}
+          className={
+            [f.localized && locale.code ? 'field-localized' : '', presence.others.some((p) => p.field === f.name) ? 'field-watched' : '']
+              .filter(Boolean)
+              .join(' ') || undefined
+          }
+        >
+          <FieldPresence people={presence.others.filter((p) => p.field === f.name)} />
+          <FieldInput
+            field={f}
+            value={form.values[f.name]}
+            path={f.name}
+            errors={errors}
+            doc={form.values}
+            disabled={!editable || isReadOnly(f, form.values)}
+            onChange={(v) => {
+              form.setField(f.name, v);
+              presence.typed();
+            }}
+          />
+          <LocaleNote field={f} locale={locale} served={doc} inDefault={inDefault} own={form.values[f.name]} />
+        </div>
+      ));
 
   return (
     <>
@@ -105,6 +140,7 @@ export default function DocumentEditPage() {
       {Object.keys(errors).length > 0 && (
         <div role="alert" className="error">
           <p>Some fields need attention.</p>
+          {markedTabs.length > 0 && <p>See the marked tabs: {markedTabs.join(', ')}.</p>}
           {unplaced.length > 0 && (
             <ul>
               {unplaced.map(([path, message]) => (
@@ -144,35 +180,13 @@ export default function DocumentEditPage() {
             if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) presence.focus(null);
           }}
         >
-          {fields.map((f) => (
-            <div
-              key={f.name}
-              data-field={f.name}
-              className={
-                [
-                  f.localized && locale.code ? 'field-localized' : '',
-                  presence.others.some((p) => p.field === f.name) ? 'field-watched' : '',
-                ]
-                  .filter(Boolean)
-                  .join(' ') || undefined
-              }
-            >
-              <FieldPresence people={presence.others.filter((p) => p.field === f.name)} />
-              <FieldInput
-                field={f}
-                value={form.values[f.name]}
-                path={f.name}
-                errors={errors}
-                doc={form.values}
-                disabled={!editable}
-                onChange={(v) => {
-                  form.setField(f.name, v);
-                  presence.typed();
-                }}
-              />
-              <LocaleNote field={f} locale={locale} served={doc} inDefault={inDefault} own={form.values[f.name]} />
-            </div>
-          ))}
+          {tabs.length > 0 ? (
+            <FormTabs tabs={tabs} values={form.values} errors={errors}>
+              {(tab) => renderFields(tab.fields)}
+            </FormTabs>
+          ) : (
+            renderFields(fields)
+          )}
           {editable && !form.drafting && (
             <div className="row doc-save">
               <button type="submit" className="primary" disabled={form.saving}>

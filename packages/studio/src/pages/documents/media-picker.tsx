@@ -1,5 +1,5 @@
 import type { Media } from '@vellum/client';
-import { useDeferredValue, useState } from 'react';
+import { useDeferredValue, useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { onUploadProgress } from '../../api/upload-fetch';
 import { useSession } from '../../auth/session';
 import { useMedia, useMediaList, useRememberMedia, useUploadMedia } from '../../queries/media';
@@ -16,6 +16,12 @@ function acceptOf(field: Field): string | undefined {
   return list.length ? list.map((a) => (a.endsWith('/') ? `${a}*` : a)).join(',') : undefined;
 }
 
+/** Whether a file is of a type the field takes (its `accept`, else its type's), as the server checks when the document is saved. */
+function takes(field: Field, file: File): boolean {
+  const list = acceptOf(field)?.split(',') ?? [];
+  return !list.length || list.some((a) => (a.endsWith('/*') ? file.type.startsWith(a.slice(0, -1)) : file.type === a));
+}
+
 /** The library shows what the type takes when that is one MIME prefix (`GET /media?type=` names one). */
 function libraryType(field: Field): string | undefined {
   const accept = typeAccept(field);
@@ -23,11 +29,20 @@ function libraryType(field: Field): string | undefined {
 }
 
 /**
- * An image or file field: the chosen media (thumbnail or name), an upload in place
- * (`POST /media`, then the field holds the new id), or a choice from the library by search.
+ * An image or file field: the chosen media (thumbnail or name, or the caller's `preview`), an
+ * upload in place (`POST /media`, then the field holds the new id) from the file input, a file
+ * dropped on the field or pasted while focus is in it, or a choice from the library by search.
+ * Those without `media:upload` get no file input and no drop target.
  */
-export function MediaPicker(props: { field: Field; value?: string; onChange(v: unknown): void; disabled?: boolean; label: string }) {
-  const { field, value, onChange, disabled, label } = props;
+export function MediaPicker(props: {
+  field: Field;
+  value?: string;
+  onChange(v: unknown): void;
+  disabled?: boolean;
+  label: string;
+  preview?: (media: Media) => ReactNode;
+}) {
+  const { field, value, onChange, disabled, label, preview } = props;
   const session = useSession();
   const remember = useRememberMedia();
   const uploadMedia = useUploadMedia();
@@ -35,11 +50,20 @@ export function MediaPicker(props: { field: Field; value?: string; onChange(v: u
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search.trim());
   const [progress, setProgress] = useState<number>();
+  const [dragging, setDragging] = useState(false);
+  const [refused, setRefused] = useState<string>();
+  const mayUpload = !disabled && allows(session, 'media:upload');
 
   const media = useMedia(value);
   const library = useMediaList({ limit: 12, type: libraryType(field), search: deferred || undefined }, { enabled: browsing });
 
   function upload(file: File) {
+    setRefused(undefined);
+    uploadMedia.reset();
+    if (!takes(field, file)) {
+      setRefused(`${label} takes ${acceptOf(field)}; ${file.name} is ${file.type || 'of an unknown type'}.`);
+      return;
+    }
     setProgress(0);
     // The bytes the browser reports sent (src/api/upload-fetch.ts): fetch tells nothing of a Blob body's progress.
     const { signal } = new AbortController();
@@ -47,16 +71,55 @@ export function MediaPicker(props: { field: Field; value?: string; onChange(v: u
     uploadMedia.mutate({ file, signal }, { onSuccess: (m) => onChange(m._id), onSettled: () => setProgress(undefined) });
   }
 
+  // A drag carrying files is taken (preventDefault lets it drop here); text and links are left to the browser.
+  const carriesFiles = (e: DragEvent) => mayUpload && e.dataTransfer.types.includes('Files');
+  const drop = {
+    onDragEnter: (e: DragEvent) => carriesFiles(e) && (e.preventDefault(), setDragging(true)),
+    onDragOver: (e: DragEvent) => carriesFiles(e) && e.preventDefault(),
+    onDragLeave: (e: DragEvent) => {
+      // Leaving for a child of the zone is no leaving.
+      if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+    },
+    onDrop: (e: DragEvent) => {
+      if (!carriesFiles(e)) return;
+      e.preventDefault();
+      setDragging(false);
+      const file = e.dataTransfer.files[0];
+      if (file) upload(file);
+    },
+  };
+  // A pasted file (a screenshot, a copied image) while focus is in the field; pasted text goes
+  // where it was going. Heard on the document: with focus on a button, browsers may send the
+  // paste to the body rather than to the focused element (https://w3c.github.io/clipboard-apis/#fire-a-clipboard-event).
+  const zone = useRef<HTMLDivElement>(null);
+  const uploadRef = useRef(upload);
+  uploadRef.current = upload;
+  useEffect(() => {
+    if (!mayUpload) return;
+    const onPaste = (e: ClipboardEvent) => {
+      const file = e.clipboardData?.files[0];
+      const focused = document.activeElement;
+      if (!file || !zone.current?.contains(focused)) return;
+      // Pasting into the search or the alt text is typing, not replacing the file.
+      if (focused instanceof HTMLTextAreaElement || (focused instanceof HTMLInputElement && focused.type !== 'file')) return;
+      e.preventDefault();
+      uploadRef.current(file);
+    };
+    document.addEventListener('paste', onPaste);
+    return () => document.removeEventListener('paste', onPaste);
+  }, [mayUpload]);
+
   return (
-    <div className="stack">
+    <div ref={zone} className={mayUpload ? 'stack media-drop' : 'stack'} data-dragging={dragging || undefined} {...(mayUpload ? drop : {})}>
+      {mayUpload && <p className="muted media-drop-hint">Drop a file here, or paste one (Ctrl+V / ⌘V) while the field has focus.</p>}
       <div className="row">
-        {value && media.data && <MediaPreview media={media.data} />}
+        {value && media.data && (preview?.(media.data) ?? <MediaPreview media={media.data} />)}
         {value && media.isError && <span className="muted">Missing media {value}</span>}
         {!value && <span className="muted">None chosen</span>}
       </div>
       {!disabled && (
         <div className="row">
-          {allows(session, 'media:upload') && (
+          {mayUpload && (
             <label className="inline">
               Upload {label}
               <input
@@ -81,6 +144,11 @@ export function MediaPicker(props: { field: Field; value?: string; onChange(v: u
         </div>
       )}
       {progress !== undefined && <progress max={100} value={progress} aria-label={`Uploading ${label}`} />}
+      {refused && (
+        <p role="alert" className="error">
+          {refused}
+        </p>
+      )}
       {uploadMedia.error && (
         <p role="alert" className="error">
           {errorText(uploadMedia.error)}
@@ -119,7 +187,7 @@ function MediaPreview({ media }: { media: Media }) {
   const thumb = media.variants.thumb ?? (media.mimeType.startsWith('image/') ? media.url : undefined);
   return (
     <figure className="stack media-figure">
-      {thumb && <img className="media-thumb" src={thumb} alt={media.alt ?? media.title ?? media.originalFilename} />}
+      {thumb && <img className="media-field-thumb" src={thumb} alt={media.alt ?? media.title ?? media.originalFilename} />}
       <figcaption className="muted">
         <a href={media.url}>{media.originalFilename}</a>
       </figcaption>

@@ -15,6 +15,7 @@ const Schema = Type.Object({
   fields: Type.Array(Type.Any()),
   jsonSchema: Type.Record(Type.String(), Type.Unknown()),
   preview: Type.Optional(Type.Object({ url: Type.String() })),
+  groups: Type.Optional(Type.Array(Type.Object({ name: Type.String(), title: Type.Optional(Type.String()) }))),
 });
 
 /** The configured locales (docs/localization.md, "Configuration"); absent or null where content has one language. */

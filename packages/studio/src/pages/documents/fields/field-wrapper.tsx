@@ -51,16 +51,27 @@ export function FieldWrapper({ p, count, children }: { p: FieldProps; count?: bo
 
 /** A fieldset for the fields made of several controls (arrays, objects, geopoints, pickers): the legend labels them all. */
 export function FieldGroup({ p, children }: { p: FieldProps; children: ReactNode }) {
+  const id = useId();
   const error = p.errors[p.path];
+  // The fieldset is described by them, so a screen reader reads them on entering the group.
+  const describedBy = [p.field.description ? `${id}-help` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <fieldset className="field" data-field={p.path}>
+    <fieldset className="field" data-field={p.path} aria-describedby={describedBy}>
       <legend>
         {p.label ?? fieldLabel(p.field)}
         {p.field.required && <span aria-hidden="true"> *</span>}
       </legend>
-      {p.field.description && <span className="field-help">{p.field.description}</span>}
+      {p.field.description && (
+        <span id={`${id}-help`} className="field-help">
+          {p.field.description}
+        </span>
+      )}
       {children}
-      {error && <span className="field-error">{error}</span>}
+      {error && (
+        <span id={`${id}-error`} className="field-error">
+          {error}
+        </span>
+      )}
     </fieldset>
   );
 }

@@ -1,11 +1,10 @@
 import type { ComponentType } from 'react';
-import { MediaPicker } from '../media-picker';
 import { ReferencePicker } from '../reference-picker';
 import { fieldLabel, type Field } from '../schema';
 import type { FieldProps } from './field-props';
 import { FieldGroup } from './field-wrapper';
 
-/** The props both pickers take: the value is one id. */
+/** The props a picker takes: the value is one id (`image` and `file` are `./image-input.tsx`). */
 type PickerProps = { field: Field; value?: string; onChange(value: unknown): void; disabled?: boolean; label: string };
 
 function PickerInput({ p, Picker }: { p: FieldProps; Picker: ComponentType<PickerProps> }) {
@@ -24,6 +23,3 @@ function PickerInput({ p, Picker }: { p: FieldProps; Picker: ComponentType<Picke
 
 /** `reference`: a document of the allowed types, searched by title. */
 export const ReferenceInput = (p: FieldProps) => <PickerInput p={p} Picker={ReferencePicker} />;
-
-/** `image` and `file`: a media record, picked from the library or uploaded in place. */
-export const MediaInput = (p: FieldProps) => <PickerInput p={p} Picker={MediaPicker} />;

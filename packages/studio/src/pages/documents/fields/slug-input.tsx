@@ -18,7 +18,10 @@ export function SlugInput(p: FieldProps) {
   const error = p.errors[p.path] ?? p.errors[`${p.path}.current`];
   const set = (v: string) => p.onChange(v ? { current: v } : undefined);
   const max = maxLengthOf(p.field);
-  const describedBy = [max !== undefined ? `${id}-count` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [p.field.description ? `${id}-help` : '', max !== undefined ? `${id}-count` : '', error ? `${id}-error` : '']
+      .filter(Boolean)
+      .join(' ') || undefined;
   return (
     <div className="field" data-field={p.path}>
       <label htmlFor={id}>{p.label ?? fieldLabel(p.field)}</label>
@@ -43,6 +46,11 @@ export function SlugInput(p: FieldProps) {
           </button>
         )}
       </div>
+      {p.field.description && (
+        <span id={`${id}-help`} className="field-help">
+          {p.field.description}
+        </span>
+      )}
       {source && <span className="field-help">Left empty, the server makes it from {source}.</span>}
       {max !== undefined && <CharacterCount id={`${id}-count`} length={characters(current)} max={max} />}
       {error && (
