@@ -67,6 +67,8 @@ const MARKER_COLUMNS = ['draft_rev', 'draft_updated_at', 'draft_updated_by'];
 function whereSql(conn: Conn, q: ListQuery): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [sql`documents.type = ${q.type}`];
   if (q.statuses) parts.push(sql`documents.status in (${sql.join(q.statuses.map((s) => sql`${s}`))})`);
+  // `draft` is the drafts source's own column (sourceSql): 1 where a pending draft is served.
+  if (q.drafts && q.pendingDraft !== undefined) parts.push(sql`documents.draft = ${sql.lit(q.pendingDraft ? 1 : 0)}`);
   for (const c of q.conditions) parts.push(conditionSql(conn, c));
   if (q.untranslated) parts.push(untranslatedSql(conn, q.untranslated));
   if (q.searchWords) parts.push(q.searchWords.length > 0 ? conn.dialect.searchMatch(q.searchWords, q.drafts) : sql`1 = 0`);
