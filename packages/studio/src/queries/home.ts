@@ -3,7 +3,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { client } from '../api/client';
 import { documentKeys } from './document-keys';
 import { documentTitle } from './document-title';
-import { scheduleKeys } from './schedules';
+import { pollWhileDue, scheduleKeys } from './schedules';
 
 /** How many rows each section of the home shows (docs/studio.md, "The home"). */
 export const HOME_ROWS = 5;
@@ -70,7 +70,7 @@ export function useHomeDocuments(section: HomeSection, me: string, types: HomeTy
   return useQueries({
     queries: types.flatMap((t) =>
       filters.map((filter, i) => ({
-        queryKey: [...documentKeys.lists(t.schema), 'home', section, i, me] as const,
+        queryKey: documentKeys.home(t.schema, section, i, me),
         queryFn: async (): Promise<HomeDocument[]> => {
           const query: DocumentListQuery = {
             perspective: 'drafts',
@@ -114,7 +114,12 @@ export function useHomeDocuments(section: HomeSection, me: string, types: HomeTy
 /** The pending schedules between two instants (this week, in the viewer's zone), the first `HOME_ROWS`. */
 export function useScheduledBetween(from: Date, to: Date) {
   const query = { status: 'pending' as const, from: from.toISOString(), to: to.toISOString(), limit: HOME_ROWS };
-  return useQuery({ queryKey: scheduleKeys.list(query), queryFn: () => client.schedules.list(query) });
+  return useQuery({
+    queryKey: scheduleKeys.list(query),
+    queryFn: () => client.schedules.list(query),
+    // The runner changes schedules without an event the studio hears (docs/studio.md, "Schedules").
+    refetchInterval: (q) => pollWhileDue(q.state.data?.data),
+  });
 }
 
 /**
@@ -123,7 +128,7 @@ export function useScheduledBetween(from: Date, to: Date) {
  */
 export function useFailedSchedules(enabled: boolean) {
   return useQuery({
-    queryKey: [...scheduleKeys.all, 'home-failed'] as const,
+    queryKey: scheduleKeys.latestFailed(),
     enabled,
     queryFn: async (): Promise<ListResult<Schedule>> => {
       let page = await client.schedules.list({ status: 'failed', limit: HOME_ROWS });
