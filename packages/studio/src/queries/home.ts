@@ -28,24 +28,28 @@ export interface HomeDocument {
 }
 
 /**
- * The document sections: each is one or more list queries per type (`perspective=drafts`, newest
- * edit first, `HOME_ROWS` rows), merged in the browser. "Mine" is two: the user's documents that
- * are not published, and the pending drafts they saved last (`filter[_draft][exists]`,
- * docs/drafts.md, "Reading"); no single filter says "either".
+ * The document sections: each is one or more list queries per type (newest edit first,
+ * `HOME_ROWS` rows), merged in the browser. "Mine" is two: the user's documents that are not
+ * published (main versions: a document that is not published has no pending draft, so no
+ * perspective is needed and the list walks the type's `updated_at` index), and the pending drafts
+ * they saved last (`filter[_draft][exists]` under `perspective=drafts`, docs/drafts.md,
+ * "Reading"); no single filter says "either".
  */
 export type HomeSection = 'mine' | 'others' | 'changes';
 
-function sectionQueries(section: HomeSection, me: string): Array<DocumentListQuery['filter']> {
+type SectionQuery = Pick<DocumentListQuery, 'filter' | 'perspective'>;
+
+function sectionQueries(section: HomeSection, me: string): SectionQuery[] {
   switch (section) {
     case 'mine':
       return [
-        { _updatedBy: me, _status: 'draft' },
-        { _updatedBy: me, _draft: { exists: true } },
+        { filter: { _updatedBy: me, _status: 'draft' } },
+        { filter: { _updatedBy: me, _draft: { exists: true } }, perspective: 'drafts' },
       ];
     case 'others':
-      return [{ _updatedBy: { ne: me } }];
+      return [{ filter: { _updatedBy: { ne: me } }, perspective: 'drafts' }];
     case 'changes':
-      return [{ _draft: { exists: true } }];
+      return [{ filter: { _draft: { exists: true } }, perspective: 'drafts' }];
   }
 }
 
@@ -66,15 +70,14 @@ export function titleFields(fieldNames: readonly string[] | undefined): string[]
  * other failure is the section's error.
  */
 export function useHomeDocuments(section: HomeSection, me: string, types: HomeType[], fields: Map<string, string[] | undefined>) {
-  const filters = sectionQueries(section, me);
+  const parts = sectionQueries(section, me);
   return useQueries({
     queries: types.flatMap((t) =>
-      filters.map((filter, i) => ({
+      parts.map((part, i) => ({
         queryKey: documentKeys.home(t.schema, section, i, me),
         queryFn: async (): Promise<HomeDocument[]> => {
           const query: DocumentListQuery = {
-            perspective: 'drafts',
-            filter,
+            ...part,
             orderBy: '_updatedAt',
             order: 'desc',
             limit: HOME_ROWS,
