@@ -100,3 +100,23 @@ describe('parseListQuery', () => {
     expect(parse({ search: '' }).searchWords).toBeUndefined();
   });
 });
+
+describe('filter[_draft][exists]', () => {
+  it('under perspective=drafts: whether a pending draft is served, kept apart from the conditions', () => {
+    const q = parse({ perspective: 'drafts', 'filter[_draft][exists]': 'true', 'filter[_updatedBy]': 'u1' });
+    expect(q.pendingDraft).toBe(true);
+    expect(q.conditions).toHaveLength(1);
+    expect(parse({ perspective: 'drafts', 'filter[_draft][exists]': 'false' }).pendingDraft).toBe(false);
+    expect(parse({ perspective: 'drafts' })).not.toHaveProperty('pendingDraft');
+  });
+
+  it('is refused without perspective=drafts, with another operator or another value', () => {
+    expect(refusal({ 'filter[_draft][exists]': 'true' })).toEqual({ field: 'filter[_draft][exists]', message: 'needs perspective=drafts' });
+    expect(refusal({ perspective: 'published', 'filter[_draft][exists]': 'true' }).field).toBe('filter[_draft][exists]');
+    expect(refusal({ perspective: 'drafts', 'filter[_draft]': 'true' }).field).toBe('filter[_draft]');
+    expect(refusal({ perspective: 'drafts', 'filter[_draft][exists]': 'yes' })).toEqual({
+      field: 'filter[_draft][exists]',
+      message: 'must be true or false',
+    });
+  });
+});

@@ -8,6 +8,8 @@ export const documentKeys = {
   ofType: (type: string) => [...documentKeys.all, 'type', type] as const,
   lists: (type: string) => [...documentKeys.ofType(type), 'list'] as const,
   list: (type: string, params: DocumentListParams) => [...documentKeys.lists(type), params] as const,
+  /** One of the home's lists of a type (`queries/home.ts`): under the type's lists, so its events refresh it. */
+  home: (type: string, section: string, part: number, user: string) => [...documentKeys.lists(type), 'home', section, part, user] as const,
   /**
    * The document as the editor reads it: its pending draft where it has one (`perspective=drafts`);
    * in a content locale other than the default, one key more (`one(type, id)` is a prefix of it).

@@ -12,6 +12,8 @@ export const scheduleKeys = {
   ofDocument: (type: string, id: string) => [...scheduleKeys.all, 'document', type, id] as const,
   list: (query: ScheduleListQuery) => [...scheduleKeys.all, 'list', query] as const,
   week: (query: ScheduleListQuery) => [...scheduleKeys.all, 'week', query] as const,
+  /** The latest failed schedules, newest first (the home's "Needs attention"). */
+  latestFailed: () => [...scheduleKeys.all, 'latest-failed'] as const,
 };
 
 /** The most the server serves a page (docs/api.md, "List queries"). */
@@ -21,7 +23,7 @@ const MOST = 100;
  * While one of them is pending and due within a minute (or overdue), they are asked again every
  * 5 s: the runner changes them without any event the studio hears.
  */
-function pollWhileDue(schedules: Schedule[] | undefined): number | false {
+export function pollWhileDue(schedules: Schedule[] | undefined): number | false {
   const soon = Date.now() + 60_000;
   return schedules?.some((s) => s.status === 'pending' && Date.parse(s.at) <= soon) ? 5_000 : false;
 }

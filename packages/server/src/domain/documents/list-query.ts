@@ -65,6 +65,11 @@ export interface ListQuery {
    * filters, order and anchors apply to the versions served.
    */
   drafts?: boolean;
+  /**
+   * With `drafts`: only the documents that have (true) or have not (false) a pending draft
+   * (`filter[_draft][exists]`, docs/drafts.md, "Reading").
+   */
+  pendingDraft?: boolean;
   conditions: readonly Condition[];
   untranslated?: Untranslated;
   searchWords?: readonly string[];

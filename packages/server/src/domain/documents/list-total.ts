@@ -21,8 +21,8 @@ export async function listTotal(svc: Services, q: ListQuery): Promise<ListTotal>
 }
 
 /** The statuses a list covers when nothing but status narrows it; undefined for any other filter. */
-export function maintainedStatuses(q: Pick<ListQuery, 'statuses' | 'conditions' | 'searchWords'>): string[] | undefined {
-  if (q.searchWords) return undefined;
+export function maintainedStatuses(q: Pick<ListQuery, 'statuses' | 'conditions' | 'searchWords' | 'pendingDraft'>): string[] | undefined {
+  if (q.searchWords || q.pendingDraft !== undefined) return undefined;
   let statuses = new Set<string>(q.statuses ?? STATUSES);
   for (const c of q.conditions) {
     if (!('system' in c.field) || c.field.system !== '_status') return undefined;

@@ -30,6 +30,8 @@ export interface ParsedListQuery {
   perspective?: Perspective;
   /** `untranslated=<code>` (docs/localization.md, "Translation status"). */
   untranslated?: Untranslated;
+  /** `filter[_draft][exists]=true|false` under `perspective=drafts` (docs/drafts.md, "Reading"). */
+  pendingDraft?: boolean;
 }
 
 const OPS = new Set<FilterOp>(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains', 'startsWith', 'exists']);
@@ -60,7 +62,11 @@ export interface ListParams {
 
 /** Turns a list request's parameters into typed conditions, checked against the schema. */
 export function parseListQuery(schema: CompiledSchema, query: ListParams, locale?: DocumentLocale): ParsedListQuery {
-  const conditions = query.filters.map((f) => parseFilter(schema, f.field, f.op as FilterOp, f.value, f.param, locale));
+  const perspective = parsePerspective(query.perspective);
+  const pendingDraft = parsePendingDraft(query.filters, perspective);
+  const conditions = query.filters
+    .filter((f) => f.field !== DRAFT_MARKER)
+    .map((f) => parseFilter(schema, f.field, f.op as FilterOp, f.value, f.param, locale));
   const { limit, offset } = parsePaging(query.limit, query.offset);
   const order = query.order ?? 'desc';
   if (order !== 'asc' && order !== 'desc') throw bad('order', 'must be asc or desc');
@@ -89,9 +95,27 @@ export function parseListQuery(schema: CompiledSchema, query: ListParams, locale
     // A search with no searchable word matches nothing rather than everything.
     searchWords: search !== undefined && search.trim() !== '' ? words : undefined,
     fields: parseFields(schema, query.fields),
-    perspective: parsePerspective(query.perspective),
+    perspective,
     untranslated: parseUntranslated(schema, query.untranslated, locale),
+    ...(pendingDraft !== undefined ? { pendingDraft } : {}),
   };
+}
+
+/** The marker a main version with a pending draft carries; as a filter, whether there is one. */
+const DRAFT_MARKER = '_draft';
+
+/**
+ * `filter[_draft][exists]=true|false`: documents with (or without) a pending draft. Only under
+ * `perspective=drafts`, which already needs read permission on every status (pending drafts are
+ * never public) and whose list is refreshed by draft writes (docs/drafts.md, "Reading").
+ */
+function parsePendingDraft(filters: ListParams['filters'], perspective: Perspective | undefined): boolean | undefined {
+  const f = filters.find((x) => x.field === DRAFT_MARKER);
+  if (!f) return undefined;
+  if (f.op !== 'exists') throw bad(f.param, 'filter _draft with exists only (filter[_draft][exists]=true)');
+  if (f.value !== 'true' && f.value !== 'false') throw bad(f.param, 'must be true or false');
+  if (perspective !== 'drafts') throw bad(f.param, 'needs perspective=drafts');
+  return f.value === 'true';
 }
 
 /**

@@ -108,7 +108,7 @@ function sharedTotal(svc: Services, q: ListQuery, cached: ListCacheEntry) {
 
 /** What identifies a list apart from its page: the cache key for its total and anchors. */
 function cacheKey(q: ListQuery): string {
-  return JSON.stringify([q.type, q.statuses, q.drafts === true, q.conditions, q.untranslated, q.searchWords, q.order]);
+  return JSON.stringify([q.type, q.statuses, q.drafts === true, q.conditions, q.untranslated, q.searchWords, q.order, q.pendingDraft]);
 }
 
 /** A page, starting from the nearest anchor below the offset when the offset is deep. */

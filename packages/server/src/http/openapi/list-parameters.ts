@@ -22,7 +22,8 @@ export const LIST_PARAMETERS = [
     explode: true,
     description:
       '`filter[field]=value`, or `filter[field][op]=value` with op `eq ne gt gte lt lte in nin contains startsWith exists`; ' +
-      'dotted paths for nested fields; all must hold',
+      'dotted paths for nested fields; all must hold. `filter[_draft][exists]=true|false` with `perspective=drafts`: ' +
+      'documents with (or without) a pending draft (docs/drafts.md, "Reading")',
     schema: { type: 'object', additionalProperties: true },
   },
   query('orderBy', 'A scalar or system field (default `_createdAt`)'),
