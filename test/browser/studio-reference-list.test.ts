@@ -45,13 +45,11 @@ const idFromUrl = (page: Page) => /\/documents\/\w+\/([\w.-]+)$/.exec(page.url()
 const names = (list: Locator) => list.getByRole('listitem').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
 
 /** The text that describes a control (`aria-describedby`), as a screen reader reads it with the control. */
-const description = (control: Locator) =>
-  control.evaluate((el) =>
-    (el.getAttribute('aria-describedby') ?? '')
-      .split(' ')
-      .map((id) => document.getElementById(id)?.textContent ?? '')
-      .join(' '),
-  );
+async function description(control: Locator): Promise<string> {
+  const ids = ((await control.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+  const texts = await Promise.all(ids.map((id) => control.page().locator(`[id="${id}"]`).textContent()));
+  return texts.join(' ');
+}
 
 /** Space picks the handle's item up, `key` moves it, space drops it: each waits for what the list announces. */
 async function keyboardMove(page: Page, handle: string, key: string, announced: string) {
@@ -185,7 +183,7 @@ describe('studio reference lists, sortable blocks and character counts', () => {
       await results.getByRole('option', { name: 'Go 390' }).click();
       await expect.poll(() => names(tags)).toEqual(['Python 390', 'Rust 390', 'JavaScript 390', 'Go 390']);
       expect(await tags.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await page.evaluate(`document.documentElement.scrollWidth <= window.innerWidth`)).toBe(true);
       await expectAccessible(page, 'reference list at 390 px, combobox open');
       await screenshot(page, 'reference-list-390');
 
