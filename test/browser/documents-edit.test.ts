@@ -59,7 +59,8 @@ describe('studio documents', () => {
     await page.getByRole('list', { name: 'Author results' }).getByRole('button', { name: 'Ada Lovelace' }).click();
     await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
     await page.getByLabel('Upload Cover').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: await png(320, 200) });
-    await page.getByRole('img', { name: 'cover.png' }).waitFor();
+    // The chosen image is shown as its focal-point picker, named by its file (docs/studio.md, "Form layout").
+    await page.getByRole('link', { name: 'cover.png' }).waitFor();
     await page.getByLabel('Location latitude').fill('51.5');
     await page.getByLabel('Location longitude').fill('-0.12');
     await page.getByLabel('Title', { exact: true }).fill('SEO title'); // seo.title inside the object

@@ -43,6 +43,9 @@ function ImageDetails({ media, label, editable }: { media: Media; label: string;
   return (
     <div className="stack media-field-image">
       {editable ? <FocalPointPicker media={media} /> : <FocalPointView media={media} />}
+      <a href={media.url} className="muted">
+        {media.originalFilename}
+      </a>
       <AltText media={media} label={label} editable={editable} />
     </div>
   );
