@@ -37,7 +37,11 @@ export async function startTwoBrowserNodes(config: Record<string, unknown> = {})
   };
   try {
     const nodes: BrowserNode[] = [];
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...FLAGS, '--host-resolver-rules=MAP localhost 127.0.0.1'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [...FLAGS, '--host-resolver-rules=MAP localhost 127.0.0.1'],
+    });
     // One after the other: the first migrates and creates the admin, as a rolling start does.
     for (let i = 0; i < 2; i++) {
       const port = await freePort();

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VellumClient, type PresenceUpdate } from '../../packages/client/src/index.js';
 import { createApp, resolveConfig, type App } from '../../packages/server/src/index.js';
 import { ADMIN, injectRequests, startTestApp, type TestApp } from '../helpers/app.js';
 import { dialect } from '../helpers/database.js';
-import { openStream, payloads } from '../helpers/event-stream.js';
+import { listeningUrl, openStream, payloads } from '../helpers/event-stream.js';
 import { postDocument } from '../helpers/post-document.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
@@ -135,7 +136,7 @@ describe('heartbeats, leaving and expiry', () => {
     await put(a, second, { field: null });
     const both = await present(a, 2);
     expect(new Set(both.map((e) => e.session)).size).toBe(2);
-    expect(both[0].since <= both[1].since).toBe(true);
+    expect(String(both[0].since) <= String(both[1].since)).toBe(true);
     await leave(a, second);
     expect(await present(a, 1)).toEqual([entry]);
   });
@@ -210,6 +211,26 @@ describe('presence.updated on /events', () => {
     expect((await openStream(a, { token: outsider, query: `presence=post:${DOC}` })).status).toBe(403);
     expect((await openStream(a, { token: admin, query: `presence=nope:${DOC}` })).status).toBe(400);
     expect((await openStream(a, { token: admin, query: 'presence=post' })).status).toBe(400);
+  });
+});
+
+describe('the client', () => {
+  it('announces, lists and leaves, and hands presence.updated to onPresence', async () => {
+    const client = new VellumClient({ baseUrl: await listeningUrl(a), token: editor });
+    const updates: PresenceUpdate[] = [];
+    const subscription = client.events.subscribe({ events: ['presence.updated'], presence: [`post:${DOC}`] }, () => undefined, {
+      onPresence: (u) => updates.push(u),
+    });
+    await expect.poll(() => updates.length).toBe(1);
+    await client.presence.announce('post', DOC, { field: 'title', editing: true });
+    expect(await client.presence.list('post', DOC)).toMatchObject([{ name: editorName, field: 'title', editing: true }]);
+    await expect.poll(() => updates.at(-1)?.present.length).toBe(1);
+    await client.presence.leave('post', DOC);
+    expect(await client.presence.list('post', DOC)).toEqual([]);
+    await expect.poll(() => updates.at(-1)?.present.length).toBe(0);
+    // Presence messages carry no id: the subscription's resume point is unchanged.
+    expect(subscription.lastEventId).toBeUndefined();
+    subscription.close();
   });
 });
 

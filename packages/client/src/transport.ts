@@ -177,7 +177,8 @@ export class Transport {
     });
     // From the answer on: the write is committed by then, whichever node took it.
     // Signing in, refreshing or out writes no content, nor does a presence heartbeat (docs/realtime.md, "Presence").
-    if (!reads && this.readYourWritesMs > 0 && !req.path.startsWith('/auth/') && !req.path.startsWith('/presence/')) this.freshUntil = this.now() + this.readYourWritesMs;
+    if (!reads && this.readYourWritesMs > 0 && !req.path.startsWith('/auth/') && !req.path.startsWith('/presence/'))
+      this.freshUntil = this.now() + this.readYourWritesMs;
     return res;
   }
 
