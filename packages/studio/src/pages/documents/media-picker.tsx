@@ -57,7 +57,7 @@ export function MediaPicker(props: { field: Field; value?: string; onChange(v: u
       {!disabled && (
         <div className="row">
           {allows(session, 'media:upload') && (
-            <label className="inline">
+            <label className="file-button">
               Upload {label}
               <input
                 type="file"
