@@ -32,7 +32,8 @@ async function signedIn(size = PHONE): Promise<Page> {
 /** How far the page reaches past the window's right edge, in CSS pixels (0: no sideways scroll). */
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
-describe('studio on small screens', () => {
+// Long tests: each opens several pages, and axe runs on each.
+describe('studio on small screens', { timeout: 90_000 }, () => {
   it('no main page scrolls sideways at 390 px', async () => {
     const page = await signedIn();
     for (const name of STUDIO_PAGES.filter((n) => n !== 'sign-in')) {
@@ -128,7 +129,7 @@ describe('studio on small screens', () => {
 
   for (const colorScheme of ['light', 'dark'] as const) {
     for (const size of [PHONE, DESKTOP]) {
-      it(`every main page is accessible, ${colorScheme}, ${size.width} px`, { timeout: 120_000 }, async () => {
+      it(`every main page is accessible, ${colorScheme}, ${size.width} px`, { timeout: 180_000 }, async () => {
         const page = await signedIn(size);
         await page.emulateMedia({ colorScheme });
         for (const name of STUDIO_PAGES.filter((n) => n !== 'sign-in')) {
