@@ -71,6 +71,7 @@ export async function openStudioPage(page: Page, origin: string, path: string): 
   await page.getByRole('heading', { level: 1 }).first().waitFor();
   // No "networkidle": the live event stream (/events) stays open. The page's queries answer
   // within a moment on a local app; then the screenshots and measures see the page as drawn.
-  await page.waitForFunction(() => !document.querySelector('[role="status"].loading') && !/Loading…/.test(document.body.innerText));
+  // A string: it runs in the page, where `document` exists (this file has no DOM types).
+  await page.waitForFunction(`!document.querySelector('.loading') && !document.body.innerText.includes('Loading…')`);
   await page.waitForTimeout(400);
 }
