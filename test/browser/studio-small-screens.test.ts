@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
 import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
@@ -32,7 +32,9 @@ async function signedIn(size = PHONE): Promise<Page> {
 /** How far the page reaches past the window's right edge, in CSS pixels (0: no sideways scroll). */
 // Strings: they run in the page, where `document` exists (this file has no DOM types).
 const overflow = (page: Page) => page.evaluate('document.documentElement.scrollWidth - window.innerWidth') as Promise<number>;
-const focused = (el: Locator) => el.evaluate('(el) => el === document.activeElement');
+/** The focused element's accessible name, as its `aria-label` or its label's text. */
+const focusedName = (page: Page) =>
+  page.evaluate(`document.activeElement.getAttribute('aria-label') ?? document.activeElement.labels?.[0]?.textContent`);
 
 // Long tests: each opens several pages, and axe runs on each.
 describe('studio on small screens', { timeout: 90_000 }, () => {
@@ -72,14 +74,14 @@ describe('studio on small screens', { timeout: 90_000 }, () => {
     expect(await search.isVisible()).toBe(false);
     const icon = page.getByRole('button', { name: 'Search', exact: true });
     await icon.click();
-    await expect.poll(() => focused(search)).toBe(true);
+    await expect.poll(() => focusedName(page)).toBe('Search documents');
     // Across the header: the whole width but its padding.
     const box = (await search.boundingBox())!;
     expect(box.width).toBeGreaterThan(PHONE.width * 0.6);
     await expectAccessible(page, 'search open, 390 px');
     await page.keyboard.press('Escape');
     expect(await search.isVisible()).toBe(false);
-    await expect.poll(() => focused(icon)).toBe(true);
+    await expect.poll(() => focusedName(page)).toBe('Search');
     expect(await icon.getAttribute('aria-expanded')).toBe('false');
 
     await icon.click();
@@ -111,7 +113,7 @@ describe('studio on small screens', { timeout: 90_000 }, () => {
     await nav.getByRole('link', { name: 'Users' }).focus();
     await page.keyboard.press('Escape');
     await nav.waitFor({ state: 'hidden' });
-    await expect.poll(() => focused(menu)).toBe(true);
+    await expect.poll(() => focusedName(page)).toBe('Menu');
     await page.close();
   });
 

@@ -71,7 +71,9 @@ export async function openStudioPage(page: Page, origin: string, path: string): 
   await page.getByRole('heading', { level: 1 }).first().waitFor();
   // No "networkidle": the live event stream (/events) stays open. The page's queries answer
   // within a moment on a local app; then the screenshots and measures see the page as drawn.
-  // A string: it runs in the page, where `document` exists (this file has no DOM types).
-  await page.waitForFunction(`!document.querySelector('.loading') && !document.body.innerText.includes('Loading…')`);
+  // Polled through page.evaluate, which the page's Content-Security-Policy does not apply to
+  // (waitForFunction's string would be an eval); a string, as this file has no DOM types.
+  const loading = `!!document.querySelector('.loading') || document.body.innerText.includes('Loading…')`;
+  for (let tries = 0; (await page.evaluate(loading)) && tries < 100; tries++) await page.waitForTimeout(100);
   await page.waitForTimeout(400);
 }
