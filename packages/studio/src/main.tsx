@@ -5,8 +5,10 @@ import { RouterProvider } from 'react-router';
 import { queryClient } from './api/query-client';
 import { startSession } from './auth/session';
 import { router } from './routes';
+import './tokens.css';
 import './styles.css';
 import './ui/ui.css';
+import './shell/shell.css';
 
 void startSession();
 

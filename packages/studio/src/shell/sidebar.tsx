@@ -25,7 +25,7 @@ function NavGroup({ id, title, links }: { id: string; title: string; links: read
 }
 
 /** The navigation: the content groups of `GET /config/structure`, media, and the administration pages the user may open. */
-export function Sidebar() {
+export function Sidebar({ id }: { id?: string }) {
   const session = useSession();
   const structure = useStructure();
   const admin = session.user?.role === 'admin';
@@ -37,7 +37,7 @@ export function Sidebar() {
     { to: '/admin/audit', label: 'Audit log', show: admin },
   ].filter((l) => l.show);
   return (
-    <nav className="sidebar" aria-label="Studio">
+    <nav id={id} className="sidebar" aria-label="Studio">
       <ErrorMessage error={structure.error} />
       {structure.data?.map((group) => (
         <NavGroup

@@ -11,6 +11,7 @@ import './admin.css';
 import { UnsentLinkPanel, type UnsentLink } from './unsent-link';
 import { UserActions } from './user-actions';
 import { ROLES, UserForm, type UserFormValues } from './user-form';
+import { useToast } from '../../ui/toast';
 
 const PAGE = 25;
 const optional = (s: string) => s.trim() || undefined;
@@ -29,6 +30,7 @@ export default function UsersPage() {
   const [offset, setOffset] = useState(0);
   const [dialog, setDialog] = useState<'create' | 'invite'>();
   const [notice, setNotice] = useState('');
+  const toast = useToast();
   // The link of an invitation or reset no mail could carry (`inviteUrl`, `resetUrl`), until "Done".
   const [unsent, setUnsent] = useState<UnsentLink>();
   const config = useStudioConfig();
@@ -40,8 +42,10 @@ export default function UsersPage() {
   const mayWrite = hasPermission('users:write')(session);
   const mayInvite = mayWrite || can(session, 'users:invite');
   const close = () => setDialog(undefined);
+  // A success is a toast (src/ui/toast.tsx); a failure stays on the page until the next action.
   const done = (message: string) => {
-    setNotice(message);
+    setNotice('');
+    toast(message);
     close();
   };
   const create = async (v: UserFormValues) => {

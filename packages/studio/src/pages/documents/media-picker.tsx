@@ -120,7 +120,7 @@ export function MediaPicker(props: {
       {!disabled && (
         <div className="row">
           {mayUpload && (
-            <label className="inline">
+            <label className="file-button">
               Upload {label}
               <input
                 type="file"

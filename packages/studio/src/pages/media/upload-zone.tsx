@@ -39,7 +39,7 @@ export function UploadZone() {
         onDrop={drop}
       >
         <p id={hintId}>Drop files here to upload them, or</p>
-        <label className="media-file-button">
+        <label className="file-button primary">
           Choose files
           <input
             type="file"
