@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useSession } from '../../../auth/session';
 import { documentTitle } from '../../../queries/document-title';
@@ -83,7 +83,9 @@ export default function DocumentListPage() {
     setSelected(new Set());
     setGathering(undefined);
   };
-  const titles = useMemo(() => new Map((list.data?.data ?? []).map((d) => [String(d._id), documentTitle(d)])), [list.data]);
+  // Every title seen on this page's lists, so a bulk result still names a document that left the page.
+  const titles = useRef(new Map<string, string>()).current;
+  for (const d of list.data?.data ?? []) titles.set(String(d._id), documentTitle(d));
 
   const set = (key: string, value: string) => {
     const next = new URLSearchParams(params);
