@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { Column } from './list-prefs';
 
 /**
@@ -10,17 +11,21 @@ export function ColumnChooser({ columns, shown, onChange }: { columns: Column[];
     // In the order the columns come in, whatever order they were ticked in.
     onChange(columns.map((c) => c.key).filter((k) => next.includes(k)));
   };
+  // The boxes exist only while open: closed, nothing in it is labelled like the toolbar's filters.
+  const [open, setOpen] = useState(false);
   return (
-    <details className="list-menu">
+    <details className="list-menu" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Columns</summary>
-      <fieldset className="list-menu-panel">
-        <legend>Columns shown</legend>
-        {columns.map((c) => (
-          <label key={c.key} className="inline">
-            <input type="checkbox" checked={shown.includes(c.key)} onChange={(e) => toggle(c.key, e.target.checked)} /> {c.label}
-          </label>
-        ))}
-      </fieldset>
+      {open && (
+        <fieldset className="list-menu-panel">
+          <legend>Columns shown</legend>
+          {columns.map((c) => (
+            <label key={c.key} className="inline">
+              <input type="checkbox" checked={shown.includes(c.key)} onChange={(e) => toggle(c.key, e.target.checked)} /> {c.label}
+            </label>
+          ))}
+        </fieldset>
+      )}
     </details>
   );
 }
