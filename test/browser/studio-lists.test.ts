@@ -1,4 +1,4 @@
-import type { Page } from 'playwright';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
 import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
@@ -73,15 +73,20 @@ describe('studio lists', () => {
     await expectAccessible(page, 'all matching selected');
     // One row off: the header box is mixed.
     await page.getByRole('checkbox', { name: 'Select Chapter 3', exact: true }).uncheck();
-    expect(await page.getByRole('checkbox', { name: 'Select this page' }).evaluate((e) => (e as HTMLInputElement).indeterminate)).toBe(
-      true,
-    );
+    expect(
+      await page
+        .getByRole('checkbox', { name: 'Select this page' })
+        .evaluate((e) => (e as unknown as { indeterminate: boolean }).indeterminate),
+    ).toBe(true);
     await page.getByRole('checkbox', { name: 'Select Chapter 3', exact: true }).check();
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByText('Publishing 25 of 25 (finished)').waitFor();
-    expect(await page.locator('progress').evaluate((e) => [(e as HTMLProgressElement).value, (e as HTMLProgressElement).max])).toEqual([
-      25, 25,
-    ]);
+    expect(
+      await page.locator('progress').evaluate((e) => {
+        const p = e as unknown as { value: number; max: number };
+        return [p.value, p.max];
+      }),
+    ).toEqual([25, 25]);
     expect(await results(page).filter({ hasText: ': Done' }).count()).toBe(25);
     await expectAccessible(page, 'publish results');
     expect(await count('filter[_status]=published')).toBe(25);
@@ -135,7 +140,7 @@ describe('studio lists', () => {
     await page.getByRole('button', { name: 'Close results' }).click();
     await page.getByRole('button', { name: 'Clear selection' }).click();
     // Cancel: each publish answers slowly here, so the run is stopped part way.
-    await page.route('**/publish', async (route) => {
+    await page.route('**/publish', async (route: Route) => {
       await new Promise((r) => setTimeout(r, 400));
       await route.continue();
     });
@@ -204,18 +209,18 @@ describe('studio lists', () => {
   it('becomes cards at 390 px, with no sideways scrolling', async () => {
     const page = await open('/studio/documents/chapter?sort=title', 390);
     await page.getByRole('link', { name: 'Chapter 10', exact: true }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     expect(
       await page
         .locator('.list-table tbody tr')
         .first()
-        .evaluate((e) => getComputedStyle(e).display),
+        .evaluate((e) => (globalThis as unknown as { getComputedStyle(x: unknown): { display: string } }).getComputedStyle(e).display),
     ).toBe('grid');
     await expectAccessible(page, 'cards at 390 px');
     await page.getByRole('checkbox', { name: 'Select Chapter 10', exact: true }).check();
     await page.getByText('1 document selected').waitFor();
     await page.getByText('Columns', { exact: true }).click();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await expectAccessible(page, 'selection and columns at 390 px');
     await screenshot(page, 'studio-lists-390');
     await page.close();
