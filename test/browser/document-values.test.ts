@@ -59,13 +59,14 @@ describe('studio dates and the new-document form', () => {
 
     const page = await newYorkPage('/studio/documents/event');
     await page.getByRole('columnheader', { name: 'Published At' }).waitFor();
-    const [, startsOn, publishedAt, , updated] = await cells(page, 'Launch');
+    // The first cell is the row's checkbox, the second its title.
+    const [, , startsOn, publishedAt, , updated] = await cells(page, 'Launch');
     expect(startsOn).toBe('12/1/2026');
     expect(publishedAt).toMatch(/^12\/1\/2026,\s1:05:00\sPM$/);
     // The same form as "Updated" (the app's clock: only its shape is known).
     expect(updated).toMatch(/^\d{1,2}\/\d{1,2}\/\d{4},\s\d{1,2}:\d{2}:\d{2}\s[AP]M$/);
     // No value is no text.
-    const [, noDay, noMoment] = await cells(page, 'Undated');
+    const [, , noDay, noMoment] = await cells(page, 'Undated');
     expect([noDay, noMoment]).toEqual(['', '']);
     await expectAccessible(page, 'list with dates');
     await screenshot(page, 'documents-dates-list');

@@ -86,6 +86,7 @@ const VIEWER_HOLDS = new Set([
  */
 const SIGNED_IN: Record<string, string> = {
   'PATCH /api/auth/me': 'the caller’s own profile',
+  'PUT /api/auth/me/preferences': 'the caller’s own preferences',
   'POST /api/auth/change-password': 'the caller’s own password',
   // The setup routes take a session or the header `x-mfa-setup-token` of a login held at
   // `requiresMFASetup`: a header, so it is checked before the body too (a dead one is 401).

@@ -1,6 +1,6 @@
 import { revokeHeldTokens } from './oauth.js';
 import type { ClientTokens, Transport } from './transport.js';
-import type { User } from './users.js';
+import type { Me, Preferences, User } from './users.js';
 
 export type MfaMethod = 'totp' | 'email';
 
@@ -134,8 +134,16 @@ export class AuthApi {
     }
   }
 
-  async me(): Promise<User> {
-    return (await this.t.json<{ data: User }>({ method: 'GET', path: '/auth/me' })).data;
+  async me(): Promise<Me> {
+    return (await this.t.json<{ data: Me }>({ method: 'GET', path: '/auth/me' })).data;
+  }
+
+  /**
+   * `PUT /auth/me/preferences`: replaces the signed-in user's own preferences with `value` (docs/api.md,
+   * "Preferences"); over 64 KiB of JSON is 413 `PAYLOAD_TOO_LARGE`. Answers what was stored.
+   */
+  async replacePreferences(value: Preferences): Promise<Preferences> {
+    return (await this.t.json<{ data: Preferences }>({ method: 'PUT', path: '/auth/me/preferences', json: value })).data;
   }
 
   /**

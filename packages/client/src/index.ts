@@ -46,6 +46,8 @@ export {
   type NewUser,
   type PasswordResetLink,
   type User,
+  type Me,
+  type Preferences,
   type UserInvitation,
   type UserListQuery,
   type UserUpdate,

@@ -20,6 +20,17 @@ export interface User {
   lastLogin: string | null;
 }
 
+/**
+ * The signed-in user's own preferences (docs/api.md, "Preferences"): any JSON object, up to
+ * 64 KiB as JSON. The studio keeps its saved list views under `studio.lists`.
+ */
+export type Preferences = Record<string, unknown>;
+
+/** `GET /auth/me`: the user, and for the user's own session (not an OAuth application) their preferences. */
+export interface Me extends User {
+  preferences?: Preferences;
+}
+
 export interface UserListQuery {
   limit?: number;
   offset?: number;

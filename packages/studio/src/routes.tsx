@@ -10,7 +10,7 @@ import { RouteError } from './ui/route-error';
  * (`React.lazy`), so the first page loads only the shell.
  */
 const HomePage = lazy(() => import('./pages/home/home-page'));
-const DocumentListPage = lazy(() => import('./pages/documents/document-list-page'));
+const DocumentListPage = lazy(() => import('./pages/documents/list/document-list-page'));
 const DocumentEditPage = lazy(() => import('./pages/documents/document-edit-page'));
 const SchedulesPage = lazy(() => import('./pages/schedules/schedules-page'));
 const MediaPage = lazy(() => import('./pages/media/media-page'));

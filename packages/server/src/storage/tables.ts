@@ -34,6 +34,8 @@ export interface UsersTable {
   updated_at: string;
   last_login: string | null;
   mfa_enabled: Generated<number | boolean>;
+  /** JSON object text, `{}` by default (migration 019). */
+  preferences: Generated<string>;
 }
 
 export interface SessionsTable {

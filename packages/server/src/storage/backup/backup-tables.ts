@@ -54,6 +54,7 @@ export const BACKUP_TABLES: readonly BackupTable[] = [
       'updated_at',
       'last_login',
       'mfa_enabled',
+      'preferences',
     ],
     travel: 'plain',
   }),

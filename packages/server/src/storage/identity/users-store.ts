@@ -20,7 +20,27 @@ export interface StoredUser {
   mfaEnabled?: boolean;
 }
 
-export function toStoredUser(row: Selectable<UsersTable>): StoredUser {
+/**
+ * A user's columns but the preferences: those are read by their owner only (`readPreferences`),
+ * so listing users carries no more than it did before them.
+ */
+const USER_COLUMNS = [
+  'id',
+  'username',
+  'email',
+  'password_hash',
+  'first_name',
+  'last_name',
+  'role',
+  'permissions',
+  'active',
+  'created_at',
+  'updated_at',
+  'last_login',
+  'mfa_enabled',
+] as const;
+
+export function toStoredUser(row: Omit<Selectable<UsersTable>, 'preferences'>): StoredUser {
   return {
     id: row.id,
     username: row.username,
@@ -59,12 +79,12 @@ export async function insertUser(conn: Conn, u: StoredUser): Promise<void> {
 }
 
 export async function findUserById(conn: Conn, id: string): Promise<StoredUser | undefined> {
-  const row = await conn.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await conn.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
   return row ? toStoredUser(row) : undefined;
 }
 
 export async function findUserByUsername(conn: Conn, username: string): Promise<StoredUser | undefined> {
-  const row = await conn.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+  const row = await conn.db.selectFrom('users').select(USER_COLUMNS).where('username', '=', username).executeTakeFirst();
   return row ? toStoredUser(row) : undefined;
 }
 
@@ -81,7 +101,7 @@ export async function setLastLogin(conn: Conn, id: string, at: string): Promise<
 }
 
 export async function findUserByEmail(conn: Conn, email: string): Promise<StoredUser | undefined> {
-  const row = await conn.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+  const row = await conn.db.selectFrom('users').select(USER_COLUMNS).where('email', '=', email.toLowerCase()).executeTakeFirst();
   return row ? toStoredUser(row) : undefined;
 }
 
@@ -106,7 +126,7 @@ export async function listUsers(conn: Conn, q: UserListQuery): Promise<{ rows: S
       ),
     );
   }
-  const rows = await base.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc').limit(q.limit).offset(q.offset).execute();
+  const rows = await base.select(USER_COLUMNS).orderBy('created_at', 'asc').orderBy('id', 'asc').limit(q.limit).offset(q.offset).execute();
   const { n } = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return { rows: rows.map(toStoredUser), total: Number(n) };
 }
@@ -162,4 +182,16 @@ export async function countOtherActiveAdmins(conn: Conn, exceptId: string): Prom
 export async function lockAdmins(conn: Conn): Promise<void> {
   if (!conn.dialect.supportsForUpdate) return;
   await conn.db.selectFrom('users').select('id').where('role', '=', 'admin').forUpdate().execute();
+}
+
+/** The user's preferences as stored (JSON object text), or undefined when there is no such user. */
+export async function readPreferences(conn: Conn, id: string): Promise<string | undefined> {
+  const row = await conn.db.selectFrom('users').select('preferences').where('id', '=', id).executeTakeFirst();
+  return row?.preferences;
+}
+
+/** Replaces the user's preferences (JSON object text); false when there is no such user. */
+export async function writePreferences(conn: Conn, id: string, json: string): Promise<boolean> {
+  const res = await conn.db.updateTable('users').set({ preferences: json }).where('id', '=', id).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }

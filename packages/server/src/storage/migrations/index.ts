@@ -19,6 +19,7 @@ import { fieldIndexNullOrder } from './015-field-index-null-order.js';
 import { documentDrafts } from './016-document-drafts.js';
 import { schedules } from './017-schedules.js';
 import { mediaTransforms } from './018-media-transforms.js';
+import { userPreferences } from './019-user-preferences.js';
 
 /** Migrations in order; names never change once released. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -41,6 +42,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '016-document-drafts': documentDrafts(dialect),
     '017-schedules': schedules(),
     '018-media-transforms': mediaTransforms(),
+    '019-user-preferences': userPreferences(),
   };
 }
 

@@ -5,6 +5,7 @@ import { changePassword, passwordOwnerId } from '../../../domain/identity/change
 import { passwordResetStatus, requestPasswordReset, resetPassword, verifyPasswordToken } from '../../../domain/identity/password-reset.js';
 import { claimInstance, claimStatus } from '../../../domain/identity/claim.js';
 import { currentUser } from '../../../domain/identity/current-user.js';
+import { ownPreferences, replacePreferences } from '../../../domain/identity/preferences.js';
 import { describeCredential } from '../../../domain/identity/describe-credential.js';
 import { login } from '../../../domain/identity/login.js';
 import { logout } from '../../../domain/identity/logout.js';
@@ -26,9 +27,20 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
     async (req, reply) => loginReply(reply, svc, await login(svc, { ...req.body, ...client(req) })),
   );
 
-  app.get('/auth/me', { schema: { response: { 200: S.MeResponse, ...S.errorResponses } } }, async (req) => ({
-    data: await currentUser(svc, req.principal),
-  }));
+  app.get('/auth/me', { schema: { response: { 200: S.MeWithPreferences, ...S.errorResponses } } }, async (req) => {
+    const user = await currentUser(svc, req.principal);
+    const preferences = await ownPreferences(svc, req.principal);
+    return { data: preferences ? { ...user, preferences } : user };
+  });
+
+  app.put<{ Body: Static<typeof S.PreferencesBody> }>(
+    '/auth/me/preferences',
+    {
+      config: { permission: profileOwnerId },
+      schema: { body: S.PreferencesBody, response: { 200: S.PreferencesResponse, ...S.errorResponses } },
+    },
+    async (req) => ({ data: await replacePreferences(svc, req.principal, req.body) }),
+  );
 
   app.patch<{ Body: Static<typeof S.ProfileBody> }>(
     '/auth/me',

@@ -69,6 +69,12 @@ export const ClaimBody = Type.Object(
 );
 
 export const MeResponse = data(User);
+/** The user's own preferences: any JSON object (docs/api.md, "Preferences"). */
+export const Preferences = Type.Record(Type.String(), Type.Unknown());
+/** `GET /auth/me`: a user's own session sees their preferences too. */
+export const MeWithPreferences = data(Type.Composite([User, Type.Object({ preferences: Type.Optional(Preferences) })]));
+export const PreferencesBody = Preferences;
+export const PreferencesResponse = data(Preferences);
 /** `PATCH /auth/me`: the fields given change; `currentPassword` confirms a new email. */
 export const ProfileBody = Type.Object(
   {
