@@ -110,6 +110,12 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
  * the DevTools protocol, which the page's Content-Security-Policy does not apply to.
  */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
+  // Colours move in short transitions (a hover, a colour scheme switched by the test): axe must
+  // measure the colours a reader ends up seeing, not a frame in between. Only transitions: an
+  // endless animation (a spinner) never finishes.
+  await page.evaluate(
+    `Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => {})))`,
+  );
   await page.evaluate(axeSource);
   // A string: it runs in the page, where `axe` and `document` exist (this file has no DOM types).
   const violations = (await page.evaluate(

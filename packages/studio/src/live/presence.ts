@@ -1,6 +1,7 @@
 import type { PresentUser } from '@vellum/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { client } from '../api/client';
+import { watchPresence } from './presence-watch';
 
 /** A heartbeat this often keeps the entry (the server keeps it 30 s: docs/realtime.md, "Presence"). */
 const HEARTBEAT_MS = 10_000;
@@ -21,7 +22,7 @@ export interface DocumentPresence {
 /**
  * Presence at one document (docs/studio.md, "Presence"): says this tab is there (a heartbeat
  * every 10 s, and at once when the focused field or editing changes), follows who else is there
- * on a `GET /events?presence=…` stream of its own, and says it left when the page goes away.
+ * through the studio's one `GET /events` stream (`?presence=`), and says it left when the page goes away.
  * Failures are quiet: presence is a courtesy, the page works without it.
  */
 export function useDocumentPresence(type: string, id: string | undefined, userId: string | undefined): DocumentPresence {
@@ -46,16 +47,14 @@ export function useDocumentPresence(type: string, id: string | undefined, userId
       // Engagement (and with it the warning) lapses 30 s after the last focus or keystroke.
       if (Date.now() - state.current.engagedAt >= EDITING_MS) setEngaged(false);
     }, HEARTBEAT_MS);
-    const subscription = client.events.subscribe({ events: ['presence.updated'], presence: [`${type}:${id}`] }, () => undefined, {
-      onPresence: (update) => update.type === type && update.id === id && setPresent(update.present),
-      onError: () => undefined,
-    });
+    // Carried by the studio's one event stream (`presence-watch.ts`), not a stream of its own.
+    const unwatch = watchPresence(type, id, (update) => setPresent(update.present));
     const leave = (keepalive: boolean) => void client.presence.leave(type, id, { keepalive }).catch(() => undefined);
     const onHide = () => leave(true);
     window.addEventListener('pagehide', onHide);
     return () => {
       clearInterval(beat);
-      subscription.close();
+      unwatch();
       window.removeEventListener('pagehide', onHide);
       leave(false);
     };
