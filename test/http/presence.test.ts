@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VellumClient, type PresenceUpdate } from '../../packages/client/src/index.js';
 import { createApp, resolveConfig, type App } from '../../packages/server/src/index.js';
@@ -5,11 +6,12 @@ import { ADMIN, injectRequests, startTestApp, type TestApp } from '../helpers/ap
 import { dialect } from '../helpers/database.js';
 import { listeningUrl, openStream, payloads } from '../helpers/event-stream.js';
 import { postDocument } from '../helpers/post-document.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 
 // Presence (docs/realtime.md, "Presence"): heartbeats in memory, shared on the change bus. On
 // PostgreSQL a second app on the same database is a second node and hears them through
-// LISTEN/NOTIFY; SQLite is one node.
+// LISTEN/NOTIFY; on SQLite two apps on one file share a Redis bus.
 let a: TestApp;
 let b: TestApp;
 let admin: string;
@@ -234,8 +236,45 @@ describe('the client', () => {
   });
 });
 
-describe.runIf(dialect === 'postgres')('across nodes', () => {
+// Two nodes: on PostgreSQL the second app above shares LISTEN/NOTIFY with the first; SQLite is
+// one node unless a shared bus is configured, so there two apps on the file share Redis.
+describe('across nodes', () => {
+  let redis: RedisServer | undefined;
+  let nodes: [TestApp, TestApp];
+  const extra: App[] = [];
+  beforeAll(async () => {
+    if (dialect === 'postgres') {
+      nodes = [a, b];
+      return;
+    }
+    redis = await startRedisServer();
+    const channel = `vellum_t_${randomBytes(4).toString('hex')}`;
+    const node = async () => {
+      const app = await createApp(
+        resolveConfig(
+          {
+            database: { url: a.db.url },
+            schemas: TEST_SCHEMAS,
+            security: { bcryptRounds: 4, adminUser: ADMIN },
+            redis: { url: redis!.url },
+            realtime: { fanout: 'redis', channel },
+          },
+          {},
+        ),
+        { now },
+      );
+      extra.push(app);
+      return { ...a, app, ...injectRequests(app), close: () => app.close() };
+    };
+    nodes = [await node(), await node()];
+  });
+  afterAll(async () => {
+    for (const app of extra) await app.close();
+    await redis?.close();
+  });
+
   it('a heartbeat on one node shows on the other, and its stream hears it; leaving too', async () => {
+    const [a, b] = nodes;
     const stream = await openStream(b, { token: admin, query: `presence=post:${DOC}&events=presence.updated` });
     await stream.waitForMessages(1);
     const versionOnB = b.app.services.changes.version;
