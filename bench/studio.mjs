@@ -64,6 +64,17 @@ try {
         return pageRows.count();
       },
     },
+    // 100 rows a page (`?size=100`; a studio without the choice shows its 20: see the last column).
+    list100: {
+      url: `${listUrl}?size=100`,
+      usable: async () => {
+        await pageRows
+          .nth(Math.min(rows, 100) - 1)
+          .waitFor({ timeout: 5000 })
+          .catch(() => undefined);
+        return pageRows.count();
+      },
+    },
     edit: {
       url: editUrl,
       usable: async () => {
