@@ -96,7 +96,8 @@ describe('me and validate', () => {
     const token = await t.login(ADMIN.username, ADMIN.password);
     const res = await t.request({ method: 'GET', url: '/api/auth/me', token });
     expect(res.statusCode).toBe(200);
-    expect(Object.keys(res.json().data).sort()).toEqual(SERVED_USER_KEYS);
+    // The served user, and the user's own preferences (docs/api.md, "Preferences").
+    expect(Object.keys(res.json().data).sort()).toEqual([...SERVED_USER_KEYS, 'preferences'].sort());
     expect(res.json().data.lastLogin).toBe(clock.toISOString());
     expect((await t.request({ method: 'GET', url: '/api/auth/me' })).statusCode).toBe(401);
   });

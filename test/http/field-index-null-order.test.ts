@@ -31,10 +31,11 @@ describe('field index null order (migration 015)', () => {
         await sql
           .raw(`create index vx_post_price on documents (type, ${d.indexExpression(['price'])}${d.indexesHoldSeq ? '' : ', seq'})`)
           .execute(kysely);
-        // Migrations are applied in order: 016, 017, 018 and what they made go too, and run again after 015.
-        await sql`delete from kysely_migration where name in ('015-field-index-null-order', '016-document-drafts', '017-schedules', '018-media-transforms')`.execute(
+        // Migrations are applied in order: 016 to 019 and what they made go too, and run again after 015.
+        await sql`delete from kysely_migration where name in ('015-field-index-null-order', '016-document-drafts', '017-schedules', '018-media-transforms', '019-user-preferences')`.execute(
           kysely,
         );
+        await sql`alter table users drop column preferences`.execute(kysely);
         await sql`alter table media drop column focal_x`.execute(kysely);
         await sql`alter table media drop column focal_y`.execute(kysely);
         const tables = [

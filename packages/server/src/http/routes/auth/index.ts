@@ -27,11 +27,15 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
     async (req, reply) => loginReply(reply, svc, await login(svc, { ...req.body, ...client(req) })),
   );
 
-  app.get('/auth/me', { schema: { response: { 200: S.MeWithPreferences, ...S.errorResponses } } }, async (req) => {
-    const user = await currentUser(svc, req.principal);
+  /** The user as `GET /auth/me` serves it: with their preferences when it is their own session. */
+  const withPreferences = async <U extends object>(req: FastifyRequest, user: U) => {
     const preferences = await ownPreferences(svc, req.principal);
-    return { data: preferences ? { ...user, preferences } : user };
-  });
+    return preferences ? { ...user, preferences } : user;
+  };
+
+  app.get('/auth/me', { schema: { response: { 200: S.MeWithPreferences, ...S.errorResponses } } }, async (req) => ({
+    data: await withPreferences(req, await currentUser(svc, req.principal)),
+  }));
 
   app.put<{ Body: Static<typeof S.PreferencesBody> }>(
     '/auth/me/preferences',
@@ -44,8 +48,11 @@ export async function authRoutes(app: FastifyInstance, { svc }: { svc: Services 
 
   app.patch<{ Body: Static<typeof S.ProfileBody> }>(
     '/auth/me',
-    { config: { permission: profileOwnerId }, schema: { body: S.ProfileBody, response: { 200: S.MeResponse, ...S.errorResponses } } },
-    async (req) => ({ data: await updateProfile(svc, req.principal, req.body) }),
+    {
+      config: { permission: profileOwnerId },
+      schema: { body: S.ProfileBody, response: { 200: S.MeWithPreferences, ...S.errorResponses } },
+    },
+    async (req) => ({ data: await withPreferences(req, await updateProfile(svc, req.principal, req.body)) }),
   );
 
   app.post<{ Body: Static<typeof S.ValidateBody> }>(

@@ -68,7 +68,6 @@ export const ClaimBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const MeResponse = data(User);
 /** The user's own preferences: any JSON object (docs/api.md, "Preferences"). */
 export const Preferences = Type.Record(Type.String(), Type.Unknown());
 /** `GET /auth/me`: a user's own session sees their preferences too. */
