@@ -101,7 +101,7 @@ export function MediaPicker(props: {
       const focused = document.activeElement;
       if (!file || !zone.current?.contains(focused)) return;
       // Pasting into the search or the alt text is typing, not replacing the file.
-      if (focused instanceof HTMLTextAreaElement || (focused instanceof HTMLInputElement && focused.type !== 'file')) return;
+      if (focused?.matches('textarea, input:not([type="file"])')) return;
       e.preventDefault();
       uploadRef.current(file);
     };
