@@ -183,7 +183,10 @@ describe('scheduling in the studio', () => {
     next.setUTCDate(next.getUTCDate() + 7);
     const page = await parisPage('/studio/');
     await page.getByRole('navigation', { name: 'Studio' }).getByRole('link', { name: 'Schedules' }).waitFor();
-    const asked = page.waitForRequest((r) => r.url().includes('/api/schedules?') && r.url().includes('from='));
+    // The home asks this week's schedules too; only the Schedules page's request is the one under test.
+    const asked = page.waitForRequest(
+      (r) => r.url().includes('/api/schedules?') && r.url().includes('from=') && r.frame().url().includes('/studio/schedules'),
+    );
     await page.goto(`${b.origin}/studio/schedules?view=week&week=${monday}`);
     const url = new URL((await asked).url());
     expect(url.searchParams.get('from')).toBe(new Date(`${monday}T00:00:00+02:00`).toISOString());

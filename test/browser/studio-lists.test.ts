@@ -162,12 +162,18 @@ describe('studio lists', () => {
     await expect.poll(() => header('Title').getAttribute('aria-sort')).toBe('descending');
     await page.getByRole('button', { name: 'Pages' }).click();
     await expect.poll(() => header('Pages').getAttribute('aria-sort')).toBe('ascending');
-    expect(await page.getByRole('row').nth(1).textContent()).toContain('Chapter 1'); // the fewest pages, kept by its referrer
+    // The header's state changes with the address; the rows follow once the new page has been read.
+    await expect.poll(() => page.getByRole('row').nth(1).textContent()).toContain('Chapter 1'); // the fewest pages, kept by its referrer
     await expectAccessible(page, 'sorted by pages');
     // Columns: Pages off, Created on; kept after a reload.
     await page.getByText('Columns', { exact: true }).click();
-    await page.getByRole('checkbox', { name: 'Pages' }).uncheck();
-    await page.getByRole('checkbox', { name: 'Created' }).check();
+    // The boxes show the preferences, which React Query hands on a task later than the click:
+    // click, then wait for the state, rather than check() (which looks at once).
+    const box = (name: string) => page.getByRole('checkbox', { name });
+    await box('Pages').click();
+    await expect.poll(() => box('Pages').isChecked()).toBe(false);
+    await box('Created').click();
+    await expect.poll(() => box('Created').isChecked()).toBe(true);
     await expectAccessible(page, 'the column chooser open');
     await expect.poll(() => page.getByRole('columnheader', { name: 'Created' }).count()).toBe(1);
     await page.reload();
