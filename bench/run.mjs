@@ -294,6 +294,10 @@ async function main() {
   ({ server, base } = await startServer(uncachedConfig));
   for (const [name, path, opts] of reads) await run(`${name}_uncached`, path, opts);
   for (const [name, path, opts] of compressed) await run(name.replace('_expand', '_expand_uncached'), path, opts);
+  // Ordered by the (unindexed) title as stored and naturally, "Post number 9" before "… 10"
+  // (docs/api.md, "Natural order"): what computing the natural key of every row costs.
+  await run('order_title_uncached', `${list}&orderBy=title&order=asc`);
+  await run('order_title_natural_uncached', `${list}&orderBy=title&order=asc&natural=true`);
   // Signed in, each list reads the `_draft` markers of the page; under `drafts` it serves them.
   await run('list20_expand_signed_in_uncached', `${list}&expand=author`, signedIn);
   await run('list20_expand_drafts_uncached', `${list}&expand=author&perspective=drafts`, signedIn);

@@ -121,6 +121,18 @@ describe('iterating a query', () => {
     expect(second.meta.offset).toBe(0);
   });
 
+  it('orderBy with { natural: true } sends natural=true and walks the natural order by cursor', async () => {
+    const originals = await allIds('orderBy=title&order=desc&natural=true');
+    const { client, lists } = recordingClient();
+    const docs = await client.documents<Post>('post').query().orderBy('-title', { natural: true }).limit(10).all();
+    expect(docs.map((d) => d._id)).toEqual(originals);
+    expect(lists.every((p) => p.get('natural') === 'true' && p.get('order') === 'desc')).toBe(true);
+    // A later orderBy without it orders as stored text again.
+    const plain = client.documents<Post>('post').query().orderBy('title', 'asc', { natural: true }).orderBy('title', 'asc');
+    await plain.page();
+    expect(lists.at(-1)?.has('natural')).toBe(false);
+  });
+
   it('walks by offset against a server that sends no nextCursor', async () => {
     const originals = await allIds('orderBy=title&order=asc');
     const { client, lists } = recordingClient({ withoutCursors: true });

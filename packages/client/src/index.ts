@@ -105,6 +105,7 @@ export {
   type FieldPath,
   type FilterOp,
   type FilterValue,
+  type OrderOptions,
   type Perspective,
 } from './query-builder.js';
 export type {

@@ -68,6 +68,8 @@ export interface FieldStudioHints {
   listControl?: string;
   /** `orderBy` takes it. */
   orderable: boolean;
+  /** `natural=true` orders it: text people read, "Chapter 2" before "Chapter 10" (the studio's list asks for it). */
+  naturalOrder: boolean;
   /** The `filter[field][op]` operators it takes. */
   filterOperators: string[];
 }

@@ -20,6 +20,8 @@ export interface DocumentListQuery<T extends object = Record<string, unknown>> {
   expand?: string | readonly string[];
   orderBy?: FieldPath<T>;
   order?: 'asc' | 'desc';
+  /** Order a text field naturally: digit runs by value ("Chapter 2" before "Chapter 10"), case and accents ignored. */
+  natural?: boolean;
   fields?: readonly string[];
   limit?: number;
   offset?: number;
@@ -36,10 +38,15 @@ export interface DocumentListQuery<T extends object = Record<string, unknown>> {
   untranslated?: string;
 }
 
+/** How `orderBy` compares: `natural` orders text by its digit runs' values, ignoring case and accents. */
+export interface OrderOptions {
+  natural?: boolean;
+}
+
 /** Which versions a read serves (docs/drafts.md, "Reading"). */
 export type Perspective = 'published' | 'drafts';
 
-/** The query string of a list request: `filter[field][op]=value`, `orderBy`, `order`, `expand`, `fields`, `search`, `limit`, `offset`, `after`, `perspective`, `locale`. */
+/** The query string of a list request: `filter[field][op]=value`, `orderBy`, `order`, `natural`, `expand`, `fields`, `search`, `limit`, `offset`, `after`, `perspective`, `locale`. */
 export function listQueryParams<T extends object>(query: DocumentListQuery<T>): URLSearchParams {
   const params = new URLSearchParams();
   for (const [field, filter] of Object.entries(query.filter ?? {}) as Array<[string, FieldFilter | undefined]>) {
@@ -57,6 +64,7 @@ export function listQueryParams<T extends object>(query: DocumentListQuery<T>): 
   if (query.fields?.length) params.set('fields', query.fields.join(','));
   if (query.orderBy !== undefined) params.set('orderBy', query.orderBy);
   if (query.order !== undefined) params.set('order', query.order);
+  if (query.natural !== undefined) params.set('natural', String(query.natural));
   if (query.limit !== undefined) params.set('limit', String(query.limit));
   if (query.offset !== undefined) params.set('offset', String(query.offset));
   if (query.after !== undefined) params.set('after', query.after);
@@ -140,11 +148,27 @@ export class DocumentQuery<
     return this.with({ expand: [...before, ...paths] }) as unknown as DocumentQuery<T, S, Expanded<S, R, P> & object>;
   }
 
-  /** `orderBy('title')`, `orderBy('views', 'desc')`, or `orderBy('-_createdAt')` (a leading `-` is descending). */
-  orderBy(field: FieldPath<T> | `-${FieldPath<T>}`, order?: 'asc' | 'desc'): DocumentQuery<T, S, R> {
+  /**
+   * `orderBy('title')`, `orderBy('views', 'desc')`, or `orderBy('-_createdAt')` (a leading `-` is
+   * descending); `orderBy('title', { natural: true })` or `orderBy('-title', 'asc', { natural: true })`
+   * orders text naturally, digit runs by value (docs/api.md, "Natural order").
+   */
+  orderBy(field: FieldPath<T> | `-${FieldPath<T>}`, options?: OrderOptions): DocumentQuery<T, S, R>;
+  orderBy(field: FieldPath<T> | `-${FieldPath<T>}`, order?: 'asc' | 'desc', options?: OrderOptions): DocumentQuery<T, S, R>;
+  orderBy(
+    field: FieldPath<T> | `-${FieldPath<T>}`,
+    orderOrOptions?: 'asc' | 'desc' | OrderOptions,
+    options?: OrderOptions,
+  ): DocumentQuery<T, S, R> {
     const descending = field.startsWith('-');
     const name = (descending ? field.slice(1) : field) as FieldPath<T>;
-    return this.with({ orderBy: name, order: order ?? (descending ? 'desc' : 'asc') });
+    const order = typeof orderOrOptions === 'string' ? orderOrOptions : undefined;
+    const natural = (typeof orderOrOptions === 'object' ? orderOrOptions : options)?.natural;
+    return this.with({
+      orderBy: name,
+      order: order ?? (descending ? 'desc' : 'asc'),
+      natural: natural || undefined,
+    });
   }
 
   /** Only these top-level fields (system fields always come): the result has those alone. */

@@ -131,6 +131,8 @@ export interface FieldTypeSpec {
   stringLike: boolean;
   /** Lists may be ordered by it. */
   orderable: boolean;
+  /** Text people read, which a list may order naturally (`natural=true`: "Chapter 2" before "Chapter 10"). */
+  naturalOrder?: boolean;
   /** Compared as a whole value; structured ones filter only with `exists` and never order. */
   structured: boolean;
   /** `gt`, `gte`, `lt`, `lte` apply (not to true/false). */

@@ -85,6 +85,8 @@ const PATHS = { spec: specOf, fields: resolveIn };
 export interface StudioFieldHints extends StudioHints {
   filterOperators: FilterOperator[];
   orderable: boolean;
+  /** `natural=true` orders it (the list asks for it when sorting by such a field). */
+  naturalOrder: boolean;
 }
 
 export function withStudioHints(field: AnyFieldDef): AnyFieldDef & { studio: StudioFieldHints } {
@@ -94,7 +96,16 @@ export function withStudioHints(field: AnyFieldDef): AnyFieldDef & { studio: Stu
   const item = spec.itemOf?.(field);
   const listControl = item && specOf(item).studio.listControl;
   const control = listControl ?? spec.studio.control;
-  return { ...mapped, studio: { ...spec.studio, control, orderable: spec.orderable, filterOperators: filterOperators(spec) } };
+  return {
+    ...mapped,
+    studio: {
+      ...spec.studio,
+      control,
+      orderable: spec.orderable,
+      naturalOrder: spec.orderable && spec.naturalOrder === true,
+      filterOperators: filterOperators(spec),
+    },
+  };
 }
 
 /** A field's value as JSON Schema (docs/api.md, "OpenAPI"): what it stores, constraints left to the validator. */

@@ -15,6 +15,7 @@ export const slug: FieldTypeSpec = stringScalar({
     return current === '' ? EMPTY : { current };
   },
   generatedWhenEmpty: true,
+  naturalOrder: true,
   alwaysIndexed: true,
   alwaysUnique: true,
   scalarPath: ['current'],

@@ -27,6 +27,7 @@ export const string: FieldTypeSpec = stringScalar({
   options: TEXT_OPTIONS,
   validate: checkedText(same),
   slugSource: true,
+  naturalOrder: true,
   search: (_f, v, out) => {
     if (typeof v === 'string') out.text(v);
   },
@@ -51,6 +52,7 @@ export const email: FieldTypeSpec = stringScalar({
   validate: (_f, value, path, ctx) =>
     typeof value !== 'string' || value.length > 254 || !EMAIL.test(value) ? fail(ctx, path, 'must be an email address') : value,
   slugSource: true,
+  naturalOrder: true,
   studio: studio('string', { sortable: true, input: 'email' }),
 });
 
@@ -67,6 +69,7 @@ export const url: FieldTypeSpec = stringScalar({
     return value;
   },
   slugSource: true,
+  naturalOrder: true,
   studio: studio('string', { sortable: true, input: 'url' }),
 });
 
@@ -82,6 +85,7 @@ export const select: FieldTypeSpec = stringScalar({
       ? fail(ctx, path, `must be one of ${(field.options ?? []).join(', ')}`)
       : value,
   slugSource: true,
+  naturalOrder: true,
   alwaysIndexed: true,
   jsonSchema: (f) => (f.options && f.options.length > 0 ? { type: 'string', enum: [...f.options] } : { type: 'string' }),
   studio: studio('select', { sortable: true, column: true, listFilter: 'options' }),

@@ -15,6 +15,7 @@ import { SqliteReadWorker } from './sqlite/sqlite-read-worker.js';
 import { RESTART_LOG_PAGES, SqliteMaintenance } from './sqlite/sqlite-maintenance.js';
 import { LogRestart } from './sqlite/log-restart.js';
 import { sqliteSnapshot } from './sqlite/sqlite-snapshot.js';
+import { registerSqliteFunctions } from './sqlite/sqlite-functions.js';
 import type { Conn } from './connection.js';
 
 export interface Database {
@@ -75,6 +76,7 @@ function openSqlite(path: string, busyTimeoutMs: number): Database {
   // A log started over is cut back to four times the length at which it restarts (a burst left it
   // longer); cut back to that length itself, the file would shrink and grow again at every restart.
   writer.pragma(`journal_size_limit = ${4 * RESTART_LOG_PAGES * 4096}`);
+  registerSqliteFunctions(writer);
   // Reads outside a transaction go to a second connection, so they never wait for the write
   // batcher's open transaction (sqlite-driver.ts). An in-memory database cannot be shared.
   const reader = path === ':memory:' ? undefined : new BetterSqlite3(path);
@@ -83,6 +85,7 @@ function openSqlite(path: string, busyTimeoutMs: number): Database {
     // A write routed here by mistake fails instead of running beside the writer's lock.
     reader.pragma('query_only = ON');
     reader.pragma(`cache_size = ${READ_CACHE_KIB}`);
+    registerSqliteFunctions(reader);
   }
   const logRestart = reader ? new LogRestart() : undefined;
   const db = new Kysely<Tables>({ dialect: sqliteKyselyDialect(writer, reader, busyTimeoutMs, logRestart) });

@@ -40,6 +40,12 @@ export interface Dialect {
   arrayContains(path: readonly string[], v: JsonScalar, element?: readonly string[]): RawBuilder<boolean>;
   /** Case-insensitive LIKE with `\` as the escape character. */
   like(expr: RawBuilder<unknown>, pattern: string): RawBuilder<boolean>;
+  /**
+   * A text expression's natural sort key (natural-sort-key.ts), compared by bytes on both engines:
+   * SQLite calls the function registered on each connection (its text compares by bytes);
+   * PostgreSQL computes the same key in the query, `collate "C"`.
+   */
+  naturalKey(text: RawBuilder<unknown>): RawBuilder<unknown>;
   /** ORDER BY suffix so NULLs (absent fields) sort first ascending and last descending on both dialects. */
   nullsOrder(direction: 'asc' | 'desc'): string;
   /** Index expression text for a top-level JSON path (must equal what `json()` renders). */

@@ -36,6 +36,8 @@ export const documentKeys = {
 export interface DocumentListParams {
   search: string;
   sort: string;
+  /** Order the sort's text field naturally (`natural=true`). */
+  natural?: boolean;
   page: number;
   pageSize: number;
   filters: Record<string, string>;

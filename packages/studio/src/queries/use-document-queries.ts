@@ -58,7 +58,7 @@ export function useDocumentList(type: string, params: DocumentListParams) {
       let q = client
         .collections(type)
         .query()
-        .orderBy(params.sort as '_updatedAt')
+        .orderBy(params.sort as '_updatedAt', { natural: params.natural })
         .limit(params.pageSize)
         .offset((params.page - 1) * params.pageSize);
       if (params.search.trim()) q = q.search(params.search.trim());

@@ -7,6 +7,8 @@ import { badParam } from './filter-value.js';
 export interface CursorOrder {
   orderBy: string;
   direction: 'asc' | 'desc';
+  /** A natural order (`natural=true`): its cursors carry `n: 1`, and only its cursors do. */
+  natural?: boolean;
 }
 
 /** What the sort value in a cursor must be: typed as the ordered field, null only where it can be absent. */
@@ -24,16 +26,17 @@ export interface CursorTarget {
 interface CursorBody {
   o: string;
   d: 'asc' | 'desc';
+  n?: 1;
   v?: FilterValue | null;
   s?: number;
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const KEYS = new Set(['o', 'd', 'v', 's']);
+const KEYS = new Set(['o', 'd', 'n', 'v', 's']);
 
 /** `meta.nextCursor`: the page after `at` (undefined: from the start) in this order. */
 export function encodeCursor(order: CursorOrder, at: PageAnchor | undefined): string {
-  const body: CursorBody = { o: order.orderBy, d: order.direction };
+  const body: CursorBody = { o: order.orderBy, d: order.direction, ...(order.natural ? { n: 1 as const } : {}) };
   if (at) Object.assign(body, { v: at.value, s: at.seq });
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
 }
@@ -55,8 +58,9 @@ export function decodeCursor(raw: string, order: CursorOrder, target: CursorTarg
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw malformed();
   const b = body as Record<string, unknown>;
   if (!Object.keys(b).every((k) => KEYS.has(k)) || typeof b.o !== 'string' || (b.d !== 'asc' && b.d !== 'desc')) throw malformed();
-  if (b.o !== order.orderBy || b.d !== order.direction) {
-    throw badParam('after', 'belongs to another order: keep orderBy and order as they were for the first page');
+  if (b.n !== undefined && b.n !== 1) throw malformed();
+  if (b.o !== order.orderBy || b.d !== order.direction || (b.n === 1) !== (order.natural === true)) {
+    throw badParam('after', 'belongs to another order: keep orderBy, order and natural as they were for the first page');
   }
   if (!('s' in b) && !('v' in b)) return undefined;
   if (!('v' in b) || typeof b.s !== 'number' || !Number.isSafeInteger(b.s) || b.s < 0) throw malformed();

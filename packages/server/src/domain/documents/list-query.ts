@@ -53,6 +53,8 @@ export interface Untranslated {
 export interface ListOrder {
   field: FieldRef;
   direction: 'asc' | 'desc';
+  /** Compare the text's natural key, digit runs by value (`natural=true`, docs/api.md, "Natural order"). */
+  natural?: boolean;
 }
 
 /** One list of one type: what storage runs. */

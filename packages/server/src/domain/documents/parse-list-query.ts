@@ -49,6 +49,8 @@ export interface ListParams {
   offset?: string;
   orderBy?: string;
   order?: string;
+  /** `natural=true`: order text by its natural key (docs/api.md, "Natural order"). */
+  natural?: string;
   expand?: string;
   search?: string;
   fields?: string;
@@ -73,11 +75,12 @@ export function parseListQuery(schema: CompiledSchema, query: ListParams, locale
   const orderBy = query.orderBy || '_createdAt';
   const target = resolveTarget(schema, orderBy, 'orderBy', locale);
   if (target.array || !FIELD_TYPES[target.type].orderable) throw bad('orderBy', `cannot order by ${orderBy}`);
+  const natural = parseNatural(query.natural, target);
   // A cursor names the position itself: an offset on top of it would have no stable meaning.
   const cursor = query.after;
   if (cursor && offset !== 0) throw bad('after', 'cannot be combined with offset');
   const after = cursor
-    ? { anchor: decodeCursor(cursor, { orderBy, direction: order }, { ...target, nullable: orderMayBeNull(target.field) }) }
+    ? { anchor: decodeCursor(cursor, { orderBy, direction: order, natural }, { ...target, nullable: orderMayBeNull(target.field) }) }
     : undefined;
 
   const search = query.search;
@@ -86,7 +89,7 @@ export function parseListQuery(schema: CompiledSchema, query: ListParams, locale
   const words = search ? searchWords(search).map((w) => (inLocale ? localeWord(inLocale, w) : w)) : undefined;
   return {
     conditions,
-    order: { field: target.field, direction: order },
+    order: { field: target.field, direction: order, ...(natural ? { natural } : {}) },
     orderBy,
     after,
     limit,
@@ -99,6 +102,17 @@ export function parseListQuery(schema: CompiledSchema, query: ListParams, locale
     untranslated: parseUntranslated(schema, query.untranslated, locale),
     ...(pendingDraft !== undefined ? { pendingDraft } : {}),
   };
+}
+
+/**
+ * `natural=true|false` (false when absent): a natural order compares text people read, so it
+ * applies to the types that say so (`naturalOrder`: not dates, numbers or ids).
+ */
+function parseNatural(raw: string | undefined, target: Target): boolean {
+  if (raw === undefined || raw === 'false') return false;
+  if (raw !== 'true') throw bad('natural', 'must be true or false');
+  if (FIELD_TYPES[target.type].naturalOrder !== true) throw bad('natural', 'applies to text fields only');
+  return true;
 }
 
 /** The marker a main version with a pending draft carries; as a filter, whether there is one. */

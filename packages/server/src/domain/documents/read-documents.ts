@@ -65,7 +65,9 @@ export async function listDocuments(
     sharedTotal(svc, listQuery, cached),
   ]);
   const data = servedVersions(page, q.perspective);
-  const nextCursor = page.more ? encodeCursor({ orderBy: q.orderBy, direction: q.order.direction }, page.end) : null;
+  const nextCursor = page.more
+    ? encodeCursor({ orderBy: q.orderBy, direction: q.order.direction, natural: q.order.natural }, page.end)
+    : null;
   if (locale) for (const d of data) localized(svc, d, locale);
   await expandDocuments(svc, actor, input.mode, data, expand, q.perspective === 'drafts', locale);
   const fields = fieldsWithExpanded(q.fields, expand);

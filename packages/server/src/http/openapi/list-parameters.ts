@@ -28,6 +28,11 @@ export const LIST_PARAMETERS = [
   },
   query('orderBy', 'A scalar or system field (default `_createdAt`)'),
   query('order', 'Ascending or descending (default `desc`)', { type: 'string', enum: ['asc', 'desc'] }),
+  query(
+    'natural',
+    '`true`: order a text field naturally, digit runs by their value ("Chapter 2" before "Chapter 10"), ignoring case and accents (docs/api.md, "Natural order")',
+    { type: 'boolean', default: false },
+  ),
   query('limit', 'Page size (default 20, at most 100; `0` answers `meta` only)', { type: 'integer', minimum: 0, maximum: 100 }),
   query('offset', 'Documents to skip', { type: 'integer', minimum: 0 }),
   query('after', 'The `meta.nextCursor` of the previous page: pages by position instead of `offset` (docs/api.md, "Cursor pagination")'),

@@ -27,6 +27,12 @@ export function operandSql(conn: Conn, field: FieldRef, table?: string): RawBuil
   return throughChain(conn, field, (path) => conn.dialect.json(path, table), table);
 }
 
+/** The same operand as text: a system column, or a JSON value of `data` as text (a natural order's input). */
+export function textOperandSql(conn: Conn, field: FieldRef, table?: string): RawBuilder<unknown> {
+  if ('system' in field) return operandSql(conn, field, table);
+  return throughChain(conn, field, (path) => conn.dialect.jsonText(path, table), table);
+}
+
 /**
  * A value of a localized field read through a locale's chain (docs/localization.md, "Querying"):
  * `path` below the first place in `chain` that holds the field. For a top-level field that is

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Conn } from '../connection.js';
 import type { FieldRef, FilterValue as JsonScalar, ListQuery, PageAnchor } from '../../domain/documents/list-query.js';
-import { conditionSql, operandSql, untranslatedSql } from './document-filter-sql.js';
+import { conditionSql, operandSql, textOperandSql, untranslatedSql } from './document-filter-sql.js';
 import { DOCUMENT_COLUMNS, toStoredDocument, type DocumentRow, type StoredDocument } from './document-rows.js';
 import { readRows } from '../read-rows.js';
 
@@ -79,10 +79,16 @@ function whereSql(conn: Conn, q: ListQuery): RawBuilder<boolean> {
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
 }
 
+/** What a list sorts by: the field's value, or under a natural order its text's natural key. */
+function sortKeySql(conn: Conn, q: ListQuery, table: string): RawBuilder<unknown> {
+  if (!q.order.natural) return operandSql(conn, q.order.field, table);
+  return conn.dialect.naturalKey(textOperandSql(conn, q.order.field, table));
+}
+
 function orderSql(conn: Conn, q: ListQuery, table: string) {
   const dir = q.order.direction === 'asc' ? 'asc' : 'desc';
   const nulls = orderMayBeNull(q.order.field) ? conn.dialect.nullsOrder(dir) : '';
-  return sql`${operandSql(conn, q.order.field, table)} ${sql.raw(dir + nulls)}, ${sql.raw(`${table}.seq ${dir}`)}`;
+  return sql`${sortKeySql(conn, q, table)} ${sql.raw(dir + nulls)}, ${sql.raw(`${table}.seq ${dir}`)}`;
 }
 
 /**
@@ -93,14 +99,19 @@ function orderSql(conn: Conn, q: ListQuery, table: string) {
  * field indexes hold them the same way), ordered by `seq` alone.
  */
 function afterAnchorParts(conn: Conn, q: ListQuery, a: PageAnchor): RawBuilder<boolean>[] {
-  const expr = operandSql(conn, q.order.field, 'documents');
+  const expr = sortKeySql(conn, q, 'documents');
   const asc = q.order.direction === 'asc';
   const op = sql.raw(asc ? '>' : '<');
   if (a.value === null) {
     const laterNull = sql<boolean>`${expr} is null and documents.seq ${op} ${a.seq}`;
     return asc ? [laterNull, sql<boolean>`${expr} is not null`] : [laterNull];
   }
-  const bound = 'path' in q.order.field ? conn.dialect.value(a.value) : sql`${a.value}`;
+  // A natural order's anchor is the last row's text, keyed the same way in SQL.
+  const bound = q.order.natural
+    ? conn.dialect.naturalKey(sql`cast(${String(a.value)} as text)`)
+    : 'path' in q.order.field
+      ? conn.dialect.value(a.value)
+      : sql`${a.value}`;
   const past = sql<boolean>`(${expr}, documents.seq) ${op} (${bound}, ${a.seq})`;
   return !asc && orderMayBeNull(q.order.field) ? [past, sql<boolean>`${expr} is null`] : [past];
 }
@@ -132,9 +143,11 @@ function sortValue(field: FieldRef, doc: StoredDocument): JsonScalar | null {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
 }
 
-/** Anchors need a sort key that is never absent: the non-null system columns. */
+/** Anchors need a sort key that is never absent: the non-null system columns (by value). */
 export function anchorable(q: ListQuery): boolean {
-  return 'system' in q.order.field && ['_id', '_status', '_rev', '_createdAt', '_updatedAt'].includes(q.order.field.system);
+  return (
+    !q.order.natural && 'system' in q.order.field && ['_id', '_status', '_rev', '_createdAt', '_updatedAt'].includes(q.order.field.system)
+  );
 }
 
 /** Below this offset a page is read directly; above it, the page is chosen on the index first. */
@@ -156,7 +169,12 @@ type PageRow = DocumentRow & {
 function maySlow(q: ListQuery): boolean {
   const statusOnly = q.conditions.every((c) => 'system' in c.field && c.field.system === '_status');
   return (
-    q.searchWords !== undefined || q.untranslated !== undefined || 'path' in q.order.field || !statusOnly || q.offset >= DEFERRED_JOIN_FROM
+    q.searchWords !== undefined ||
+    q.untranslated !== undefined ||
+    'path' in q.order.field ||
+    q.order.natural === true ||
+    !statusOnly ||
+    q.offset >= DEFERRED_JOIN_FROM
   );
 }
 

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { assertSafePath, type Dialect, type JsonScalar } from '../dialect.js';
 import { postgresRestore } from '../backup/postgres-restore.js';
 import { createPostgresDocumentCounts } from '../documents/postgres-document-counts.js';
+import { postgresNaturalKey } from './postgres-natural-key.js';
 
 function arrowPath(path: readonly string[], table?: string): string {
   assertSafePath(path);
@@ -60,6 +61,7 @@ export const postgresDialect: Dialect = {
     return sql<boolean>`${sql.raw(arrowPath(path))} @> cast(${JSON.stringify([item])} as jsonb)`;
   },
   like: (expr, pattern) => sql<boolean>`${expr} ilike ${pattern} escape '\\'`,
+  naturalKey: postgresNaturalKey,
   nullsOrder: (direction) => (direction === 'asc' ? ' nulls first' : ' nulls last'),
   indexExpression: (path) => arrowPath(path),
   indexNames: async (db, table) => {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { assertSafePath, type Dialect, type JsonScalar } from '../dialect.js';
 import { sqliteRestore } from '../backup/sqlite-restore.js';
 import { createSqliteDocumentCounts } from '../documents/sqlite-document-counts.js';
+import { NATURAL_KEY_FUNCTION } from '../natural-sort-key.js';
 
 function jsonPathLiteral(path: readonly string[]): string {
   assertSafePath(path);
@@ -33,6 +34,8 @@ export const sqliteDialect: Dialect = {
     return sql<boolean>`exists (select 1 from json_each(data, ${sql.raw(jsonPathLiteral(path))}) where ${item} = ${typeof v === 'boolean' ? (v ? 1 : 0) : v})`;
   },
   like: (expr, pattern) => sql<boolean>`${expr} like ${pattern} escape '\\'`,
+  // Registered on each connection (sqlite-functions.ts); SQLite's own text order is by bytes.
+  naturalKey: (text) => sql`${sql.raw(NATURAL_KEY_FUNCTION)}(${text})`,
   nullsOrder: () => '',
   indexExpression: (path) => `json_extract(data, ${jsonPathLiteral(path)})`,
   indexNames: async (db, table) => {

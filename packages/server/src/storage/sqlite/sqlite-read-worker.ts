@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { databaseUnavailable, isSqliteBusy } from '../database-unavailable.js';
 import { MAINTENANCE_SOURCE } from './sqlite-maintenance-source.js';
+import { FUNCTIONS_SOURCE } from './sqlite-functions.js';
 
 /**
  * The worker's code, run as a CommonJS script (`eval`): one read-only connection of its own on the
@@ -16,6 +17,7 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
 db.pragma('cache_size = ' + workerData.cacheSize);
+${FUNCTIONS_SOURCE}
 const statements = new Map();
 parentPort.on('message', (m) => {
   if (typeof m !== 'object' || m === null || typeof m.sql !== 'string') return; // the upkeep's

@@ -7,6 +7,7 @@ const NAMED = [
   'offset',
   'orderBy',
   'order',
+  'natural',
   'expand',
   'search',
   'fields',

@@ -51,7 +51,9 @@ export default function DocumentListPage() {
   const localized = fields.filter((f) => f.localized === true);
   const translating = !!locale.code && localized.length > 0;
   const query = { search, sort, filters, ...(locale.code ? { locale: locale.code, untranslated } : {}) };
-  const list = useDocumentList(type, { ...query, page, pageSize });
+  // Titles and names sort naturally, "Chapter 2" before "Chapter 10" (the field type's hint).
+  const natural = fields.find((f) => f.name === sort.replace(/^-/, ''))?.studio?.naturalOrder === true;
+  const list = useDocumentList(type, { ...query, ...(natural && { natural }), page, pageSize });
   const inLocale = locale.code ? `?locale=${encodeURIComponent(locale.code)}` : '';
 
   // A singleton has one document: its page is that document's form (or the form creating it).
