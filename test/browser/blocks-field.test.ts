@@ -1,12 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { expectAccessible, pageTimersRun, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
 // The studio's blocks control (docs/studio.md, "Pages"; docs/api.md, "Blocks"): add blocks of
 // each type, reorder them by keyboard and by pointer, collapse, remove, save, and find them so
-// after a reload.
+// after a reload. A plain array's items reorder the same way.
 const SCHEMAS = [
   {
     name: 'page',
@@ -21,6 +21,7 @@ const SCHEMAS = [
           { name: 'quote', fields: [{ name: 'text', type: 'text', required: true }] },
         ],
       },
+      { name: 'keywords', type: 'array', of: { type: 'string' } },
     ],
   },
 ];
@@ -66,6 +67,7 @@ describe('studio blocks field', () => {
     await page.getByRole('button', { name: 'Reorder Quote 2' }).focus();
     await page.keyboard.press('Space');
     await page.getByRole('button', { name: 'Reorder Quote 2', pressed: true }).waitFor();
+    await pageTimersRun(page);
     await page.keyboard.press('ArrowUp');
     await page.getByText('Quote 2 is over position 1 of 2.').waitFor({ state: 'attached' });
     await page.keyboard.press('Space');
@@ -112,5 +114,45 @@ describe('studio blocks field', () => {
     const saved = await b.t.request({ method: 'GET', url: `/api/collections/page/${idFromUrl(page)}`, token: admin });
     expect(saved.json().data.sections.map((s: { _key: string }) => s._key)).toEqual(sections.map((s) => s._key));
     expect(saved.json().data.sections[1].text).toBe('Wiser words');
+  });
+
+  it('a plain array’s items reorder by their handle too, by keyboard and by pointer, and are saved in that order', async () => {
+    const page = await b.newPage();
+    await signIn(page, b.origin, ADMIN.username, ADMIN.password, '/studio/documents/page');
+    await page.getByRole('button', { name: 'New Page' }).click();
+    await page.getByLabel('Title *').fill('Keyworded');
+    for (const [i, word] of ['alpha', 'beta', 'gamma'].entries()) {
+      await page.getByRole('button', { name: 'Add to Keywords' }).click();
+      await page.getByLabel(`Keywords ${i + 1}`, { exact: true }).fill(word);
+    }
+    const values = () => Promise.all([1, 2, 3].map((i) => page.getByLabel(`Keywords ${i}`, { exact: true }).inputValue()));
+
+    // Keyboard: gamma goes to the top; focus stays on its handle, now the first.
+    await page.getByRole('button', { name: 'Reorder Keywords 3' }).focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Reorder Keywords 3', pressed: true }).waitFor();
+    await pageTimersRun(page);
+    await page.keyboard.press('ArrowUp');
+    await page.getByText('Keywords 3 is over position 2 of 3.').waitFor({ state: 'attached' });
+    await page.keyboard.press('ArrowUp');
+    await page.getByText('Keywords 3 is over position 1 of 3.').waitFor({ state: 'attached' });
+    await page.keyboard.press('Space');
+    await expect.poll(values).toEqual(['gamma', 'alpha', 'beta']);
+    expect(await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('Reorder Keywords 1');
+
+    // Pointer: the last dropped on the first.
+    const items = page.getByRole('list', { name: 'Keywords' }).getByRole('listitem');
+    await drag(page, page.getByRole('button', { name: 'Reorder Keywords 3' }), items.first());
+    await expect.poll(values).toEqual(['beta', 'gamma', 'alpha']);
+    // The buttons still move and remove.
+    await page.getByRole('button', { name: 'Move Keywords 1 down' }).click();
+    await expect.poll(values).toEqual(['gamma', 'beta', 'alpha']);
+    await expectAccessible(page, 'a plain array with handles');
+
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => idFromUrl(page)).toMatch(/^[\w-]{20,}$/);
+    const res = await b.t.request({ method: 'GET', url: `/api/collections/page/${idFromUrl(page)}`, token: admin });
+    expect(res.json().data.keywords).toEqual(['gamma', 'beta', 'alpha']);
+    await page.close();
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
 import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
+import { browserApi } from '../helpers/browser-api.js';
 
 // Stored values where the studio shows them without editing them (docs/studio.md, "Pages"):
 // `datetime` and `date` fields in the browser's locale and zone, as "Updated" is, in the list and
@@ -24,11 +25,10 @@ const SCHEMAS = [
 
 useBrowserApp({ schemas: SCHEMAS, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
 
-async function api(method: string, url: string, payload?: unknown) {
-  const res = await b.t.request({ method: method as 'GET', url: `/api${url}`, token: admin, payload: payload as object });
-  expect(res.statusCode, res.body).toBeLessThan(300);
-  return res.json().data;
-}
+const api = browserApi(
+  () => b,
+  () => admin,
+).data;
 
 /**
  * A tab in New York's zone with US English: a day parsed as UTC midnight would show the day

@@ -4,6 +4,7 @@ import { ADMIN } from '../helpers/app.js';
 import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { createUser } from '../helpers/create-user.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
+import { browserApi } from '../helpers/browser-api.js';
 
 // The studio edits a published document as its pending draft (docs/studio.md, "Drafts";
 // docs/drafts.md): autosave, "Publish changes" with the diff and the unpublished references,
@@ -37,10 +38,10 @@ beforeAll(async () => {
   await createUser(b.t, admin, { username: 'wanda', password: PASSWORD, role: 'writer', permissions: [] });
 });
 
-async function api(method: string, url: string, payload?: unknown, token: string | undefined = admin) {
-  const res = await b.t.request({ method: method as 'GET', url: `/api${url}`, token, payload: payload as object });
-  return { status: res.statusCode, body: res.body ? res.json() : undefined };
-}
+const api = browserApi(
+  () => b,
+  () => admin,
+).response;
 
 async function publishedArticle(title: string, extra: Record<string, unknown> = {}): Promise<string> {
   const res = await api('POST', '/documents/article', { title, ...extra, _status: 'published' });

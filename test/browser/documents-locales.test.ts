@@ -4,6 +4,7 @@ import { ADMIN } from '../helpers/app.js';
 import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { EXAMPLE_LOCALES } from '../helpers/example-locales.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
+import { browserApi } from '../helpers/browser-api.js';
 
 // The studio with content locales (docs/studio.md, "Locales"; docs/localization.md): the locale
 // switcher kept in the address, the default locale's value beside the field being translated,
@@ -27,10 +28,10 @@ const SCHEMAS = [
 
 useBrowserApp({ schemas: SCHEMAS, locales: EXAMPLE_LOCALES, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
 
-async function api(method: string, url: string, payload?: unknown) {
-  const res = await b.t.request({ method: method as 'GET', url: `/api${url}`, token: admin, payload: payload as object });
-  return { status: res.statusCode, body: res.body ? res.json() : undefined };
-}
+const api = browserApi(
+  () => b,
+  () => admin,
+).response;
 
 async function adminPage(path: string): Promise<Page> {
   const page = await b.newPage();

@@ -4,6 +4,7 @@ import { ADMIN } from '../helpers/app.js';
 import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { TEST_SCHEMAS } from '../helpers/schemas.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
+import { browserApi } from '../helpers/browser-api.js';
 
 // Live updates (docs/studio.md, "Live updates"): the studio follows `GET /events`, so document
 // lists show what another session writes, and the open document says when someone else changed
@@ -13,11 +14,10 @@ let admin: string;
 
 useBrowserApp({ schemas: TEST_SCHEMAS, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
 
-async function api(method: string, url: string, payload?: unknown) {
-  const res = await b.t.request({ method: method as 'GET', url: `/api${url}`, token: admin, payload: payload as object });
-  expect(res.statusCode, res.body).toBeLessThan(300);
-  return res.json().data;
-}
+const api = browserApi(
+  () => b,
+  () => admin,
+).data;
 
 async function adminPage(path: string): Promise<Page> {
   const page = await b.newPage();
@@ -158,6 +158,38 @@ describe('studio live updates', () => {
     await page.getByText('Someone else saved a newer version (revision 4); it is shown now.').waitFor();
     await expect.poll(() => name.inputValue()).toBe('Theirs after the restore');
     expect(await seenNotices()).toEqual(['Someone else saved a newer version (revision 4); it is shown now.']);
+    await page.close();
+  });
+
+  it('when the server refuses presence on the stream (403), the studio opens it again without presence and still follows changes', async () => {
+    const doc = await api('POST', '/documents/company', { name: 'No presence' });
+    const page = await b.newPage();
+    // Each event stream the page opens; those asking for presence are refused as a server would.
+    const streams: URLSearchParams[] = [];
+    await page.route(
+      (url) => url.pathname === '/api/events',
+      async (route) => {
+        const query = new URL(route.request().url()).searchParams;
+        streams.push(query);
+        if (!query.has('presence')) return route.continue();
+        await route.fulfill({
+          status: 403,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: { code: 'FORBIDDEN', message: 'presence refused' } }),
+        });
+      },
+    );
+    await signIn(page, b.origin, ADMIN.username, ADMIN.password, `/studio/documents/company/${doc._id}`);
+    const name = page.getByLabel('Name *');
+    await expect.poll(() => name.inputValue()).toBe('No presence');
+    // Asked with the document's presence, refused, then asked again without it.
+    await expect.poll(() => streams.findIndex((q) => q.get('presence') === `company:${doc._id}`)).toBeGreaterThanOrEqual(0);
+    const refused = streams.findIndex((q) => q.has('presence'));
+    await expect.poll(() => streams.slice(refused + 1).some((q) => !q.has('presence') && q.get('events') === 'document.*')).toBe(true);
+    // The stream it kept still brings another session's save into the page.
+    await api('PATCH', `/documents/company/${doc._id}`, { name: 'Changed, no presence' });
+    await expect.poll(() => name.inputValue()).toBe('Changed, no presence');
+    expect(streams.filter((q) => q.has('presence')).length).toBe(1);
     await page.close();
   });
 });

@@ -5,6 +5,7 @@ import { ADMIN } from '../helpers/app.js';
 import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { createUser } from '../helpers/create-user.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
+import { browserApi } from '../helpers/browser-api.js';
 
 // Scheduling in the studio (docs/studio.md, "Schedules"; docs/schedules.md): the editor's
 // "Schedule…" dialog picking a time in the browser's zone and sending it as an instant, the
@@ -27,11 +28,10 @@ const SCHEMAS = [
 // The runner stays off (the harness's default): the failed schedule below is run by the test itself.
 useBrowserApp({ schemas: SCHEMAS, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
 
-async function api(method: string, url: string, payload?: unknown, token = admin) {
-  const res = await b.t.request({ method: method as 'GET', url: `/api${url}`, token, payload: payload as object });
-  expect(res.statusCode, res.body).toBeLessThan(300);
-  return res.json().data;
-}
+const api = browserApi(
+  () => b,
+  () => admin,
+).data;
 
 const schedulesOf = async (id: string) => (await api('GET', `/schedules?documentId=${id}&limit=100`)) as Array<Record<string, string>>;
 

@@ -5,6 +5,7 @@ import { ADMIN } from '../helpers/app.js';
 import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { createUser } from '../helpers/create-user.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
+import { browserApi } from '../helpers/browser-api.js';
 
 // The studio's home (docs/studio.md, "The home"): my drafts, recently edited by others, unpublished
 // changes, what is scheduled this week and, for those who may act on them, webhooks and schedules
@@ -30,11 +31,10 @@ const SCHEMAS = [
 // The schedule runner stays off (the harness's default): the failed schedule is run by the test.
 useBrowserApp({ schemas: SCHEMAS, ...MANY_SIGN_INS }, (app, token) => ((b = app), (admin = token)));
 
-async function api(method: string, url: string, payload?: unknown, token = admin) {
-  const res = await b.t.request({ method: method as 'GET', url: `/api${url}`, token, payload: payload as object });
-  expect(res.statusCode, res.body).toBeLessThan(300);
-  return res.json().data;
-}
+const api = browserApi(
+  () => b,
+  () => admin,
+).data;
 
 /**
  * A zone in which ten minutes from now is still this week (Monday to Sunday): New York, or UTC

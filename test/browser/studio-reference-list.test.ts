@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { expectAccessible, pageTimersRun, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
 // Arrays of references and blocks in the studio's form (docs/studio.md, "Pages"; issue 29, item 3):
@@ -56,6 +56,7 @@ async function keyboardMove(page: Page, handle: string, key: string, announced: 
   await page.getByRole('button', { name: handle }).focus();
   await page.keyboard.press('Space');
   await page.getByRole('button', { name: handle, pressed: true }).waitFor();
+  await pageTimersRun(page);
   await page.keyboard.press(key);
   await page.getByText(announced, { exact: true }).waitFor({ state: 'attached' });
   await page.keyboard.press('Space');

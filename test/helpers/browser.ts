@@ -132,3 +132,12 @@ export async function signIn(page: Page, origin: string, username: string, passw
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
+
+/**
+ * Resolves once the timers the page had already scheduled have run (a timer of 0 ms queued now
+ * fires after them). dnd-kit's keyboard sensor shows an item picked up at once but listens for the
+ * arrow keys only from a timer of its own: an arrow pressed before that timer is lost.
+ */
+export async function pageTimersRun(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+}
