@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongFirstSequencer } from './test/long-first-sequencer.js';
 
 /**
  * Tiers (docs/testing.md): `unit` holds pure rules only (no process, database, listening socket or
@@ -19,6 +20,8 @@ export default defineConfig({
     // waiting on PostgreSQL, Chromium and CLI child processes, so the cores stay busy (on two
     // cores the whole run went from 15 to 13 minutes).
     maxWorkers: availableParallelism(),
+    // The package tier's minute-long file first, so it never runs alone at the end.
+    sequence: { sequencer: LongFirstSequencer },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // expect.poll gives up after 1 s by default: too short on a loaded two-core CI machine, where a
