@@ -180,11 +180,14 @@ describe.each([1440, 390])('studio form layout at %i px', (width) => {
     // a person presses it (the browser makes the paste event and its file). Uploaded, and it
     // replaces the image.
     await b.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: b.origin });
-    await page.evaluate(async (base64) => {
-      const w = globalThis as unknown as PageGlobals;
-      const blob = new w.Blob([Uint8Array.from(w.atob(base64), (c) => c.charCodeAt(0))], { type: 'image/png' });
-      await w.navigator.clipboard.write([new w.ClipboardItem({ 'image/png': blob })]);
-    }, (await png(400, 400)).toString('base64'));
+    await page.evaluate(
+      async (base64) => {
+        const w = globalThis as unknown as PageGlobals;
+        const blob = new w.Blob([Uint8Array.from(w.atob(base64), (c) => c.charCodeAt(0))], { type: 'image/png' });
+        await w.navigator.clipboard.write([new w.ClipboardItem({ 'image/png': blob })]);
+      },
+      (await png(400, 400)).toString('base64'),
+    );
     await cover.getByRole('button', { name: 'Choose from library' }).focus();
     await page.keyboard.press('Control+V');
     await cover.getByRole('button', { name: /^Focal point: not set/ }).waitFor();
