@@ -1,7 +1,7 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, pageTimersRun, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { dragTo, expectAccessible, pageTimersRun, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
 // The studio's blocks control (docs/studio.md, "Pages"; docs/api.md, "Blocks"): add blocks of
@@ -38,16 +38,6 @@ const blockNames = (page: Page) =>
     .getByRole('listitem')
     .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
 
-/** Drags `handle` onto `target` with the mouse, in small steps as a hand would. */
-async function drag(page: Page, handle: Locator, target: Locator) {
-  const from = (await handle.boundingBox())!;
-  const to = (await target.boundingBox())!;
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
-  await page.mouse.up();
-}
-
 describe('studio blocks field', () => {
   it('adds, reorders by keyboard and pointer, collapses and removes blocks; they are saved and come back after a reload', async () => {
     const page = await b.newPage();
@@ -75,7 +65,7 @@ describe('studio blocks field', () => {
     expect(await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('Reorder Quote 1');
 
     // Pointer: the hero's handle dropped on the quote puts it first again.
-    await drag(page, page.getByRole('button', { name: 'Reorder Hero 2' }), page.getByRole('listitem', { name: 'Quote 1' }));
+    await dragTo(page, page.getByRole('button', { name: 'Reorder Hero 2' }), page.getByRole('listitem', { name: 'Quote 1' }));
     await expect.poll(() => blockNames(page)).toEqual(['Hero 1', 'Quote 2']);
     await expect.poll(() => page.getByLabel('Hero 1 Heading').inputValue()).toBe('Welcome');
 
@@ -142,7 +132,7 @@ describe('studio blocks field', () => {
 
     // Pointer: the last dropped on the first.
     const items = page.getByRole('list', { name: 'Keywords' }).getByRole('listitem');
-    await drag(page, page.getByRole('button', { name: 'Reorder Keywords 3' }), items.first());
+    await dragTo(page, page.getByRole('button', { name: 'Reorder Keywords 3' }), items.first());
     await expect.poll(values).toEqual(['beta', 'gamma', 'alpha']);
     // The buttons still move and remove.
     await page.getByRole('button', { name: 'Move Keywords 1 down' }).click();

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { expectAccessible, pageTimersRun, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { dragTo, expectAccessible, pageTimersRun, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
 // Arrays of references and blocks in the studio's form (docs/studio.md, "Pages"; issue 29, item 3):
@@ -62,16 +62,6 @@ async function keyboardMove(page: Page, handle: string, key: string, announced: 
   await page.keyboard.press('Space');
 }
 
-/** Drags `handle` onto `target` with the mouse, in small steps as a hand would. */
-async function drag(page: Page, handle: Locator, target: Locator) {
-  const from = (await handle.boundingBox())!;
-  const to = (await target.boundingBox())!;
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 10 });
-  await page.mouse.up();
-}
-
 describe('studio reference lists, sortable blocks and character counts', () => {
   it(
     'adds tags by search, removes and reorders them by pointer and keyboard, reorders blocks, counts characters; saved in that order',
@@ -129,7 +119,7 @@ describe('studio reference lists, sortable blocks and character counts', () => {
       expect(await tags.getByRole('link', { name: 'Rust' }).getAttribute('href')).toBe(`/studio/documents/tag/${ids.Rust}`);
 
       // Pointer: Python's handle dropped on JavaScript's puts it first.
-      await drag(page, page.getByRole('button', { name: 'Reorder Python' }), page.getByRole('button', { name: 'Reorder JavaScript' }));
+      await dragTo(page, page.getByRole('button', { name: 'Reorder Python' }), page.getByRole('button', { name: 'Reorder JavaScript' }));
       await expect.poll(() => names(tags)).toEqual(['Python', 'JavaScript', 'Rust']);
 
       // Keyboard: Rust one place to the left.

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startTestApp, type TestApp } from './app.js';
 
@@ -140,4 +140,39 @@ export async function signIn(page: Page, origin: string, username: string, passw
  */
 export async function pageTimersRun(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+}
+
+/**
+ * Drags `handle` onto `target` with the mouse, in small steps as a hand would, and returns once
+ * the page takes clicks again: dnd-kit's pointer sensor stops every click on the document from
+ * the start of a drag until 50 ms after the drop (`AbstractPointerSensor.detach`), so a click
+ * made at once would be lost. A test click dispatched on the body tells when it has stopped.
+ */
+export async function dragTo(page: Page, handle: Locator, target: Locator): Promise<void> {
+  const from = (await handle.boundingBox())!;
+  const to = (await target.boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 10 });
+  await page.mouse.up();
+  await page.waitForFunction(() => {
+    // This runs in the page; the test files have no DOM types.
+    const w = globalThis as unknown as PageDocument;
+    let through = false;
+    const seen = () => (through = true);
+    w.document.addEventListener('click', seen);
+    w.document.body.dispatchEvent(new w.MouseEvent('click', { bubbles: true }));
+    w.document.removeEventListener('click', seen);
+    return through;
+  });
+}
+
+/** The few browser globals `dragTo`'s page-side check uses. */
+interface PageDocument {
+  MouseEvent: new (type: string, init: { bubbles: boolean }) => unknown;
+  document: {
+    addEventListener(type: string, listener: () => void): void;
+    removeEventListener(type: string, listener: () => void): void;
+    body: { dispatchEvent(event: unknown): boolean };
+  };
 }
