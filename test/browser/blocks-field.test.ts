@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { dragTo, expectAccessible, pageTimersRun, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { dragTo, expectAccessible, keyboardMove, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
 // The studio's blocks control (docs/studio.md, "Pages"; docs/api.md, "Blocks"): add blocks of
@@ -54,13 +54,7 @@ describe('studio blocks field', () => {
 
     // Keyboard: space picks the focused handle's block up, the arrow moves it, space drops it; focus stays with the block.
     // Each key waits for what the list announces, as a screen reader user hears it before the next.
-    await page.getByRole('button', { name: 'Reorder Quote 2' }).focus();
-    await page.keyboard.press('Space');
-    await page.getByRole('button', { name: 'Reorder Quote 2', pressed: true }).waitFor();
-    await pageTimersRun(page);
-    await page.keyboard.press('ArrowUp');
-    await page.getByText('Quote 2 is over position 1 of 2.').waitFor({ state: 'attached' });
-    await page.keyboard.press('Space');
+    await keyboardMove(page, 'Reorder Quote 2', [['ArrowUp', 'Quote 2 is over position 1 of 2.']]);
     await expect.poll(() => blockNames(page)).toEqual(['Quote 1', 'Hero 2']);
     expect(await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('Reorder Quote 1');
 
@@ -118,15 +112,10 @@ describe('studio blocks field', () => {
     const values = () => Promise.all([1, 2, 3].map((i) => page.getByLabel(`Keywords ${i}`, { exact: true }).inputValue()));
 
     // Keyboard: gamma goes to the top; focus stays on its handle, now the first.
-    await page.getByRole('button', { name: 'Reorder Keywords 3' }).focus();
-    await page.keyboard.press('Space');
-    await page.getByRole('button', { name: 'Reorder Keywords 3', pressed: true }).waitFor();
-    await pageTimersRun(page);
-    await page.keyboard.press('ArrowUp');
-    await page.getByText('Keywords 3 is over position 2 of 3.').waitFor({ state: 'attached' });
-    await page.keyboard.press('ArrowUp');
-    await page.getByText('Keywords 3 is over position 1 of 3.').waitFor({ state: 'attached' });
-    await page.keyboard.press('Space');
+    await keyboardMove(page, 'Reorder Keywords 3', [
+      ['ArrowUp', 'Keywords 3 is over position 2 of 3.'],
+      ['ArrowUp', 'Keywords 3 is over position 1 of 3.'],
+    ]);
     await expect.poll(values).toEqual(['gamma', 'alpha', 'beta']);
     expect(await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('Reorder Keywords 1');
 

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/app.js';
-import { dragTo, expectAccessible, pageTimersRun, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
+import { dragTo, expectAccessible, keyboardMove, screenshot, signIn, type BrowserApp } from '../helpers/browser.js';
 import { MANY_SIGN_INS, useBrowserApp } from '../helpers/use-browser-app.js';
 
 // Arrays of references and blocks in the studio's form (docs/studio.md, "Pages"; issue 29, item 3):
@@ -49,17 +49,6 @@ async function description(control: Locator): Promise<string> {
   const ids = ((await control.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
   const texts = await Promise.all(ids.map((id) => control.page().locator(`[id="${id}"]`).textContent()));
   return texts.join(' ');
-}
-
-/** Space picks the handle's item up, `key` moves it, space drops it: each waits for what the list announces. */
-async function keyboardMove(page: Page, handle: string, key: string, announced: string) {
-  await page.getByRole('button', { name: handle }).focus();
-  await page.keyboard.press('Space');
-  await page.getByRole('button', { name: handle, pressed: true }).waitFor();
-  await pageTimersRun(page);
-  await page.keyboard.press(key);
-  await page.getByText(announced, { exact: true }).waitFor({ state: 'attached' });
-  await page.keyboard.press('Space');
 }
 
 describe('studio reference lists, sortable blocks and character counts', () => {
@@ -123,7 +112,7 @@ describe('studio reference lists, sortable blocks and character counts', () => {
       await expect.poll(() => names(tags)).toEqual(['Python', 'JavaScript', 'Rust']);
 
       // Keyboard: Rust one place to the left.
-      await keyboardMove(page, 'Reorder Rust', 'ArrowLeft', 'Rust is over position 2 of 3.');
+      await keyboardMove(page, 'Reorder Rust', [['ArrowLeft', 'Rust is over position 2 of 3.']]);
       await expect.poll(() => names(tags)).toEqual(['Python', 'Rust', 'JavaScript']);
       await page.getByText('Rust was dropped at position 2 of 3.', { exact: true }).waitFor({ state: 'attached' });
       expect(await page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('Reorder Rust');
@@ -134,7 +123,7 @@ describe('studio reference lists, sortable blocks and character counts', () => {
       await page.getByLabel('Hero 1 Heading').fill('Welcome');
       await page.getByRole('button', { name: 'Add Quote to Sections' }).click();
       await page.getByLabel('Quote 2 Text').fill('Wise words');
-      await keyboardMove(page, 'Reorder Quote 2', 'ArrowUp', 'Quote 2 is over position 1 of 2.');
+      await keyboardMove(page, 'Reorder Quote 2', [['ArrowUp', 'Quote 2 is over position 1 of 2.']]);
       await expect.poll(() => names(sections)).toEqual(['Quote 1', 'Hero 2']);
       await expectAccessible(page, 'chips reordered, blocks reordered, a count over its limit');
       await screenshot(page, 'reference-list-1440');
@@ -180,7 +169,7 @@ describe('studio reference lists, sortable blocks and character counts', () => {
 
       await combo.press('Escape');
       await page.getByRole('button', { name: 'Remove JavaScript 390' }).click();
-      await keyboardMove(page, 'Reorder Rust 390', 'ArrowLeft', 'Rust 390 is over position 1 of 3.');
+      await keyboardMove(page, 'Reorder Rust 390', [['ArrowLeft', 'Rust 390 is over position 1 of 3.']]);
       await expect.poll(() => names(tags)).toEqual(['Rust 390', 'Python 390', 'Go 390']);
       await expectAccessible(page, 'reference list at 390 px, reordered');
       await page.keyboard.press('Control+s');

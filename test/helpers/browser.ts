@@ -176,3 +176,20 @@ interface PageDocument {
     body: { dispatchEvent(event: unknown): boolean };
   };
 }
+
+/**
+ * Reorders by keyboard as a screen-reader user does: space picks up the item whose handle is the
+ * button named `handle`, each `[key, announced]` presses an arrow and waits for what the list then
+ * says, and space drops it. The first arrow waits for the page's pending timers (`pageTimersRun`).
+ */
+export async function keyboardMove(page: Page, handle: string, moves: ReadonlyArray<readonly [key: string, announced: string]>) {
+  await page.getByRole('button', { name: handle }).focus();
+  await page.keyboard.press('Space');
+  await page.getByRole('button', { name: handle, pressed: true }).waitFor();
+  await pageTimersRun(page);
+  for (const [key, announced] of moves) {
+    await page.keyboard.press(key);
+    await page.getByText(announced, { exact: true }).waitFor({ state: 'attached' });
+  }
+  await page.keyboard.press('Space');
+}
